@@ -1,0 +1,85 @@
+"""The core commands: games, solve (the others come from their own modules)."""
+
+from __future__ import annotations
+
+import typer
+from rich.table import Table
+
+from gamesearch.cli.common import EXTRA_ARGS, console, extra_params, position, print_json
+from gamesearch.cli.main import app
+from gamesearch.errors import GameSearchError
+
+
+@app.command("games")
+def games_command(json_out: bool = typer.Option(False, "--json", help="JSON output")) -> None:
+    """List the built-in games."""
+    from gamesearch.games import REGISTRY
+
+    if json_out:
+        print_json({"games": [{"name": e.name, "summary": e.summary} for e in REGISTRY.values()]})
+        return
+    table = Table(title="games")
+    table.add_column("name")
+    table.add_column("summary")
+    for entry in REGISTRY.values():
+        table.add_row(entry.name, entry.summary)
+    console.print(table)
+
+
+@app.command("solve", context_settings=EXTRA_ARGS)
+def solve_command(
+    ctx: typer.Context,
+    game_name: str = typer.Argument(..., metavar="GAME", help="a game name (see 'games')"),
+    position_text: str | None = typer.Option(None, "--position", "-p",
+                                                help="the position (game-specific notation)"),
+    depth: int | None = typer.Option(None, "--depth", help="depth limit in plies"),
+    time: float | None = typer.Option(None, "--time", help="time budget in seconds"),
+    json_out: bool = typer.Option(False, "--json", help="JSON output"),
+) -> None:
+    """Solve a position: value, best move, principal variation and statistics.
+
+    Game parameters go as extra options, e.g. ``solve nim --piles 3,4,5 --misere``.
+    """
+    from gamesearch.games import game_entry
+    from gamesearch.search.alphabeta import alphabeta
+    from gamesearch.spec import call_with_params, parse_spec
+
+    name, spec_params = parse_spec(game_name)
+    params = {**spec_params, **extra_params(ctx)}
+    entry = game_entry(name)
+    solver_options = {}
+    if entry.solver is not None:
+        import inspect
+
+        accepted = set(inspect.signature(entry.factory).parameters)
+        solver_options = {k: v for k, v in params.items() if k not in accepted}
+        params = {k: v for k, v in params.items() if k in accepted}
+    game = call_with_params(entry.factory, params, f"game {name!r}")
+    state = position(game, position_text)
+    if entry.solver is not None:
+        report = entry.solver(game, state, {"depth": depth, "time": time, **solver_options})
+        if json_out:
+            print_json(report)
+        else:
+            for key, value in report.items():
+                console.print(f"[bold]{key}[/]: {value}")
+        return
+    if game.is_terminal(state):
+        raise GameSearchError(f"position {position_text!r}: the game is already over")
+    result = alphabeta(game, state, depth=depth, time=time)
+    data = result.as_dict(game, state)
+    data["to_move"] = game.player_name(game.to_move(state))
+    if json_out:
+        print_json(data)
+        return
+    console.print(game.render(state))
+    console.print(f"[bold]to move[/]: {data['to_move']}")
+    console.print(f"[bold]value[/]: {data['value']} (for the player to move)")
+    console.print(f"[bold]best move[/]: {data['action']}")
+    console.print(f"[bold]principal variation[/]: {' '.join(map(str, data['pv']))}")
+    s = result.stats
+    console.print(
+        f"[bold]stats[/]: {s.nodes} nodes expanded, {s.leaves} leaves, {s.cutoffs} cut-offs, "
+        f"{s.tt_hits} table hits, depth {s.depth}, {s.seconds:.3f} s, "
+        f"{s.nodes_per_second:,.0f} nodes/s, b* {s.branching_factor:.2f}"
+    )

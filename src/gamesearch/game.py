@@ -1,0 +1,252 @@
+"""The game protocol: the lectures' formalization of a game, which every algorithm speaks.
+
+A game is a set of states with
+
+* ``initial_state()``          the state the game starts in (S0);
+* ``to_move(s)``               the player whose turn it is: 0..N-1, or ``CHANCE`` (-1);
+* ``actions(s)``               the legal actions in s (for a chance node: its outcomes);
+* ``result(s, a)``             the transition model: the state after a is played in s;
+* ``is_terminal(s)``           the terminal test;
+* ``utilities(s)``             at a terminal state, one utility per player.
+
+Players are numbered from 0 in code and shown from 1 to people ("player 1" is player 0).
+A two-player zero-sum game gives utilities ``(u, -u)``; a general-sum game any tuple;
+a team game gives team mates the same utility. A chance node (``to_move(s) == CHANCE``)
+also answers ``chance_outcomes(s)``: ``[(outcome, probability), ...]``, probabilities
+non-negative and summing to 1 (checked by :func:`check_chance_outcomes`).
+
+States are immutable and hashable values (tuples, frozen dataclasses, ints), so they can be
+keys of transposition tables and of retrograde tables without adapters. A game object holds
+only its rules and parameters: no algorithm ever mutates it.
+
+Optional capabilities are plain methods a game may define; algorithms detect them with
+:func:`capability` and never require them:
+
+* ``evaluate(s, player) -> float``    heuristic value of a non-terminal state for a player,
+  used at a depth cut-off (on the same scale as the utilities);
+* ``order_actions(s, actions) -> list``  a preferred search order (best first);
+* ``is_noisy(s, a) -> bool``          marks actions that quiescence search must extend
+  (captures, threats);
+* ``state_key(s) -> Hashable``        the key for transposition tables, where it differs from
+  the state itself (a canonical form under symmetry, a Zobrist hash);
+* ``information_set(s, player)``      what the player knows (hidden-information games), and
+  ``sample_state(info, player, rng)`` a full state consistent with it;
+* ``kernel``                          an attribute holding a compiled kernel (docs/KERNELS.md).
+
+A complete small game, the lectures' II-Nim (two piles of two sticks, a move takes sticks
+from one pile, whoever takes the last stick loses)::
+
+    class TwoPileNim(Game):
+        name = "ii-nim"
+
+        def initial_state(self):
+            return ((2, 2), 0)  # (piles, player to move)
+
+        def to_move(self, s):
+            return s[1]
+
+        def actions(self, s):
+            return [(pile, k) for pile, n in enumerate(s[0]) for k in range(1, n + 1)]
+
+        def result(self, s, a):
+            piles = list(s[0])
+            piles[a[0]] -= a[1]
+            return (tuple(piles), 1 - s[1])
+
+        def is_terminal(self, s):
+            return sum(s[0]) == 0
+
+        def utilities(self, s):  # the previous player took the last stick: the mover wins
+            return (1, -1) if s[1] == 0 else (-1, 1)
+
+    minimax(TwoPileNim(), TwoPileNim().initial_state()).value   # -1: MIN wins II-Nim
+
+(tests/test_game_protocol.py runs this very example.)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any
+
+from gamesearch.errors import GameSearchError, IllegalActionError
+
+CHANCE = -1
+"""The pseudo-player that moves at chance nodes (dice, shuffles, deals)."""
+
+State = Hashable
+Action = Hashable
+
+OPTIONAL_CAPABILITIES = (
+    "evaluate",
+    "order_actions",
+    "is_noisy",
+    "state_key",
+    "information_set",
+    "sample_state",
+    "kernel",
+)
+
+
+class Game:
+    """Base class of every game; subclasses define the six methods of the formalization.
+
+    Class attributes: ``name`` (registry name), ``num_players`` (N) and ``zero_sum`` (True
+    when the utilities of every terminal state sum to zero, two players).
+    """
+
+    name: str = "game"
+    num_players: int = 2
+    zero_sum: bool = True
+
+    # --- the formalization: every game defines these ---------------------------------
+    def initial_state(self) -> State:
+        """The state the game starts in."""
+        raise NotImplementedError
+
+    def to_move(self, state: State) -> int:
+        """The player to move (0..N-1), or CHANCE at a chance node."""
+        raise NotImplementedError
+
+    def actions(self, state: State) -> Sequence[Action]:
+        """The legal actions in a non-terminal state (the outcomes at a chance node)."""
+        raise NotImplementedError
+
+    def result(self, state: State, action: Action) -> State:
+        """The state after ``action`` is played in ``state`` (no legality check: hot path)."""
+        raise NotImplementedError
+
+    def is_terminal(self, state: State) -> bool:
+        """True when the game is over."""
+        raise NotImplementedError
+
+    def utilities(self, state: State) -> tuple[float, ...]:
+        """One utility per player at a terminal state."""
+        raise NotImplementedError
+
+    # --- chance ----------------------------------------------------------------------
+    def chance_outcomes(self, state: State) -> list[tuple[Action, float]]:
+        """At a chance node, the outcomes with their probabilities."""
+        raise GameSearchError(f"{self.name} has no chance nodes")
+
+    # --- conveniences with defaults --------------------------------------------------
+    def utility(self, state: State, player: int) -> float:
+        """The utility of a terminal state for one player."""
+        return self.utilities(state)[player]
+
+    def render(self, state: State) -> str:
+        """A text picture of the state for a terminal."""
+        return str(state)
+
+    def action_to_string(self, state: State, action: Action) -> str:
+        """How an action is written for people (and parsed back by string_to_action)."""
+        return str(action)
+
+    def string_to_action(self, state: State, text: str) -> Action:
+        """Parse an action a person typed; raise IllegalActionError naming it if not legal."""
+        text = text.strip()
+        legal = list(self.actions(state))
+        for action in legal:
+            if self.action_to_string(state, action).lower() == text.lower():
+                return action
+        shown = ", ".join(self.action_to_string(state, a) for a in legal[:20])
+        raise IllegalActionError(f"illegal or malformed move {text!r}; legal moves: {shown}")
+
+    def state_from_string(self, text: str) -> State:
+        """A position written as moves from the start, separated by spaces or commas."""
+        state = self.initial_state()
+        for token in text.replace(",", " ").split():
+            if self.is_terminal(state):
+                raise IllegalActionError(f"position {text!r}: move {token!r} after the game ended")
+            try:
+                state = self.result(state, self.string_to_action(state, token))
+            except IllegalActionError as err:
+                raise IllegalActionError(f"position {text!r}: {err}") from None
+        return state
+
+    def player_name(self, player: int) -> str:
+        """How a player is shown to people."""
+        return "chance" if player == CHANCE else f"player {player + 1}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+def capability(game: Game, name: str) -> Callable[..., Any] | Any | None:
+    """The optional capability ``name`` of a game (a bound method or attribute), or None."""
+    if name not in OPTIONAL_CAPABILITIES:
+        raise ValueError(f"unknown capability {name!r}; known: {', '.join(OPTIONAL_CAPABILITIES)}")
+    return getattr(game, name, None)
+
+
+def check_chance_outcomes(
+    outcomes: Iterable[tuple[Action, float]], where: str = "chance node"
+) -> list[tuple[Action, float]]:
+    """Validate chance outcomes: probabilities non-negative, finite and summing to 1."""
+    outcomes = list(outcomes)
+    if not outcomes:
+        raise GameSearchError(f"{where}: a chance node needs at least one outcome")
+    total = 0.0
+    for outcome, p in outcomes:
+        if not isinstance(p, (int, float)) or math.isnan(p) or p < 0 or math.isinf(p):
+            raise GameSearchError(f"{where}: outcome {outcome!r} has invalid probability {p!r}")
+        total += p
+    if abs(total - 1.0) > 1e-9:
+        raise GameSearchError(f"{where}: probabilities sum to {total:g}, not 1")
+    return outcomes
+
+
+def two_player_value(game: Game, state: State, player: int) -> float:
+    """The utility of a terminal state for ``player``: the one place the viewpoint is fixed.
+
+    Two-player zero-sum searches report values from the viewpoint of the player to move at
+    the root of the search; they all read terminal values through this function.
+    """
+    return game.utilities(state)[player]
+
+
+def legal_action(game: Game, state: State, action: Action) -> Action:
+    """Return ``action`` if it is legal in ``state``; otherwise raise IllegalActionError."""
+    if game.is_terminal(state):
+        raise IllegalActionError("the game is over: no move is legal")
+    if action not in game.actions(state):
+        raise IllegalActionError(f"illegal move {game.action_to_string(state, action)!r}")
+    return action
+
+
+def play_out(
+    game: Game,
+    state: State,
+    rng: random.Random | None = None,
+    max_moves: int = 100_000,
+) -> State:
+    """Play uniformly random moves (chance by its probabilities) until the game ends."""
+    rng = rng or random.Random()
+    for _ in range(max_moves):
+        if game.is_terminal(state):
+            return state
+        state = game.result(state, sample_action(game, state, rng))
+    raise GameSearchError(f"{game.name}: play-out did not end within {max_moves} moves")
+
+
+def sample_action(game: Game, state: State, rng: random.Random) -> Action:
+    """A random action: chance nodes by their probabilities, players uniformly."""
+    if game.to_move(state) == CHANCE:
+        outcomes = game.chance_outcomes(state)
+        r = rng.random()
+        for outcome, p in outcomes:
+            r -= p
+            if r <= 0:
+                return outcome
+        return outcomes[-1][0]
+    return rng.choice(list(game.actions(state)))
+
+
+def apply_moves(game: Game, moves: Iterable[Action], state: State | None = None) -> State:
+    """Play a sequence of actions from ``state`` (default: the start), checking legality."""
+    state = game.initial_state() if state is None else state
+    for action in moves:
+        state = game.result(state, legal_action(game, state, action))
+    return state

@@ -1,0 +1,17 @@
+"""Search algorithms over any game of the protocol; each returns a SearchResult."""
+
+from gamesearch.search.alphabeta import AlphaBeta, alphabeta, iterative_deepening, mtdf
+from gamesearch.search.minimax import minimax
+from gamesearch.search.result import SearchResult, SearchStats
+from gamesearch.search.tt import TranspositionTable
+
+__all__ = [
+    "AlphaBeta",
+    "SearchResult",
+    "SearchStats",
+    "TranspositionTable",
+    "alphabeta",
+    "iterative_deepening",
+    "minimax",
+    "mtdf",
+]

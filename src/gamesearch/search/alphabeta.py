@@ -1,0 +1,411 @@
+"""Alpha-beta search (AIMA fig. 5.7) with the refinements real programs use.
+
+The core is the lecture's algorithm: MAX (the player to move at the root) raises alpha,
+every MIN agent lowers beta, and a node whose value falls outside (alpha, beta) stops
+searching its children. It is *fail-soft*: a node that fails returns the best bound it saw,
+not just alpha or beta, which keeps transposition-table entries tight.
+
+Around the core, each a switch so that tests can show none of them changes the value:
+
+* move ordering: the game's ``order_actions``, the transposition-table move, killer moves
+  (two per ply) and the history heuristic;
+* a bounded transposition table (:mod:`gamesearch.search.tt`) of exact values and bounds;
+* iterative deepening under a time budget (:func:`iterative_deepening` yields each completed
+  depth; :func:`alphabeta` with ``time=`` always returns a legal action);
+* quiescence search at the depth cut-off over the actions a game marks ``is_noisy``;
+* null-window search: principal variation search (``null_window="pvs"``) and MTD(f)
+  (:func:`mtdf`).
+
+With several MIN agents (Pacman against ghosts) the same code is the paranoid search.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from gamesearch.errors import GameSearchError
+from gamesearch.game import CHANCE, Game, State
+from gamesearch.search.minimax import INFINITE_DEPTH, Trace, evaluator
+from gamesearch.search.result import Clock, SearchResult, SearchStats, SearchTimeout
+from gamesearch.search.tt import EXACT, LOWER, UPPER, TranspositionTable
+
+INF = math.inf
+CHECK_EVERY = 512  # nodes between clock checks
+DEFAULT_TT_CAPACITY = 1 << 18
+MAX_QUIESCENCE_DEPTH = 16
+
+
+class AlphaBeta:
+    """One configured alpha-beta searcher; :func:`alphabeta` is the usual way in.
+
+    Options: ``order`` (use the game's action order), ``tt`` (True, False, or a
+    TranspositionTable to keep between searches), ``killers``, ``history``, ``quiescence``,
+    ``null_window`` (None or "pvs"), ``evaluate`` (overrides the game's), ``trace``.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        evaluate: Callable[[State, int], float] | None = None,
+        order: bool = True,
+        tt: bool | TranspositionTable = True,
+        killers: bool = True,
+        history: bool = True,
+        quiescence: bool = True,
+        null_window: str | None = None,
+        trace: Trace | None = None,
+        clock: Clock | None = None,
+    ) -> None:
+        if null_window not in (None, "pvs"):
+            raise GameSearchError(f"unknown null-window variant {null_window!r}; use 'pvs'")
+        self.game = game
+        self.cut = evaluator(game, evaluate)
+        self.order = getattr(game, "order_actions", None) if order else None
+        self.key = getattr(game, "state_key", None)
+        if tt is True:
+            tt = TranspositionTable(DEFAULT_TT_CAPACITY)
+        self.tt = tt if isinstance(tt, TranspositionTable) else None
+        self.use_killers = killers
+        self.use_history = history
+        self.noisy = getattr(game, "is_noisy", None) if quiescence else None
+        self.pvs = null_window == "pvs"
+        self.trace = trace
+        self.clock = clock or Clock(None)
+        self.killers: dict[int, list] = {}
+        self.history: dict[tuple[int, Any], int] = {}
+        self.stats = SearchStats()
+        self.root = 0
+        self.unproven = 0  # values resting on an evaluation, not on the end of the game
+        self.pv_table: dict[int, list] = {}
+
+    # --- the search ----------------------------------------------------------------------
+    def search(self, state: State, depth: int | None, alpha: float = -INF,
+               beta: float = INF) -> SearchResult:
+        """Search ``state`` to ``depth`` plies (None: to the end) within (alpha, beta)."""
+        game = self.game
+        self.root = game.to_move(state)
+        if self.root == CHANCE:
+            raise GameSearchError("alpha-beta: the root is a chance node; use expectiminimax")
+        if self.tt is not None:
+            self.tt.prepare(self.root, game)
+        self.unproven = 0
+        self.pv_table = {}
+        d = INFINITE_DEPTH if depth is None else depth
+        value = self._value(state, d, alpha, beta, 0)
+        pv = self._principal_variation(state, self.pv_table.get(0, []))
+        self.stats.seconds = self.clock.elapsed()
+        self.stats.depth = len(pv) if depth is None else depth
+        return SearchResult(value, pv[0] if pv else None, pv, self.stats)
+
+    def _value(self, s: State, d: int, alpha: float, beta: float, ply: int) -> float:
+        game, stats, trace = self.game, self.stats, self.trace
+        if game.is_terminal(s):
+            stats.leaves += 1
+            v = game.utilities(s)[self.root]
+            if trace:
+                trace("leaf", s, value=v, alpha=alpha, beta=beta)
+            return v
+        if d <= 0:
+            if self.noisy is not None:
+                return self._quiescence(s, alpha, beta, MAX_QUIESCENCE_DEPTH)
+            self.unproven += 1
+            stats.leaves += 1
+            v = self.cut(s, self.root)
+            if trace:
+                trace("leaf", s, value=v, alpha=alpha, beta=beta)
+            return v
+        stats.nodes += 1
+        if stats.nodes % CHECK_EVERY == 0 and self.clock.expired():
+            raise SearchTimeout
+        player = game.to_move(s)
+        if player == CHANCE:
+            raise GameSearchError("alpha-beta met a chance node; use expectiminimax")
+
+        tt, tt_action, key = self.tt, None, None
+        alpha0, beta0 = alpha, beta
+        unproven0 = self.unproven
+        if tt is not None:
+            key = self.key(s) if self.key else s
+            entry = tt.get(key)
+            if entry is not None:
+                tt_action = entry[3]
+                if entry[0] >= d:
+                    v, kind = entry[1], entry[2]
+                    if entry[0] < INFINITE_DEPTH:
+                        self.unproven += 1
+                    if kind == EXACT:
+                        stats.tt_hits += 1
+                        self.pv_table[ply] = [tt_action] if tt_action is not None else []
+                        return v
+                    if kind == LOWER and v > alpha:
+                        alpha = v
+                    elif kind == UPPER and v < beta:
+                        beta = v
+                    if alpha >= beta:
+                        stats.tt_hits += 1
+                        return v
+
+        if trace:
+            trace("enter", s, player=player, alpha=alpha, beta=beta)
+        actions = self._ordered(s, player, ply, tt_action)
+        maximizing = player == self.root
+        nd = d - 1 if d < INFINITE_DEPTH else d
+        best = -INF if maximizing else INF
+        best_action = actions[0]
+        pv_table = self.pv_table
+        first = True
+        for i, a in enumerate(actions):
+            child = game.result(s, a)
+            pv_table[ply + 1] = []
+            if self.pvs and not first:
+                if maximizing:
+                    v = self._value(child, nd, alpha, math.nextafter(alpha, INF), ply + 1)
+                    if alpha < v < beta:
+                        v = self._value(child, nd, alpha, beta, ply + 1)
+                else:
+                    v = self._value(child, nd, math.nextafter(beta, -INF), beta, ply + 1)
+                    if alpha < v < beta:
+                        v = self._value(child, nd, alpha, beta, ply + 1)
+            else:
+                v = self._value(child, nd, alpha, beta, ply + 1)
+            first = False
+            if maximizing:
+                if v > best:
+                    best, best_action = v, a
+                    if v > alpha:
+                        alpha = v
+                        pv_table[ply] = [a, *pv_table.get(ply + 1, [])]
+            else:
+                if v < best:
+                    best, best_action = v, a
+                    if v < beta:
+                        beta = v
+                        pv_table[ply] = [a, *pv_table.get(ply + 1, [])]
+            if alpha >= beta:
+                stats.cutoffs += 1
+                self._reward(player, a, ply, d)
+                if trace:
+                    trace("prune", s, pruned=actions[i + 1:], value=best, alpha=alpha,
+                          beta=beta)
+                break
+        if trace:
+            trace("exit", s, value=best, alpha=alpha, beta=beta)
+        if tt is not None:
+            if best <= alpha0:
+                kind = UPPER
+            elif best >= beta0:
+                kind = LOWER
+            else:
+                kind = EXACT
+            proven = self.unproven == unproven0  # every leaf below was the end of the game
+            tt.put(key, INFINITE_DEPTH if proven else d, best, kind, best_action)
+        return best
+
+    def _quiescence(self, s: State, alpha: float, beta: float, qdepth: int) -> float:
+        """Search only noisy actions past the cut-off; the player may 'stand pat'."""
+        game, stats = self.game, self.stats
+        if game.is_terminal(s):
+            stats.leaves += 1
+            return game.utilities(s)[self.root]
+        stats.leaves += 1
+        stand = self.cut(s, self.root)
+        player = game.to_move(s)
+        noisy = [a for a in game.actions(s) if self.noisy(s, a)] if qdepth > 0 else []
+        self.unproven += 1
+        if not noisy or player == CHANCE:
+            return stand
+        maximizing = player == self.root
+        best = stand
+        if maximizing:
+            if best >= beta:
+                return best
+            alpha = max(alpha, best)
+        else:
+            if best <= alpha:
+                return best
+            beta = min(beta, best)
+        for a in noisy:
+            v = self._quiescence(game.result(s, a), alpha, beta, qdepth - 1)
+            if maximizing:
+                if v > best:
+                    best = v
+                    alpha = max(alpha, v)
+            else:
+                if v < best:
+                    best = v
+                    beta = min(beta, v)
+            if alpha >= beta:
+                stats.cutoffs += 1
+                break
+        return best
+
+    # --- move ordering ---------------------------------------------------------------------
+    def _ordered(self, s: State, player: int, ply: int, tt_action: Any) -> list:
+        actions = list(self.game.actions(s))
+        if self.order is not None:
+            actions = list(self.order(s, actions))
+        if self.use_history and self.history:
+            h = self.history
+            actions.sort(key=lambda a: -h.get((player, a), 0))
+        front = []
+        if tt_action is not None:
+            front.append(tt_action)
+        if self.use_killers:
+            front.extend(k for k in self.killers.get(ply, ()) if k != tt_action)
+        if front:
+            present = [a for a in front if a in actions]
+            if present:
+                rest = [a for a in actions if a not in present]
+                actions = present + rest
+        return actions
+
+    def _reward(self, player: int, action: Any, ply: int, depth: int) -> None:
+        """Remember a move that caused a cut-off (killer) and credit it (history)."""
+        if self.use_killers:
+            slot = self.killers.setdefault(ply, [])
+            if action not in slot:
+                slot.insert(0, action)
+                del slot[2:]
+        if self.use_history:
+            bonus = depth * depth if depth < INFINITE_DEPTH else 64
+            self.history[(player, action)] = self.history.get((player, action), 0) + bonus
+
+    def _principal_variation(self, state: State, pv: list) -> list:
+        """The PV from the search, extended through exact table entries where it was cut."""
+        line = list(pv)
+        if self.tt is None:
+            return line
+        game, s = self.game, state
+        seen = set()
+        for a in line:
+            s = game.result(s, a)
+        while not game.is_terminal(s) and len(line) < 256:
+            key = self.key(s) if self.key else s
+            if key in seen:
+                break
+            seen.add(key)
+            entry = self.tt.get(key)
+            if entry is None or entry[2] != EXACT or entry[3] is None:
+                break
+            line.append(entry[3])
+            s = game.result(s, entry[3])
+        return line
+
+
+def alphabeta(
+    game: Game,
+    state: State,
+    depth: int | None = None,
+    time: float | None = None,
+    **options: Any,
+) -> SearchResult:
+    """Alpha-beta from ``state``: value for the player to move, best action, PV, statistics.
+
+    * ``depth=None, time=None``: search to the end of the game (exact value);
+    * ``depth=N``: search N plies, ``evaluate`` at the cut-off;
+    * ``time=T``: iterative deepening (to ``depth`` at most), returning the deepest
+      completed result within T seconds — always a legal action.
+
+    Other options go to :class:`AlphaBeta` (``order``, ``tt``, ``killers``, ``history``,
+    ``quiescence``, ``null_window``, ``evaluate``, ``trace``); ``iterative=True`` deepens
+    without a time budget.
+    """
+    iterative = options.pop("iterative", False)
+    if time is None and not iterative:
+        return AlphaBeta(game, **options).search(state, depth)
+    results = iterative_deepening(game, state, depth, time=time, **options)
+    last = None
+    for last in results:  # noqa: B007  (the deepest result is the answer)
+        pass
+    return last
+
+
+def iterative_deepening(
+    game: Game,
+    state: State,
+    max_depth: int | None = None,
+    time: float | None = None,
+    **options: Any,
+) -> Iterator[SearchResult]:
+    """Search depth 1, 2, 3, ... yielding each completed result (sunfish style).
+
+    Stops after ``max_depth``, when a search reaches the end of the game everywhere (its
+    value is exact), or when ``time`` runs out: then it yields a final result, the deepest
+    completed one (or, if not even depth 1 finished, the first legal action in order) with
+    the time actually spent. Callers may stop iterating at any point.
+    """
+    if game.is_terminal(state):
+        raise GameSearchError("the game is over: there is nothing to search")
+    clock = Clock(time)
+    options.setdefault("tt", True)
+    searcher = AlphaBeta(game, clock=clock, **options)
+    best: SearchResult | None = None
+    depth = 1
+    while max_depth is None or depth <= max_depth:
+        try:
+            result = searcher.search(state, depth)
+        except SearchTimeout:
+            break
+        result.stats = _snapshot(searcher.stats, depth, clock)
+        best = result
+        if searcher.unproven == 0:  # every leaf was the end of the game: the value is exact
+            yield result
+            return
+        yield result
+        if clock.expired():
+            break
+        depth += 1
+    else:
+        return
+    if best is None:  # not even depth 1 completed: still answer with a legal action
+        actions = searcher._ordered(state, game.to_move(state), 0, None)
+        stats = _snapshot(searcher.stats, 0, clock)
+        best = SearchResult(None, actions[0], [actions[0]], stats)
+    else:
+        best = SearchResult(best.value, best.action, best.pv,
+                            _snapshot(searcher.stats, best.stats.depth, clock))
+    yield best
+
+
+def _snapshot(stats: SearchStats, depth: int, clock: Clock) -> SearchStats:
+    copy = SearchStats(**{**stats.__dict__, "extra": dict(stats.extra)})
+    copy.depth = depth
+    copy.seconds = clock.elapsed()
+    return copy
+
+
+def mtdf(
+    game: Game,
+    state: State,
+    depth: int | None = None,
+    guess: float = 0.0,
+    **options: Any,
+) -> SearchResult:
+    """MTD(f) (Plaat et al. 1996): converge on the value with null-window alpha-beta passes.
+
+    Each pass asks "is the value at least beta?" with a window of zero width; the bounds
+    close in on the minimax value. A transposition table makes the passes cheap; it is on
+    unless ``tt=False``. The number of passes is reported in ``stats.iterations``.
+    """
+    options.setdefault("tt", True)
+    searcher = AlphaBeta(game, **options)
+    lower, upper = -INF, INF
+    g = guess
+    result = None
+    passes = 0
+    while lower < upper:
+        beta = math.nextafter(g, INF) if g == lower else g
+        result = searcher.search(state, depth, math.nextafter(beta, -INF), beta)
+        g = result.value
+        passes += 1
+        if g < beta:
+            upper = g
+        else:
+            lower = g
+    final = searcher.search(state, depth, math.nextafter(g, -INF), math.nextafter(g, INF))
+    final.value = g
+    final.stats.iterations = passes
+    return final
