@@ -51,16 +51,21 @@ def minimax(
     """
     clock = Clock(None)
     stats = SearchStats()
+    root = game.to_move(state)
     if game.is_terminal(state):
         stats.leaves = 1
-        return SearchResult(game.utilities(state)[0], None, [], stats)
-    root = game.to_move(state)
+        return SearchResult(game.utilities(state)[max(root, 0)], None, [], stats)
     if root == CHANCE:
         raise GameSearchError("minimax: the root is a chance node; use expectiminimax")
     cut = evaluator(game, evaluate)
     limit = INFINITE_DEPTH if depth is None else depth
 
-    def value(s: State, d: int) -> tuple[float, list]:
+    deepest = 0
+
+    def value(s: State, d: int, ply: int) -> tuple[float, list]:
+        nonlocal deepest
+        if ply > deepest:
+            deepest = ply
         if game.is_terminal(s):
             stats.leaves += 1
             v = game.utilities(s)[root]
@@ -82,7 +87,7 @@ def minimax(
         maximizing = player == root
         best, best_line = None, []
         for a in game.actions(s):
-            v, line = value(game.result(s, a), d - 1)
+            v, line = value(game.result(s, a), d - 1, ply + 1)
             if best is None or (v > best if maximizing else v < best):
                 best, best_line = v, [a, *line]
         if trace:
@@ -95,16 +100,12 @@ def minimax(
     action_values: dict[Any, float] = {}
     best, pv = None, []
     for a in game.actions(state):
-        v, line = value(game.result(state, a), limit - 1)
+        v, line = value(game.result(state, a), limit - 1, 1)
         action_values[a] = v
         if best is None or v > best:
             best, pv = v, [a, *line]
     if trace:
         trace("exit", state, value=best)
-    stats.depth = limit if depth is not None else _pv_depth(pv)
+    stats.depth = deepest
     stats.seconds = clock.elapsed()
     return SearchResult(best, pv[0], pv, stats, action_values)
-
-
-def _pv_depth(pv: list) -> int:
-    return len(pv)
