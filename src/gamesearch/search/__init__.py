@@ -23,3 +23,6 @@ from gamesearch.search.multiagent import (  # noqa: E402
 )
 
 __all__ += ["maxn", "multi_agent_alphabeta", "multi_agent_minimax", "paranoid"]
+from gamesearch.search.mcts import MCTS, mcts  # noqa: E402
+
+__all__ += ["MCTS", "mcts"]
