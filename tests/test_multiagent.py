@@ -213,3 +213,20 @@ def test_bad_rounds_are_named() -> None:
     game = TakeAway()
     with pytest.raises(GameSearchError, match="rounds"):
         multi_agent_minimax(game, game.initial_state(), rounds=0)
+
+
+def test_maxn_and_paranoid_agents_play_three_player_takeaway() -> None:
+    from gamesearch.agents import make_agent
+
+    game = TakeAway(players=3, sticks=10)
+    agents = [make_agent("maxn:depth=3"), make_agent("paranoid:depth=3"),
+              make_agent("mcts:iterations=200,seed=7")]
+    state = game.initial_state()
+    while not game.is_terminal(state):
+        result = agents[game.to_move(state)](game, state)
+        assert result.action in game.actions(state)
+        state = game.result(state, result.action)
+    assert sum(game.utilities(state)) == game.total
+    maxn_result = agents[0](game, game.initial_state())
+    assert isinstance(maxn_result.value, tuple) and len(maxn_result.value) == 3
+    assert maxn_result.value == maxn(game, game.initial_state(), depth=3).value
