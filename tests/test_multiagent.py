@@ -84,10 +84,11 @@ def test_maxn_equals_brute_force(seed: int, depth: int, players: int, rotate: bo
 
 
 @settings(max_examples=120, deadline=None)
-@given(st.integers(0, 10**9), st.integers(1, 5), st.integers(3, 4))
-def test_shallow_pruning_keeps_the_maxn_value(seed: int, depth: int, players: int) -> None:
+@given(st.integers(0, 10**9), st.integers(1, 5), st.integers(2, 4), st.booleans())
+def test_shallow_pruning_keeps_the_maxn_value(seed: int, depth: int, players: int,
+                                              rotate: bool) -> None:
     total = 10
-    game = TreeGame(random_nplayer_tree(random.Random(seed), depth, players,
+    game = TreeGame(random_nplayer_tree(random.Random(seed), depth, players, rotate=rotate,
                                         constant_sum=total))
     plain = maxn(game, 0)
     pruned = maxn(game, 0, bound=total)
