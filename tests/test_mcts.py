@@ -193,3 +193,7 @@ def test_mcts_agent_reuses_its_tree_and_resets() -> None:
     assert again.stats.extra["reused_visits"] == 0
     timed = make_agent("mcts:time=0.05,seed=1")(game, game.initial_state())
     assert timed.action in game.actions(game.initial_state())
+    c4 = ConnectFour()
+    block = make_agent("mcts:iterations=800,seed=1,evaluate=true")(
+        c4, c4.state_from_string("17273"))
+    assert block.action == 3

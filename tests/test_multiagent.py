@@ -202,6 +202,14 @@ def test_pacman_with_two_ghosts_counts_rounds() -> None:
     assert multi_agent_minimax(game, s).value == minimax(game, s).value
 
 
+def test_rounds_under_a_time_budget_deepen_to_the_same_value() -> None:
+    game = TakeAway(players=3, sticks=12)
+    s = game.initial_state()
+    timed = multi_agent_alphabeta(game, s, rounds=2, time=10.0)
+    assert timed.value == multi_agent_minimax(game, s, rounds=2).value
+    assert timed.action in game.actions(s)
+
+
 def test_rounds_trace_shows_game_states() -> None:
     game = TakeAway(players=3, sticks=6)
     s = game.initial_state()

@@ -168,8 +168,9 @@ class MCTSAgent(Agent):
     """UCT keeping its tree between the moves of one game; ``reset()`` drops it."""
 
     def __init__(self, iterations: int | None, time: float | None, c: float,
-                 seed: int | None) -> None:
-        self.options = {"iterations": iterations, "time": time, "c": c, "seed": seed}
+                 seed: int | None, evaluate: bool = False) -> None:
+        self.options = {"iterations": iterations, "time": time, "c": c, "seed": seed,
+                        "evaluate": evaluate}
         self.searcher = None
         self.spec = "mcts"
 
@@ -186,10 +187,10 @@ class MCTSAgent(Agent):
 
 
 def _mcts(iterations: int | None = None, time: float | None = None, c: float = 1.4,
-          seed: int | None = None) -> Agent:
+          seed: int | None = None, evaluate: bool = False) -> Agent:
     if iterations is None and time is None:
         iterations = 2000
-    return MCTSAgent(iterations, time, c, seed)
+    return MCTSAgent(iterations, time, c, seed, evaluate)
 
 
 def _maxn(depth: int | None = None) -> Agent:
@@ -205,7 +206,7 @@ def _paranoid(depth: int | None = None, time: float | None = None) -> Agent:
 
 
 register_agent("mcts", _mcts, "UCT Monte Carlo tree search: iterations=N and/or time=T, c=1.4, "
-               "seed=N (keeps its tree between moves)")
+               "seed=N, evaluate=true (the game's evaluation instead of play-outs); keeps its tree")
 register_agent("maxn", _maxn, "max^n for N-player games to depth=N plies: each player "
                "maximizes its own utility")
 register_agent("paranoid", _paranoid, "paranoid alpha-beta to depth=N plies (time=T): the "

@@ -85,6 +85,11 @@ class RoundLimited(Game):
         v = self.cut(inner, self.root)  # out of rounds: MAX's evaluation, MIN agents oppose it
         return tuple(v if p == self.root else -v for p in range(self.num_players))
 
+    def evaluate(self, state: tuple[State, int], player: int) -> float:
+        """The game's evaluation (for ply cut-offs inside the rounds, e.g. under a time
+        budget, where alpha-beta deepens ply by ply)."""
+        return self.cut(state[0], player)
+
     def chance_outcomes(self, state: tuple[State, int]) -> list:
         return [(o, p) for o, p in self.game.chance_outcomes(state[0])]
 
