@@ -5,6 +5,8 @@ import random
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gamesearch.agents import make_agent
 from gamesearch.errors import GameSearchError
@@ -197,3 +199,50 @@ def test_mcts_agent_reuses_its_tree_and_resets() -> None:
     block = make_agent("mcts:iterations=800,seed=1,evaluate=true")(
         c4, c4.state_from_string("17273"))
     assert block.action == 3
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**9), st.integers(1, 60))
+def test_any_budget_gives_a_legal_action_and_consistent_counts(seed: int,
+                                                               iterations: int) -> None:
+    rng = random.Random(seed)
+    game = ConnectFour() if seed % 2 else TicTacToe()
+    state = game.initial_state()
+    for _ in range(rng.randint(0, 8)):
+        if game.is_terminal(state):
+            break
+        state = game.result(state, rng.choice(game.actions(state)))
+    if game.is_terminal(state):
+        return
+    result = mcts(game, state, iterations=iterations, seed=seed)
+    assert result.action in game.actions(state)
+    assert result.stats.iterations == iterations
+    assert sum(result.stats.extra["visits"].values()) == iterations
+    assert 2 <= result.stats.nodes <= iterations + 1
+    # the most visited line is a legal line of play
+    s = state
+    for action in result.pv:
+        assert action in game.actions(s)
+        s = game.result(s, action)
+
+
+def test_tree_reuse_passes_chance_nodes() -> None:
+    # MAX moves, chance decides, MAX moves again: the second search finds its state
+    # two plies down (below the chance node) and keeps its visits.
+    def leaf(v):
+        return {"value": v}
+    tree = {"player": "max", "children": [
+        {"player": "chance", "children": [
+            {"probability": 0.5, "player": "max", "children": [leaf(1), leaf(3)]},
+            {"probability": 0.5, "player": "max", "children": [leaf(2), leaf(-4)]}]},
+        leaf(0)]}
+    game = TreeGame(tree)
+    searcher = MCTS(game, iterations=300, seed=3)
+    first = searcher.search(0)
+    assert first.action == 0  # the gamble is worth 0.5*3 + 0.5*2 = 2.5 > 0
+    chance_state = game.result(0, 0)
+    after = game.result(chance_state, 1)
+    kept = searcher.root.children[0].children[1].visits
+    second = searcher.search(after)
+    assert second.stats.extra["reused_visits"] == kept > 0
+    assert second.action == 0  # 2 > -4
