@@ -246,3 +246,23 @@ def test_tree_reuse_passes_chance_nodes() -> None:
     second = searcher.search(after)
     assert second.stats.extra["reused_visits"] == kept > 0
     assert second.action == 0  # 2 > -4
+
+
+def test_mcts_beats_a_random_player_at_tictactoe() -> None:
+    game = TicTacToe()
+    wins = losses = 0
+    for i in range(10):
+        agent = make_agent(f"mcts:iterations=300,seed={i}")
+        rng = random.Random(100 + i)
+        me = i % 2
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            if game.to_move(state) == me:
+                action = agent(game, state).action
+            else:
+                action = rng.choice(game.actions(state))
+            state = game.result(state, action)
+        u = game.utilities(state)[me]
+        wins += u > 0
+        losses += u < 0
+    assert wins >= 8 and losses == 0, (wins, losses)
