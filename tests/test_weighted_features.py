@@ -73,6 +73,15 @@ def test_connect4_features_count_open_windows() -> None:
     assert {c.name: c.value for c in wf.contributions(after, 1)}["open_three"] == -1
 
 
+def test_connect4_has_69_windows_of_four() -> None:
+    # 7x6: 24 horizontal + 21 vertical + 12 + 12 diagonal = 69 ways to win (Allis 1988)
+    from gamesearch.learn.game_features import windows_of_four
+
+    windows = windows_of_four(ConnectFour())
+    assert len(windows) == len(set(windows)) == 69
+    assert all(w.bit_count() == 4 for w in windows)
+
+
 def test_usable_as_search_evaluation_and_as_the_games() -> None:
     game = ConnectFour()
     wf = connect4_features(game)

@@ -76,11 +76,25 @@ def tictactoe_features() -> WeightedFeatures:
 # --- Connect Four: state (current, mask, moves, won) ---------------------------------------
 
 
+def windows_of_four(game: ConnectFour) -> tuple[int, ...]:
+    """Every line of four cells on the board (rows, columns, both diagonals) as a mask of
+    the game's bitboard (column c, row r is bit c*(H+1) + r)."""
+    w, h, h1 = game.width, game.height, game.h1
+    windows = []
+    for c in range(w):
+        for r in range(h):
+            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                cells = [(c + k * dc, r + k * dr) for k in range(4)]
+                if all(0 <= x < w and 0 <= y < h for x, y in cells):
+                    windows.append(sum(1 << (x * h1 + y) for x, y in cells))
+    return tuple(windows)
+
+
 class _Connect4Features:
     """The feature functions of one board size (the windows depend on it)."""
 
     def __init__(self, game: ConnectFour) -> None:
-        self.windows = tuple(game._windows())
+        self.windows = windows_of_four(game)
         centre = game.width // 2
         self.centre = game.column_masks[centre]
         if game.width % 2 == 0:  # two middle columns on an even board
