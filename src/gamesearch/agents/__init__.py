@@ -159,3 +159,55 @@ register_agent("alphabeta", _alphabeta,
 
 __all__ = ["AGENTS", "Agent", "FunctionAgent", "HumanAgent", "RandomAgent", "act",
            "make_agent", "register_agent"]
+
+
+# --- multi-agent search and MCTS (search/multiagent.py, search/mcts.py) ---------------------
+
+
+class MCTSAgent(Agent):
+    """UCT keeping its tree between the moves of one game; ``reset()`` drops it."""
+
+    def __init__(self, iterations: int | None, time: float | None, c: float,
+                 seed: int | None, evaluate: bool = False) -> None:
+        self.options = {"iterations": iterations, "time": time, "c": c, "seed": seed,
+                        "evaluate": evaluate}
+        self.searcher = None
+        self.spec = "mcts"
+
+    def __call__(self, game: Game, state: State) -> SearchResult:
+        from gamesearch.search.mcts import MCTS
+
+        if self.searcher is None or self.searcher.game is not game:
+            self.searcher = MCTS(game, **self.options)
+        return self.searcher.search(state)
+
+    def reset(self) -> None:
+        if self.searcher is not None:
+            self.searcher.reset()
+
+
+def _mcts(iterations: int | None = None, time: float | None = None, c: float = 1.4,
+          seed: int | None = None, evaluate: bool = False) -> Agent:
+    if iterations is None and time is None:
+        iterations = 2000
+    return MCTSAgent(iterations, time, c, seed, evaluate)
+
+
+def _maxn(depth: int | None = None) -> Agent:
+    from gamesearch.search.multiagent import maxn
+
+    return FunctionAgent("maxn", maxn, depth=depth)
+
+
+def _paranoid(depth: int | None = None, time: float | None = None) -> Agent:
+    from gamesearch.search.multiagent import paranoid
+
+    return FunctionAgent("paranoid", paranoid, depth=depth, time=time)
+
+
+register_agent("mcts", _mcts, "UCT Monte Carlo tree search: iterations=N and/or time=T, c=1.4, "
+               "seed=N, evaluate=true (the game's evaluation instead of play-outs); keeps its tree")
+register_agent("maxn", _maxn, "max^n for N-player games to depth=N plies: each player "
+               "maximizes its own utility")
+register_agent("paranoid", _paranoid, "paranoid alpha-beta to depth=N plies (time=T): the "
+               "others form a coalition against the mover")

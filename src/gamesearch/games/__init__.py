@@ -75,6 +75,17 @@ register(GameEntry("connect4", "Connect Four, 7x6 by default (other sizes too)",
 register(GameEntry("tree", "An explicit game tree from a JSON file (file=PATH)", _tree))
 
 
+def _takeaway(players: int = 3, sticks: int = 10, max_take: int = 3, per_stick: float = 1,
+              bonus: float = 5) -> Game:
+    from gamesearch.games.takeaway import TakeAway
+
+    return TakeAway(players, sticks, max_take, per_stick, bonus)
+
+
+register(GameEntry("takeaway", "N-player take-away: sticks score, the last one a bonus",
+                   _takeaway))
+
+
 def load_game(spec: str, **params: Any) -> Game:
     """A game by name with parameters: ``load_game("nim", piles=(2, 2), misere=True)`` or
     ``load_game("nim:piles=2-2,misere=true")``."""

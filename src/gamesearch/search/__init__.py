@@ -15,3 +15,14 @@ __all__ = [
     "minimax",
     "mtdf",
 ]
+from gamesearch.search.multiagent import (  # noqa: E402
+    maxn,
+    multi_agent_alphabeta,
+    multi_agent_minimax,
+    paranoid,
+)
+
+__all__ += ["maxn", "multi_agent_alphabeta", "multi_agent_minimax", "paranoid"]
+from gamesearch.search.mcts import MCTS, mcts  # noqa: E402
+
+__all__ += ["MCTS", "mcts"]
