@@ -23,6 +23,10 @@ app = typer.Typer(
 # Command modules register themselves on ``app`` when imported.
 COMMAND_MODULES = [
     "gamesearch.cli.core",
+    "gamesearch.cli.play",
+    "gamesearch.cli.match",
+    "gamesearch.cli.count",
+    "gamesearch.cli.tree",
 ]
 
 
