@@ -33,6 +33,7 @@ def match_command(
 
     Example: ``gamesearch match connect4 alphabeta:depth=4 random --games 20 --seed 1``.
     """
+    from gamesearch.agents import make_agent
     from gamesearch.arena.match import run_match
     from gamesearch.cli.common import load_with_params, position
 
@@ -40,10 +41,13 @@ def match_command(
     game = load_with_params(game_name, params)
     start = position(game, position_text)
     label = game_name + "".join(f",{k}={v}" for k, v in sorted(params.items()))
+    for spec in (spec_a, spec_b):
+        make_agent(spec)  # bad specs fail here, before the progress bar starts
     err = Console(stderr=True, highlight=False)
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[tally]}"), TimeRemainingColumn()]
-    with Progress(*columns, console=err, transient=True) as progress:
+    with Progress(*columns, console=err, transient=True,
+                  disable=not err.is_terminal) as progress:
         task = progress.add_task(f"{spec_a} vs {spec_b}", total=games, tally="")
 
         def on_game(record, match) -> None:
