@@ -26,8 +26,9 @@ def perft_command(
 ) -> None:
     """Count the move sequences of 1..N plies (perft), with the time of each depth.
 
-    Games that end earlier add nothing at the deeper depths. Example:
-    ``gamesearch perft connect4 --depth 6`` (7, 49, 343, 2401, 16807, 117649).
+    Games that end earlier add nothing at the deeper depths.
+
+    gamesearch perft connect4 --depth 6   (7, 49, 343, ..., 117649)
     """
     from gamesearch.cli.common import load_with_params, position
     from gamesearch.search.enumeration import perft
@@ -75,9 +76,9 @@ def count_command(
 ) -> None:
     """Enumerate a small game completely: nodes, positions, finished games by outcome.
 
-    The ``value`` in JSON is the number of finished games.
+    The 'value' in JSON is the number of finished games.
 
-    Example: ``gamesearch count tictactoe`` (255,168 games, 5,478 positions).
+    gamesearch count tictactoe   (255,168 games, 5,478 positions)
     """
     from gamesearch.cli.common import load_with_params, position
     from gamesearch.search.enumeration import count_game

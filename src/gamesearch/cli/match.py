@@ -28,10 +28,11 @@ def match_command(
 ) -> None:
     """Play a match of two agents, each starting half of the games.
 
-    Prints wins/draws/losses for A, A's score rate with a 95% Wilson interval, and the
-    Elo difference with its interval.
+    Prints A's wins, draws and losses, A's score rate with a 95% Wilson
+    interval, and the Elo difference with its interval. With --out FILE
+    each game is saved as it ends; the same command again resumes.
 
-    Example: ``gamesearch match connect4 alphabeta:depth=4 random --games 20 --seed 1``.
+    gamesearch match connect4 alphabeta:depth=4 random --games 20
     """
     from gamesearch.agents import make_agent
     from gamesearch.arena.match import run_match

@@ -61,8 +61,14 @@ def play_command(
 ) -> None:
     """Play a game in the terminal: people type moves, agents show what they thought.
 
-    Example: ``gamesearch play connect4 --player2 alphabeta:depth=9`` (you are X).
-    AI against AI runs by itself: ``--player1 alphabeta:depth=4 --player2 random``.
+    You against alpha-beta, searching 9 plies a move:
+    gamesearch play connect4 --player2 alphabeta:depth=9
+
+    AI against AI runs by itself:
+    gamesearch play tictactoe --player1 alphabeta --player2 random
+
+    Game parameters go as extra options:
+    gamesearch play nim --piles 3,4,5 --misere
     """
     from gamesearch.agents import make_agent
     from gamesearch.cli.common import load_with_params, position
@@ -142,7 +148,7 @@ def _show_thoughts(game: Game, state: State, result, out: Console) -> None:
 
 
 def _asker(out: Console):
-    """The prompt a human agent uses: re-asks on a bad move; ``help``, ``quit``."""
+    """The prompt a human agent uses: re-asks on a bad move; 'help', 'quit'."""
     def ask(game: Game, state: State) -> str:
         who = game.player_name(game.to_move(state))
         while True:
@@ -167,7 +173,7 @@ def _asker(out: Console):
 
 
 def _verdict(game: Game, utilities: list) -> str:
-    """``X wins``, ``draw`` or the winner among N players."""
+    """'X wins', 'draw' or the winner among N players."""
     best = max(utilities)
     winners = [p for p, u in enumerate(utilities) if u == best]
     if len(winners) == len(utilities):

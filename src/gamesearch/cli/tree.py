@@ -102,10 +102,11 @@ def tree_command(
 ) -> None:
     """Evaluate an explicit game tree and show the search node by node.
 
-    In the order the algorithm visited them: each node's value (with alpha and beta for
-    alpha-beta) and the children it pruned. FILE may be the JSON itself.
+    In the order the algorithm visited them: each node's value (with
+    alpha and beta for alpha-beta) and the children it pruned.
+    FILE may also be the JSON itself:
 
-    Example: ``gamesearch tree '[[3,12,8],[2,4,6],[14,5,2]]'`` (value 3, two leaves pruned).
+    gamesearch tree "[[3,12,8],[2,4,6],[14,5,2]]"   (value 3, 2 leaves pruned)
     """
     from gamesearch.games.tree import load_tree_source
 
