@@ -133,9 +133,13 @@ def test_connect4_end_easy_scores_by_plain_alphabeta() -> None:
 def test_connect4_example_from_the_article() -> None:
     # Pons' test-protocol page: the position 44455554221 scores -15 for the player to move
     # (the opponent wins with its 7th stone: 7 - 22 = -15).
+    # Every move lets the opponent win at once, so two plies prove the score: wins are
+    # terminal values and evaluations lie inside (-1, 1).
     game = load_game("connect4")
-    assert alphabeta(game, game.state_from_string("44455554221")).value == -15
-    assert minimax(game, game.state_from_string("44455554221"), depth=2).value == -15
+    state = game.state_from_string("44455554221")
+    assert minimax(game, state, depth=2).value == -15
+    assert alphabeta(game, state, depth=2).value == -15
+    assert alphabeta(game, state, depth=3, null_window="pvs").value == -15
 
 
 # --- the time budget ------------------------------------------------------------------------
