@@ -122,3 +122,31 @@ def test_bad_matches_are_refused() -> None:
         run_match(game, "deep-blue", "random", 2)
     with pytest.raises(GameSearchError, match="at least one game"):
         run_match(game, "random", "random", 0)
+
+
+def test_every_registered_game_can_be_played_as_a_match() -> None:
+    from gamesearch.games import REGISTRY
+
+    for name in REGISTRY:
+        game = load_game(name)
+        match = run_match(game, "random", "random", 2, seed=4, game_label=name)
+        assert len(match.records) == 2, name
+        for record in match.records:
+            assert len(record.utilities) == game.num_players and record.moves
+
+
+def test_agents_are_reset_between_games() -> None:
+    from gamesearch.agents import AGENTS, RandomAgent, register_agent
+
+    resets = []
+
+    class Counting(RandomAgent):
+        def reset(self) -> None:
+            resets.append(self)
+
+    register_agent("counting-test", lambda: Counting(seed=1), "test only")
+    try:
+        run_match(load_game("tictactoe"), "counting-test", "random:seed=2", 3)
+    finally:
+        del AGENTS["counting-test"]
+    assert len(resets) == 3  # before every game

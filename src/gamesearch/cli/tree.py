@@ -132,14 +132,17 @@ def _print_report(report: dict[str, Any], show_window: bool) -> None:
     if show_window:
         table.add_column("alpha", justify="right")
         table.add_column("beta", justify="right")
-    table.add_column("pruned")
+    show_pruned = bool(report["pruned"])
+    if show_pruned:
+        table.add_column("pruned")
     words = {"enter": "enter", "leaf": "leaf", "exit": "value", "prune": "cut-off"}
     for i, v in enumerate(report["visits"], 1):
         row = [str(i), "  " * v["depth"] + v["node"], v.get("player", ""), words.get(v["event"],
                v["event"]), _show(v.get("value"))]
         if show_window:
             row += [_show(v.get("alpha")), _show(v.get("beta"))]
-        row.append(", ".join(v.get("pruned", [])))
+        if show_pruned:
+            row.append(", ".join(v.get("pruned", [])))
         table.add_row(*row)
     console.print(table)
     console.print(f"[bold]value[/]: {_show(report['value'])}   [bold]best move[/]: "
