@@ -239,3 +239,44 @@ def test_help_lists_every_command(cli) -> None:
     assert code == 0
     for command in ("games", "solve", "play", "match", "perft", "count", "tree"):
         assert command in out
+
+
+def test_ctrl_c_in_a_match_keeps_the_finished_games(cli, tmp_path, monkeypatch) -> None:
+    import gamesearch.arena.match as match_module
+
+    real = match_module._play_one
+    calls = []
+
+    def interrupted_on_the_third(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(match_module, "_play_one", interrupted_on_the_third)
+    out = tmp_path / "games.jsonl"
+    code, text, err = cli("match", "tictactoe", "random", "random", "--games", "10",
+                          "--seed", "1", "--out", str(out), "--json")
+    assert code == 130 and "interrupted after 2 games" in err and "resume" in err
+    assert json.loads(text)["games"] == 2 and json.loads(text)["interrupted"] is True
+    assert len(out.read_text().splitlines()) == 3
+    monkeypatch.setattr(match_module, "_play_one", real)
+    data = run_json(cli, "match", "tictactoe", "random", "random", "--games", "10",
+                    "--seed", "1", "--out", str(out))
+    assert data["games"] == 10 and not data["interrupted"]
+
+
+def test_ctrl_c_in_perft_prints_the_finished_depths(cli, monkeypatch) -> None:
+    import gamesearch.search.enumeration as enumeration
+
+    real = enumeration.perft
+
+    def slow_at_depth_3(game, state, depth):
+        if depth == 3:
+            raise KeyboardInterrupt
+        return real(game, state, depth)
+
+    monkeypatch.setattr(enumeration, "perft", slow_at_depth_3)
+    code, out, err = cli("perft", "tictactoe", "--depth", "5", "--json")
+    assert code == 130 and "interrupted at depth 3" in err
+    assert [row["leaves"] for row in json.loads(out)["table"]] == [9, 72]
