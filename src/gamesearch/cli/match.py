@@ -70,7 +70,7 @@ def match_command(
 
 def _print_summary(s: dict, out: str | None) -> None:
     console.print(f"[bold]{s['game']}[/]: A = {s['a']}  vs  B = {s['b']}  "
-                  f"({s['games']} games, each starts half of them)")
+                  f"({s['games']} games, alternating who starts)")
     console.print(f"A: [green]{s['wins']} wins[/], {s['draws']} draws, "
                   f"[red]{s['losses']} losses[/]")
     if s["score"] is None:
