@@ -23,6 +23,10 @@ app = typer.Typer(
 # Command modules register themselves on ``app`` when imported.
 COMMAND_MODULES = [
     "gamesearch.cli.core",
+    "gamesearch.cli.play",
+    "gamesearch.cli.match",
+    "gamesearch.cli.count",
+    "gamesearch.cli.tree",
 ]
 
 
@@ -37,7 +41,9 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app; bad input is one line on stderr and exit status 2."""
     _load_commands()
     try:
-        app(args=argv, standalone_mode=False)
+        code = app(args=argv, standalone_mode=False)
+        if isinstance(code, int) and code:  # typer.Exit(n) comes back as a return value
+            sys.exit(code)
     except GameSearchError as err:
         print(f"error: {err}", file=sys.stderr)
         sys.exit(2)
@@ -50,12 +56,19 @@ def main(argv: list[str] | None = None) -> None:
     except typer.Exit as done:
         sys.exit(done.exit_code)
     except Exception as err:  # click usage errors and the like
-        import click
-
-        if isinstance(err, click.ClickException):
+        if isinstance(err, _usage_errors()):
             print(f"error: {err.format_message()}", file=sys.stderr)
             sys.exit(2)
         raise
+
+
+def _usage_errors() -> tuple[type, ...]:
+    """Click's exception class: typer >= 0.2x vendors click as typer._click."""
+    try:
+        from typer._click.exceptions import ClickException
+    except ImportError:
+        from click import ClickException
+    return (ClickException,)
 
 
 if __name__ == "__main__":

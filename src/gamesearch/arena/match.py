@@ -1,0 +1,301 @@
+"""A match between two agents: both colours, a score with its confidence interval, Elo.
+
+Agent A plays seat ``index % N`` in game ``index`` (N players), so with two players A starts
+the even games and B the odd ones; B takes every other seat. A game scores 1 for A when A's
+utility beats every other player's, 1/2 when it ties the best, 0 otherwise.
+
+The score rate's 95% interval is the Wilson score interval with the games as trials and
+draws counted as half a win; the Elo difference is the logistic transform
+``-400 log10(1/s - 1)`` of the score rate and of the interval's ends.
+
+With ``out`` the games are written one JSON line each as they finish (after a header
+line naming game, agents and seed); running again with the same file skips the games
+already there, so a killed match resumes. Ctrl-C stops after the current move and keeps
+what finished.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gamesearch.agents import AGENTS, Agent, act, make_agent
+from gamesearch.errors import FileFormatError, GameSearchError
+from gamesearch.game import Game, State
+from gamesearch.spec import parse_spec
+
+Z95 = 1.959963984540054
+"""The standard normal quantile for a two-sided 95% interval."""
+MAX_PLIES = 10_000
+
+
+@dataclass
+class GameRecord:
+    """One finished game of a match."""
+
+    index: int
+    a_seat: int
+    """The player (0-based) agent A played."""
+    moves: list[str]
+    utilities: list[float]
+    score_a: float
+    seconds: float
+
+    def to_json(self) -> str:
+        """One line of the results file."""
+        return json.dumps({"type": "game", **asdict(self)})
+
+
+@dataclass
+class MatchResult:
+    """The games played so far and what they say about A against B."""
+
+    game: str
+    spec_a: str
+    spec_b: str
+    planned: int
+    seed: int | None = None
+    records: list[GameRecord] = field(default_factory=list)
+    interrupted: bool = False
+
+    @property
+    def wins(self) -> int:
+        return sum(r.score_a == 1 for r in self.records)
+
+    @property
+    def draws(self) -> int:
+        return sum(r.score_a == 0.5 for r in self.records)
+
+    @property
+    def losses(self) -> int:
+        return sum(r.score_a == 0 for r in self.records)
+
+    @property
+    def score(self) -> float | None:
+        """A's score rate: (wins + draws / 2) / games; None before any game."""
+        if not self.records:
+            return None
+        return sum(r.score_a for r in self.records) / len(self.records)
+
+    def summary(self) -> dict[str, Any]:
+        """Plain data for people and JSON: W/D/L for A, score with interval, Elo."""
+        n = len(self.records)
+        score = self.score
+        lo, hi = wilson_interval(score, n) if score is not None else (None, None)
+        return {
+            "game": self.game,
+            "a": self.spec_a,
+            "b": self.spec_b,
+            "seed": self.seed,
+            "games": n,
+            "planned": self.planned,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "value": score,
+            "score": score,
+            "score_interval": [lo, hi],
+            "interval_method": "Wilson score interval, 95%, games as trials, a draw as 1/2",
+            "elo": _finite(elo_difference(score)) if score is not None else None,
+            "elo_interval": [_finite(elo_difference(lo)) if lo is not None else None,
+                             _finite(elo_difference(hi)) if hi is not None else None],
+            "interrupted": self.interrupted,
+        }
+
+
+def wilson_interval(p: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion ``p`` observed in ``n`` trials."""
+    if n <= 0:
+        return (0.0, 1.0)
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def elo_difference(score: float) -> float:
+    """The Elo difference that predicts this expected score (logistic model): +-inf at 1 and 0."""
+    if score >= 1:
+        return math.inf
+    if score <= 0:
+        return -math.inf
+    return -400 * math.log10(1 / score - 1)
+
+
+def _finite(x: float) -> float | None:
+    return round(x, 1) if math.isfinite(x) else None
+
+
+def score_for(utilities: tuple[float, ...], seat: int) -> float:
+    """1 if ``seat`` beat every other player, 1/2 if it tied the best, else 0."""
+    mine = utilities[seat]
+    best_other = max(u for i, u in enumerate(utilities) if i != seat)
+    return 1.0 if mine > best_other else 0.5 if mine == best_other else 0.0
+
+
+def play_game(game: Game, seats: list[Agent], state: State | None = None,
+              rng: random.Random | None = None, max_plies: int = MAX_PLIES,
+              on_move: Callable[[State, Any, Any], None] | None = None) -> tuple[State, list]:
+    """Play one game, ``seats[p]`` moving for player p (chance sampled with ``rng``).
+
+    Returns the final state and the actions played. ``on_move(state, action, result)`` is
+    called before each move is made. Raises if an agent plays an illegal action.
+    """
+    state = game.initial_state() if state is None else state
+    rng = rng or random.Random()
+    actions = []
+    for _ in range(max_plies):
+        if game.is_terminal(state):
+            return state, actions
+        player = game.to_move(state)
+        result = act(seats[player] if player >= 0 else seats[0], game, state, rng)
+        if result.action not in game.actions(state):
+            raise GameSearchError(f"agent {seats[player].spec!r} played the illegal action "
+                                  f"{result.action!r}")
+        if on_move is not None:
+            on_move(state, result.action, result)
+        actions.append(result.action)
+        state = game.result(state, result.action)
+    raise GameSearchError(f"{game.name}: a game did not end within {max_plies} moves")
+
+
+def run_match(
+    game: Game,
+    spec_a: str,
+    spec_b: str,
+    games: int,
+    seed: int | None = None,
+    out: str | Path | None = None,
+    game_label: str | None = None,
+    state: State | None = None,
+    on_game: Callable[[GameRecord, MatchResult], None] | None = None,
+) -> MatchResult:
+    """Play ``games`` games of A against B, alternating seats; resumable through ``out``.
+
+    ``on_game`` is called after every finished game (progress bars). Ctrl-C ends the match
+    early: the result is marked ``interrupted`` and keeps every finished game.
+    """
+    if games < 1:
+        raise GameSearchError(f"a match needs at least one game, not {games}")
+    label = game_label or game.name
+    start = game.initial_state() if state is None else state
+    if game.is_terminal(start):
+        raise GameSearchError("the match's start position is already over")
+    agents = {"A": make_agent(spec_a), "B": make_agent(spec_b)}
+    for key, agent in agents.items():
+        if agent.interactive:
+            raise GameSearchError(f"agent {agent.spec!r} ({key}) needs a person; a match "
+                                  "plays by itself (use 'gamesearch play')")
+    match = MatchResult(label, spec_a, spec_b, games, seed)
+    header = {"type": "match", "game": label, "a": spec_a, "b": spec_b, "seed": seed}
+    done: dict[int, GameRecord] = {}
+    sink = None
+    if out is not None:
+        done = _load_results(Path(out), header)
+        sink = _open_results(Path(out), header, done)
+    match.records = [done[i] for i in sorted(done) if i < games]
+    try:
+        for index in range(games):
+            if index in done:
+                continue
+            record = _play_one(game, start, index, agents, spec_a, spec_b, seed)
+            match.records.append(record)
+            if sink is not None:
+                sink.write(record.to_json() + "\n")
+                sink.flush()
+            if on_game is not None:
+                on_game(record, match)
+    except KeyboardInterrupt:
+        match.interrupted = True
+    finally:
+        if sink is not None:
+            sink.close()
+    match.records.sort(key=lambda r: r.index)
+    return match
+
+
+def _play_one(game: Game, start: State, index: int, agents: dict[str, Agent], spec_a: str,
+              spec_b: str, seed: int | None) -> GameRecord:
+    """Game ``index``: fresh (or freshly seeded) agents, A in seat ``index % N``."""
+    a = _fresh(agents["A"], spec_a, seed, 2 * index)
+    b = _fresh(agents["B"], spec_b, seed, 2 * index + 1)
+    n = game.num_players
+    a_seat = index % n
+    seats = [a if p == a_seat else b for p in range(n)]
+    rng = random.Random(f"{seed}/{index}") if seed is not None else random.Random()
+    began = time.perf_counter()
+    final, actions = play_game(game, seats, start, rng)
+    moves, s = [], start
+    for action in actions:
+        moves.append(game.action_to_string(s, action))
+        s = game.result(s, action)
+    utilities = tuple(game.utilities(final))
+    return GameRecord(index, a_seat, moves, list(utilities), score_for(utilities, a_seat),
+                      round(time.perf_counter() - began, 4))
+
+
+def _fresh(agent: Agent, spec: str, seed: int | None, stream: int) -> Agent:
+    """The agent reset for a new game; with a match seed, agents that take a ``seed`` and
+    were given none get one per game, so every game is reproducible (also after resuming)."""
+    name, params = parse_spec(spec)
+    if seed is not None and "seed" not in params and name in AGENTS:
+        factory = AGENTS[name][0]
+        if "seed" in inspect.signature(factory).parameters:
+            return make_agent(spec, seed=seed * 1_000_003 + stream)
+    agent.reset()
+    return agent
+
+
+def _load_results(path: Path, header: dict) -> dict[int, GameRecord]:
+    """The games already in a results file; the header must describe the same match."""
+    if not path.exists():
+        return {}
+    try:
+        lines = path.read_text().splitlines()
+    except OSError as err:
+        raise FileFormatError(f"cannot read results file {str(path)!r}: {err.strerror}") from None
+    records: dict[int, GameRecord] = {}
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError:
+            if number == len(lines):  # a line cut short by a kill: play that game again
+                break
+            raise FileFormatError(f"{path.name}: line {number} is not JSON") from None
+        if data.get("type") == "match":
+            given = {k: data.get(k) for k in header}
+            if given != header:
+                raise FileFormatError(f"{path.name}: holds another match ({given}); "
+                                      "use a new --out file")
+        elif data.get("type") == "game":
+            data.pop("type")
+            try:
+                record = GameRecord(**data)
+            except TypeError as err:
+                raise FileFormatError(f"{path.name}: line {number}: {err}") from None
+            records[record.index] = record
+    return records
+
+
+def _open_results(path: Path, header: dict, done: dict[int, GameRecord]):
+    """Rewrite the file with its header and the complete games, then append to it."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        sink = path.open("w")
+    except OSError as err:
+        raise FileFormatError(f"cannot write results file {str(path)!r}: {err.strerror}") \
+            from None
+    sink.write(json.dumps(header) + "\n")
+    for index in sorted(done):
+        sink.write(done[index].to_json() + "\n")
+    sink.flush()
+    return sink
