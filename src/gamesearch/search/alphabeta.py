@@ -103,7 +103,8 @@ class AlphaBeta:
         self.pv_table = {}
         d = INFINITE_DEPTH if depth is None else depth
         value = self._value(state, d, alpha, beta, 0)
-        pv = self._principal_variation(state, self.pv_table.get(0, NO_PV))
+        pv = self._principal_variation(state, self.pv_table.get(0, NO_PV), value, d,
+                                       alpha < value < beta)
         self.stats.seconds = self.clock.elapsed()
         self.stats.depth = len(pv) if depth is None else depth
         return SearchResult(value, pv[0] if pv else None, pv, self.stats)
@@ -291,12 +292,14 @@ class AlphaBeta:
                 credit = self.history[player] = defaultdict(int)
             credit[action] += depth * depth if depth < INFINITE_DEPTH else 64
 
-    def _principal_variation(self, state: State, pv: tuple) -> list:
-        """The PV from the search, extended through exact table entries where it was cut.
+    def _principal_variation(self, state: State, pv: tuple, value: float, depth: int,
+                             exact: bool) -> list:
+        """The PV from the search, extended through the table where it was cut short.
 
-        Where the table's actions cannot be trusted (a symmetric ``state_key``), each step
-        is a child whose exact table value equals the position's: a move that keeps the
-        value, which is what a principal variation is.
+        With trusted table actions (the key is the state), it follows exact entries' moves.
+        Otherwise (a symmetric ``state_key``) the table's values lead: every position on the
+        PV has the root's ``value``, so each step is a move to a child that the table pins to
+        that value; this needs an ``exact`` root value and stops at the search ``depth``.
         """
         line = list(pv)
         if self.tt is None:
@@ -310,19 +313,29 @@ class AlphaBeta:
             if key in seen:
                 break
             seen.add(key)
-            entry = self.tt.get(key)
-            if entry is None or entry[2] != EXACT:
-                break
-            action = entry[3] if self.trust_tt_action else self._keeping_value(s, entry)
+            if self.trust_tt_action:
+                entry = self.tt.get(key)
+                action = entry[3] if entry is not None and entry[2] == EXACT else None
+            elif exact and len(line) < depth:
+                action = self._keeping_value(s, value, depth - len(line) - 1)
+            else:
+                action = None
             if action is None:
                 break
             line.append(action)
             s = game.result(s, action)
         return line
 
-    def _keeping_value(self, s: State, entry: tuple) -> Any:
-        """An action of ``s`` leading to a child of the same exact value (or None)."""
-        game, depth, value = self.game, entry[0], entry[1]
+    def _keeping_value(self, s: State, value: float, depth: int) -> Any:
+        """An action of ``s`` (whose value is ``value``) to a child the table pins to
+        ``value``, searched at least ``depth`` plies deep (or None).
+
+        A child stored as exactly ``value`` qualifies, and so does one whose bound pins it:
+        at least ``value`` where MAX moves (no child of a MAX node exceeds the node's value),
+        at most ``value`` where MIN moves.
+        """
+        game = self.game
+        maximizing = game.to_move(s) == self.root
         for a in game.actions(s):
             child = game.result(s, a)
             if game.is_terminal(child):
@@ -330,8 +343,11 @@ class AlphaBeta:
                     return a
                 continue
             found = self.tt.get(self.key(child) if self.key else child)
-            if (found is not None and found[2] == EXACT and found[1] == value
-                    and (found[0] >= INFINITE_DEPTH or found[0] >= depth - 1)):
+            if found is None or found[0] < depth:
+                continue
+            kind, v = found[2], found[1]
+            if ((kind == EXACT and v == value) or (maximizing and kind == LOWER and v >= value)
+                    or (not maximizing and kind == UPPER and v <= value)):
                 return a
         return None
 
