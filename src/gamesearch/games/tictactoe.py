@@ -49,6 +49,8 @@ SYMMETRY_TABLES = tuple(
     for perm in _symmetries()
 )
 
+SYMMETRY_KEY_TABLES = tuple((t, tuple(image << 9 for image in t)) for t in SYMMETRY_TABLES)
+"""Per symmetry: the image of X's set, and the image of O's set shifted into a key's high bits."""
 FREE = tuple(tuple(i for i in range(9) if not taken >> i & 1) for taken in range(512))
 """FREE[taken]: the squares not in the set ``taken``, in increasing order."""
 PREFERRED_FREE = tuple(tuple(i for i in PREFERRED if free >> i & 1) for free in range(512))
@@ -117,7 +119,7 @@ class TicTacToe(Game):
         Alpha-beta then uses the table's move only to order moves, as it may belong to an
         image of the state (see AlphaBeta.trust_tt_action)."""
         x, o = state
-        return min(t[x] | t[o] << 9 for t in SYMMETRY_TABLES)
+        return min([xs[x] | os[o] for xs, os in SYMMETRY_KEY_TABLES])
 
     def canonical(self, state: tuple[int, int]) -> tuple[int, int]:
         """The least of the state's 8 images under the symmetries of the square."""
