@@ -46,6 +46,42 @@ def test_unrolled_four_in_a_row_matches_a_scan(size: tuple[int, int]) -> None:
     assert 100 < found < 1400  # both answers were exercised
 
 
+def evaluate_by_windows(game: ConnectFour, state: tuple, player: int) -> float:
+    """The evaluation's definition, window by window: open windows score 1/4/16/64."""
+    current, mask, moves, _ = state
+    mine = current if (moves & 1) == player else current ^ mask
+    theirs = mine ^ mask
+    score = 0
+    for window in game._windows():
+        a, b = (window & mine).bit_count(), (window & theirs).bit_count()
+        if b == 0 and a:
+            score += 4 ** (a - 1)
+        elif a == 0 and b:
+            score -= 4 ** (b - 1)
+    return max(-0.99, min(0.99, score / 200))
+
+
+@pytest.mark.parametrize("size", [(7, 6), (4, 4), (9, 8), (5, 7)])
+def test_bitboard_evaluation_matches_the_window_definition(size: tuple[int, int]) -> None:
+    game = ConnectFour(*size)
+    # windows of four in a row on a W x H board: W(H-3) + H(W-3) + 2(W-3)(H-3)
+    w, h = size
+    assert len(game._windows()) == w * (h - 3) + h * (w - 3) + 2 * (w - 3) * (h - 3)
+    rng = random.Random(sum(size))
+    values = set()
+    for _ in range(400):
+        state = game.initial_state()
+        for _ in range(rng.randint(0, game.cells)):
+            if game.is_terminal(state):
+                break
+            state = game.result(state, rng.choice(game.actions(state)))
+        for player in (0, 1):
+            expected = evaluate_by_windows(game, state, player)
+            assert game.evaluate(state, player) == expected
+            values.add(expected)
+    assert len(values) > 50  # many different scores were compared
+
+
 def test_connect4_moves_and_centre_first_order() -> None:
     game = ConnectFour()
     rng = random.Random(3)
