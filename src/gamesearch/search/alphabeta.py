@@ -139,7 +139,7 @@ class AlphaBeta:
         pv_table = self.pv_table
         if tt is not None:
             key = self.key(s) if self.key else s
-            entry = tt.entries.get(key)
+            entry = tt.entries.get(key)  # the table's dict itself: this runs at every node
             if entry is not None:
                 tt_action = entry[3]
                 # At the root an untrusted table action could not be the answer: search.
