@@ -49,6 +49,13 @@ SYMMETRY_TABLES = tuple(
     for perm in _symmetries()
 )
 
+SYMMETRY_KEY_TABLES = tuple((t, tuple(image << 9 for image in t)) for t in SYMMETRY_TABLES)
+"""Per symmetry: the image of X's set, and the image of O's set shifted into a key's high bits."""
+FREE = tuple(tuple(i for i in range(9) if not taken >> i & 1) for taken in range(512))
+"""FREE[taken]: the squares not in the set ``taken``, in increasing order."""
+PREFERRED_FREE = tuple(tuple(i for i in PREFERRED if free >> i & 1) for free in range(512))
+"""PREFERRED_FREE[free]: the squares of the set ``free`` in PREFERRED order."""
+
 
 class TicTacToe(Game):
     """Tic-tac-toe on a 3x3 board; X (player 1) moves first; win +1, loss -1, draw 0."""
@@ -65,8 +72,7 @@ class TicTacToe(Game):
         return 0 if x.bit_count() == o.bit_count() else 1
 
     def actions(self, state: tuple[int, int]) -> list[int]:
-        taken = state[0] | state[1]
-        return [i for i in range(9) if not taken >> i & 1]
+        return list(FREE[state[0] | state[1]])
 
     def result(self, state: tuple[int, int], action: int) -> tuple[int, int]:
         x, o = state
@@ -89,8 +95,10 @@ class TicTacToe(Game):
     # --- optional capabilities ------------------------------------------------------
     def order_actions(self, state: tuple[int, int], actions: list[int]) -> list[int]:
         """Centre first, then corners, then edges."""
-        free = set(actions)
-        return [a for a in PREFERRED if a in free]
+        free = 0
+        for a in actions:
+            free |= 1 << a
+        return list(PREFERRED_FREE[free])
 
     def evaluate(self, state: tuple[int, int], player: int) -> float:
         """Lines still open for the player minus lines open for the opponent, scaled to
@@ -104,6 +112,14 @@ class TicTacToe(Game):
             if not m & mine:
                 score -= 1 + (m & theirs).bit_count()
         return score / 32
+
+    def state_key(self, state: tuple[int, int]) -> int:
+        """The transposition-table key: one number for all 8 symmetric images of the board
+        (x + 512 o, least over the symmetries), so a solve searches each position once.
+        Alpha-beta then uses the table's move only to order moves, as it may belong to an
+        image of the state (see AlphaBeta.trust_tt_action)."""
+        x, o = state
+        return min([xs[x] | os[o] for xs, os in SYMMETRY_KEY_TABLES])
 
     def canonical(self, state: tuple[int, int]) -> tuple[int, int]:
         """The least of the state's 8 images under the symmetries of the square."""

@@ -22,6 +22,7 @@ With several MIN agents (Pacman against ghosts) the same code is the paranoid se
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -33,6 +34,8 @@ from gamesearch.search.tt import EXACT, LOWER, UPPER, TranspositionTable
 
 INF = math.inf
 CHECK_EVERY = 512  # nodes between clock checks
+HISTORY_MIN_DEPTH = 2  # sort by history only where the subtree is big enough to repay it
+NO_PV: tuple = ()
 DEFAULT_TT_CAPACITY = 1 << 18
 MAX_QUIESCENCE_DEPTH = 16
 
@@ -74,12 +77,17 @@ class AlphaBeta:
         self.pvs = null_window == "pvs"
         self.trace = trace
         self.clock = clock or Clock(None)
-        self.killers: dict[int, list] = {}
-        self.history: dict[tuple[int, Any], int] = {}
+        # The table's stored action belongs to the very state searched only when the key is
+        # the state itself; a game's state_key may merge symmetric images (tic-tac-toe), so
+        # then the action only orders moves (checked legal) and the PV is rebuilt from values.
+        self.trust_tt_action = self.key is None
+        self.timed = self.clock.deadline is not None
+        self.killers: list[tuple] = []  # per ply: up to two actions that caused a cut-off
+        self.history: dict[int, defaultdict] = {}  # per player: action -> credit
         self.stats = SearchStats()
         self.root = 0
         self.unproven = 0  # values resting on an evaluation, not on the end of the game
-        self.pv_table: dict[int, list] = {}
+        self.pv_table: dict[int, tuple] = {}
 
     # --- the search ----------------------------------------------------------------------
     def search(self, state: State, depth: int | None, alpha: float = -INF,
@@ -95,7 +103,8 @@ class AlphaBeta:
         self.pv_table = {}
         d = INFINITE_DEPTH if depth is None else depth
         value = self._value(state, d, alpha, beta, 0)
-        pv = self._principal_variation(state, self.pv_table.get(0, []))
+        pv = self._principal_variation(state, self.pv_table.get(0, NO_PV), value, d,
+                                       alpha < value < beta)
         self.stats.seconds = self.clock.elapsed()
         self.stats.depth = len(pv) if depth is None else depth
         return SearchResult(value, pv[0] if pv else None, pv, self.stats)
@@ -118,7 +127,7 @@ class AlphaBeta:
                 trace("leaf", s, value=v, alpha=alpha, beta=beta)
             return v
         stats.nodes += 1
-        if stats.nodes % CHECK_EVERY == 0 and self.clock.expired():
+        if self.timed and stats.nodes % CHECK_EVERY == 0 and self.clock.expired():
             raise SearchTimeout
         player = game.to_move(s)
         if player == CHANCE:
@@ -127,18 +136,21 @@ class AlphaBeta:
         tt, tt_action, key = self.tt, None, None
         alpha0, beta0 = alpha, beta
         unproven0 = self.unproven
+        pv_table = self.pv_table
         if tt is not None:
             key = self.key(s) if self.key else s
-            entry = tt.get(key)
+            entry = tt.entries.get(key)  # the table's dict itself: this runs at every node
             if entry is not None:
                 tt_action = entry[3]
-                if entry[0] >= d:
+                # At the root an untrusted table action could not be the answer: search.
+                if entry[0] >= d and (ply or self.trust_tt_action):
                     v, kind = entry[1], entry[2]
                     if entry[0] < INFINITE_DEPTH:
                         self.unproven += 1
                     if kind == EXACT:
                         stats.tt_hits += 1
-                        self.pv_table[ply] = [tt_action] if tt_action is not None else []
+                        trusted = tt_action is not None and self.trust_tt_action
+                        pv_table[ply] = (tt_action,) if trusted else NO_PV
                         return v
                     if kind == LOWER and v > alpha:
                         alpha = v
@@ -150,40 +162,41 @@ class AlphaBeta:
 
         if trace:
             trace("enter", s, player=player, alpha=alpha, beta=beta)
-        actions = self._ordered(s, player, ply, tt_action)
+        actions = self._ordered(s, player, ply, tt_action, d)
         maximizing = player == self.root
         nd = d - 1 if d < INFINITE_DEPTH else d
         best = -INF if maximizing else INF
         best_action = actions[0]
-        pv_table = self.pv_table
+        value, result, pvs = self._value, game.result, self.pvs
+        below = ply + 1
         first = True
         for i, a in enumerate(actions):
-            child = game.result(s, a)
-            pv_table[ply + 1] = []
-            if self.pvs and not first:
+            child = result(s, a)
+            pv_table[below] = NO_PV
+            if pvs and not first:
                 if maximizing:
-                    v = self._value(child, nd, alpha, math.nextafter(alpha, INF), ply + 1)
+                    v = value(child, nd, alpha, math.nextafter(alpha, INF), below)
                     if alpha < v < beta:
-                        v = self._value(child, nd, alpha, beta, ply + 1)
+                        v = value(child, nd, alpha, beta, below)
                 else:
-                    v = self._value(child, nd, math.nextafter(beta, -INF), beta, ply + 1)
+                    v = value(child, nd, math.nextafter(beta, -INF), beta, below)
                     if alpha < v < beta:
-                        v = self._value(child, nd, alpha, beta, ply + 1)
+                        v = value(child, nd, alpha, beta, below)
             else:
-                v = self._value(child, nd, alpha, beta, ply + 1)
+                v = value(child, nd, alpha, beta, below)
             first = False
             if maximizing:
                 if v > best:
                     best, best_action = v, a
                     if v > alpha:
                         alpha = v
-                        pv_table[ply] = [a, *pv_table.get(ply + 1, [])]
+                        pv_table[ply] = (a, *pv_table[below])
             else:
                 if v < best:
                     best, best_action = v, a
                     if v < beta:
                         beta = v
-                        pv_table[ply] = [a, *pv_table.get(ply + 1, [])]
+                        pv_table[ply] = (a, *pv_table[below])
             if alpha >= beta:
                 stats.cutoffs += 1
                 self._reward(player, a, ply, d)
@@ -243,38 +256,51 @@ class AlphaBeta:
         return best
 
     # --- move ordering ---------------------------------------------------------------------
-    def _ordered(self, s: State, player: int, ply: int, tt_action: Any) -> list:
-        actions = list(self.game.actions(s))
+    def _ordered(self, s: State, player: int, ply: int, tt_action: Any, depth: int = 0) -> list:
+        """The actions of ``s``, best first: the table's move, the killers, then the game's
+        order (re-sorted by history where ``depth`` is at least HISTORY_MIN_DEPTH)."""
+        actions = self.game.actions(s)
         if self.order is not None:
-            actions = list(self.order(s, actions))
-        if self.use_history and self.history:
-            h = self.history
-            actions.sort(key=lambda a: -h.get((player, a), 0))
+            actions = self.order(s, actions)
+        if self.use_history and depth >= HISTORY_MIN_DEPTH:
+            credit = self.history.get(player)
+            if credit:  # a stable sort: the game's order breaks ties
+                actions = sorted(actions, key=credit.__getitem__, reverse=True)
+        killers = self.killers[ply] if self.use_killers and ply < len(self.killers) else NO_PV
+        if tt_action is None and not killers:
+            return actions if isinstance(actions, list) else list(actions)
         front = []
-        if tt_action is not None:
-            front.append(tt_action)
-        if self.use_killers:
-            front.extend(k for k in self.killers.get(ply, ()) if k != tt_action)
-        if front:
-            present = [a for a in front if a in actions]
-            if present:
-                rest = [a for a in actions if a not in present]
-                actions = present + rest
-        return actions
+        for a in (tt_action, *killers):
+            if a is not None and a not in front and a in actions:
+                front.append(a)
+        if not front:
+            return actions if isinstance(actions, list) else list(actions)
+        return front + [a for a in actions if a not in front]
 
     def _reward(self, player: int, action: Any, ply: int, depth: int) -> None:
         """Remember a move that caused a cut-off (killer) and credit it (history)."""
         if self.use_killers:
-            slot = self.killers.setdefault(ply, [])
+            killers = self.killers
+            while len(killers) <= ply:
+                killers.append(NO_PV)
+            slot = killers[ply]
             if action not in slot:
-                slot.insert(0, action)
-                del slot[2:]
+                killers[ply] = (action, *slot[:1])
         if self.use_history:
-            bonus = depth * depth if depth < INFINITE_DEPTH else 64
-            self.history[(player, action)] = self.history.get((player, action), 0) + bonus
+            credit = self.history.get(player)
+            if credit is None:
+                credit = self.history[player] = defaultdict(int)
+            credit[action] += depth * depth if depth < INFINITE_DEPTH else 64
 
-    def _principal_variation(self, state: State, pv: list) -> list:
-        """The PV from the search, extended through exact table entries where it was cut."""
+    def _principal_variation(self, state: State, pv: tuple, value: float, depth: int,
+                             exact: bool) -> list:
+        """The PV from the search, extended through the table where it was cut short.
+
+        With trusted table actions (the key is the state), it follows exact entries' moves.
+        Otherwise (a symmetric ``state_key``) the table's values lead: every position on the
+        PV has the root's ``value``, so each step is a move to a child that the table pins to
+        that value; this needs an ``exact`` root value and stops at the search ``depth``.
+        """
         line = list(pv)
         if self.tt is None:
             return line
@@ -287,12 +313,43 @@ class AlphaBeta:
             if key in seen:
                 break
             seen.add(key)
-            entry = self.tt.get(key)
-            if entry is None or entry[2] != EXACT or entry[3] is None:
+            if self.trust_tt_action:
+                entry = self.tt.get(key)
+                action = entry[3] if entry is not None and entry[2] == EXACT else None
+            elif exact and len(line) < depth:
+                action = self._keeping_value(s, value, depth - len(line) - 1)
+            else:
+                action = None
+            if action is None:
                 break
-            line.append(entry[3])
-            s = game.result(s, entry[3])
+            line.append(action)
+            s = game.result(s, action)
         return line
+
+    def _keeping_value(self, s: State, value: float, depth: int) -> Any:
+        """An action of ``s`` (whose value is ``value``) to a child the table pins to
+        ``value``, searched at least ``depth`` plies deep (or None).
+
+        A child stored as exactly ``value`` qualifies, and so does one whose bound pins it:
+        at least ``value`` where MAX moves (no child of a MAX node exceeds the node's value),
+        at most ``value`` where MIN moves.
+        """
+        game = self.game
+        maximizing = game.to_move(s) == self.root
+        for a in game.actions(s):
+            child = game.result(s, a)
+            if game.is_terminal(child):
+                if game.utilities(child)[self.root] == value:
+                    return a
+                continue
+            found = self.tt.get(self.key(child) if self.key else child)
+            if found is None or found[0] < depth:
+                continue
+            kind, v = found[2], found[1]
+            if ((kind == EXACT and v == value) or (maximizing and kind == LOWER and v >= value)
+                    or (not maximizing and kind == UPPER and v <= value)):
+                return a
+        return None
 
 
 def alphabeta(
