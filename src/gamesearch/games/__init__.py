@@ -92,3 +92,27 @@ def game_entry(name: str) -> GameEntry:
 
 
 __all__ = ["REGISTRY", "GameEntry", "game_entry", "load_game", "register"]
+
+
+def _kuhn_poker() -> Game:
+    from gamesearch.games.kuhn_poker import KuhnPoker
+
+    return KuhnPoker()
+
+
+def _leduc_poker() -> Game:
+    from gamesearch.games.leduc_poker import LeducPoker
+
+    return LeducPoker()
+
+
+def _poker_solver(game: Game, state: object, options: dict) -> dict:
+    from gamesearch.imperfect.solve import solve_poker
+
+    return solve_poker(game, state, options)
+
+
+register(GameEntry("kuhn_poker", "Kuhn poker: 3 cards, value -1/18 (CFR solver)", _kuhn_poker,
+                   solver=_poker_solver))
+register(GameEntry("leduc_poker", "Leduc hold'em: 6 cards, public card (CFR solver)",
+                   _leduc_poker, solver=_poker_solver))
