@@ -29,7 +29,7 @@ def train_cfr(
     iterations: int = typer.Option(1000, "--iterations", "-n", help="iterations to add"),
     plus: bool = typer.Option(False, "--plus", help="CFR+ instead of vanilla CFR"),
     every: int = typer.Option(0, "--every", help="measure exploitability every N iterations"),
-    out: Path | None = typer.Option(None, "--out", help="folder for the files (cfr-GAME)"),
+    out: str | None = typer.Option(None, "--out", help="folder for the files (cfr-GAME)"),
     resume: bool = typer.Option(False, "--resume", help="continue from --out's checkpoint"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
@@ -40,7 +40,7 @@ def train_cfr(
     if iterations < 1:
         raise GameSearchError(f"--iterations must be at least 1, got {iterations}")
     game = load_game(game_name)
-    folder = out or Path(f"cfr-{game.name}")
+    folder = Path(out or f"cfr-{game.name}")
     run = CFRTraining(game, folder, plus=plus, resume=resume)
     step = every if every > 0 else max(1, iterations // 50)
     interrupted = False

@@ -129,10 +129,7 @@ class LeducPoker(Game):
             put2, _, folded2, _ = betting(round2, RAISE_SIZES[1])
             folded = folded2
         paid = [ANTE + put1[p] + put2[p] for p in (0, 1)]
-        if folded >= 0:
-            winner = 1 - folded
-        else:
-            winner = self._showdown(cards)
+        winner = 1 - folded if folded >= 0 else self._showdown(cards)
         if winner < 0:
             return (0.0, 0.0)
         loser = 1 - winner
@@ -176,7 +173,8 @@ class LeducPoker(Game):
         cards, round1, round2 = state
         private = " ".join(card_name(c) for c in cards[:2]) or "-"
         public = card_name(cards[2]) if len(cards) == 3 else "-"
-        return f"private {private}  public {public}  round 1 {round1 or '-'}  round 2 {round2 or '-'}"
+        return (f"private {private}  public {public}  round 1 {round1 or '-'}  "
+                f"round 2 {round2 or '-'}")
 
     def action_to_string(self, state: LeducState, action) -> str:
         return card_name(action) if self.to_move(state) == CHANCE else str(action)

@@ -117,7 +117,9 @@ def expected_value(tree: GameTree, probs: np.ndarray) -> float:
 def nash_conv(tree: GameTree, probs: np.ndarray) -> float:
     """Sum of what each player gains by switching to a best response (0 at equilibrium)."""
     v = expected_value(tree, probs)
-    return (best_response_value(tree, probs, 0)[0] - v) + (best_response_value(tree, probs, 1)[0] + v)
+    gain_first = best_response_value(tree, probs, 0)[0] - v
+    gain_second = best_response_value(tree, probs, 1)[0] + v
+    return gain_first + gain_second
 
 
 def exploitability(game_or_tree: Game | GameTree, strategy: Strategy | np.ndarray) -> float:
