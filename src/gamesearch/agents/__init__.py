@@ -159,3 +159,19 @@ register_agent("alphabeta", _alphabeta,
 
 __all__ = ["AGENTS", "Agent", "FunctionAgent", "HumanAgent", "RandomAgent", "act",
            "make_agent", "register_agent"]
+
+
+def _pimc(samples: int = 20, seed: int | None = None) -> Agent:
+    from gamesearch.imperfect.determinization import DeterminizationAgent
+
+    return DeterminizationAgent(samples=samples, seed=seed)
+
+
+def _ismcts(iterations: int = 1000, c: float = 0.7, seed: int | None = None) -> Agent:
+    from gamesearch.imperfect.ismcts import ISMCTSAgent
+
+    return ISMCTSAgent(iterations=iterations, c=c, seed=seed)
+
+
+register_agent("pimc", _pimc, "determinization: solve samples=N deals, best average (hidden info)")
+register_agent("ismcts", _ismcts, "information-set MCTS, iterations=N (hidden information)")

@@ -116,3 +116,23 @@ register(GameEntry("kuhn_poker", "Kuhn poker: 3 cards, value -1/18 (CFR solver)"
                    solver=_poker_solver))
 register(GameEntry("leduc_poker", "Leduc hold'em: 6 cards, public card (CFR solver)",
                    _leduc_poker, solver=_poker_solver))
+
+
+def _whist(suits: int = 4, ranks: int = 3) -> Game:
+    from gamesearch.games.whist import Whist
+
+    return Whist(suits=suits, ranks=ranks)
+
+
+register(GameEntry("whist", "Whist on a small deck: 4 hands, follow suit (suits=4,ranks=3)",
+                   _whist))
+
+
+def _strategy_fusion() -> Game:
+    from gamesearch.games.strategy_fusion import StrategyFusion
+
+    return StrategyFusion()
+
+
+register(GameEntry("strategy_fusion", "Take 3, or guess a hidden coin for 4: PIMC's blind spot",
+                   _strategy_fusion))
