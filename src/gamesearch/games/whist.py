@@ -247,11 +247,18 @@ def _sample_split(by_suit: list[list[int]], need: list[int], banned: list[set[in
         choices = [(ks, ways * count(s + 1, tuple(a - b for a, b in zip(left, ks))))
                    for ks, ways in options(s, left)]
         choices = [(ks, w) for ks, w in choices if w > 0]
-        r = rng.random() * sum(w for _, w in choices)
-        for ks, w in choices:
-            r -= w
-            if r < 0:
-                break
+        ks = _weighted_choice(choices, rng)
         result.append(ks)
         left = tuple(a - b for a, b in zip(left, ks))
     return result
+
+
+def _weighted_choice(choices: list[tuple[tuple[int, ...], int]], rng: random.Random
+                     ) -> tuple[int, ...]:
+    """One of the options, drawn with probability proportional to its (positive) weight."""
+    r = rng.random() * sum(w for _, w in choices)
+    for option, w in choices:
+        r -= w
+        if r < 0:
+            return option
+    return choices[-1][0]
