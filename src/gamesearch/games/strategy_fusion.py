@@ -29,6 +29,7 @@ class StrategyFusion(Game):
     num_players = 2
     zero_sum = True
     sure, prize = 3.0, 4.0
+    max_utility = 4.0  # the scale IS-MCTS normalizes rewards by
 
     def initial_state(self) -> State:
         return ()
