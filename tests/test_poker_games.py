@@ -1,6 +1,6 @@
 """Kuhn poker and Leduc hold'em: sizes, payoffs and information sets checked against facts.
 
-Sizes and the uniform strategy's NashConv are OpenSpiel's (open_spiel 1.6, games
+Sizes and the uniform strategy's NashConv are OpenSpiel's (open_spiel 2.0.2, games
 ``kuhn_poker`` and ``leduc_poker``: histories and information-state strings counted by
 walking their trees; ``exploitability.nash_conv`` of ``UniformRandomPolicy``; the Kuhn figure
 is also in OpenSpiel's exploitability_test.py).
