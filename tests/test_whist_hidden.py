@@ -214,3 +214,21 @@ def test_duplicate_match_determinization_beats_random():
     result = duplicate_match(game, make_agent("pimc:samples=8,seed=1"), RandomAgent(2), 6)
     assert result.a_total + result.b_total == 6 * 2 * game.hand_size
     assert result.a_mean > result.b_mean
+
+
+def test_cli_solves_a_dealt_whist_position_and_the_fusion_game(capsys):
+    import json
+
+    from gamesearch.cli.main import main
+
+    # Dealt in order to players 1, 2, 3, 4, 1, ...: player 1 holds AS KH QD.
+    main(["solve", "whist", "--position", "AS KS QS AH KH QH AD KD QD AC KC QC", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert report["card_values"] == {"AS": 2.0, "KH": 1.0, "QD": 2.0}
+    main(["solve", "strategy_fusion", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert report["value"] == pytest.approx(3, abs=1e-3)
+    assert report["strategy"][""]["take"] == pytest.approx(1, abs=1e-3)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["solve", "whist"])
+    assert exit_info.value.code == 2 and "dealt position" in capsys.readouterr().err

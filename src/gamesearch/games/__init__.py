@@ -124,8 +124,14 @@ def _whist(suits: int = 4, ranks: int = 3) -> Game:
     return Whist(suits=suits, ranks=ranks)
 
 
+def _whist_solver(game: Game, state: object, options: dict) -> dict:
+    from gamesearch.imperfect.double_dummy import double_dummy_report
+
+    return double_dummy_report(game, state)
+
+
 register(GameEntry("whist", "Whist on a small deck: 4 hands, follow suit (suits=4,ranks=3)",
-                   _whist))
+                   _whist, solver=_whist_solver))
 
 
 def _strategy_fusion() -> Game:
@@ -135,4 +141,4 @@ def _strategy_fusion() -> Game:
 
 
 register(GameEntry("strategy_fusion", "Take 3, or guess a hidden coin for 4: PIMC's blind spot",
-                   _strategy_fusion))
+                   _strategy_fusion, solver=_poker_solver))

@@ -84,6 +84,23 @@ class DoubleDummy:
         return best
 
 
+def double_dummy_report(game: Whist, state: WhistState) -> dict:
+    """``gamesearch solve whist --position "<the deal's cards> <plays>"``: exact tricks."""
+    if game.to_move(state) == CHANCE:
+        raise GameSearchError("whist: give a dealt position: the cards dealt in order "
+                              f"(players 1, 2, 3, 4, 1, ...: {game.deck_size} cards), then plays")
+    if game.is_terminal(state):
+        raise GameSearchError("whist: the deal is already played out")
+    dd = DoubleDummy(game)
+    values = dd.card_values(state)
+    best = max(values, key=values.get)
+    return {"to_move": game.player_name(game.to_move(state)),
+            "value": values[best],
+            "best_card": game.card_name(best),
+            "card_values": {game.card_name(c): v for c, v in values.items()},
+            "nodes": dd.nodes}
+
+
 def team_of(game: Game, player: int) -> int:
     """The side a player is on (the player itself in a game without teams)."""
     team = getattr(game, "team", None)
