@@ -232,3 +232,19 @@ def test_cli_solves_a_dealt_whist_position_and_the_fusion_game(capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["solve", "whist"])
     assert exit_info.value.code == 2 and "dealt position" in capsys.readouterr().err
+
+
+def test_exploitability_of_the_sampling_players_is_computed_exactly():
+    """Read each agent's strategy off every information set and measure it exactly."""
+    from gamesearch.imperfect.agent_strategy import agent_strategy
+    from gamesearch.imperfect.best_response import exploitability
+
+    fusion = load_game("strategy_fusion")
+    # Gambling is worth 2 against taking 3: NashConv 1, exploitability 1/2.
+    assert exploitability(fusion, agent_strategy(fusion, make_agent("pimc:seed=0"))) == 0.5
+    ismcts_agent = make_agent("ismcts:iterations=2000,seed=0")
+    assert exploitability(fusion, agent_strategy(fusion, ismcts_agent)) == 0.0
+    kuhn = load_game("kuhn_poker")
+    pimc_kuhn = agent_strategy(kuhn, make_agent("pimc:samples=20,seed=0"))
+    assert pimc_kuhn["K"]["b"] == 0.0  # seeing "through" the cards, it never bets a king
+    assert exploitability(kuhn, pimc_kuhn) > 0.1  # measured 1/6; CFR+ reaches 1e-5
