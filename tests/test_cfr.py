@@ -174,3 +174,35 @@ def test_cli_solve_and_train(capsys, tmp_path):
         main(["solve", "kuhn_poker", "--algorithm", "cfr++"])
     assert exit_info.value.code == 2
     assert "cfr++" in capsys.readouterr().err
+
+
+def test_train_ctrl_c_keeps_the_work_and_resume_continues(capsys, tmp_path, monkeypatch):
+    """A KeyboardInterrupt mid-run writes every file, exits 130; --resume picks it up."""
+    import json
+
+    from gamesearch.imperfect.training import CFRTraining
+
+    real_step = CFRTraining.step
+    calls = {"n": 0}
+
+    def interrupted_step(self, iterations):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt
+        return real_step(self, iterations)
+
+    monkeypatch.setattr(CFRTraining, "step", interrupted_step)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["train", "cfr", "kuhn_poker", "-n", "1000", "--every", "100", "--out",
+              str(tmp_path), "--json"])
+    assert exit_info.value.code == 130
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["interrupted"] and summary["iterations"] == 300
+    assert (tmp_path / "checkpoint.npz").exists() and (tmp_path / "exploitability.png").exists()
+    monkeypatch.setattr(CFRTraining, "step", real_step)
+    main(["train", "cfr", "kuhn_poker", "-n", "200", "--out", str(tmp_path), "--resume",
+          "--json"])
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["iterations"] == 500 and not summary["interrupted"]
+    rows = (tmp_path / "curve.csv").read_text().splitlines()[1:]
+    assert [int(r.split(",")[0]) for r in rows][:4] == [0, 100, 200, 300]

@@ -9,6 +9,7 @@ the average strategy to ``strategy.json`` and the curve to ``exploitability.png`
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import typer
@@ -67,5 +68,6 @@ def train_cfr(
     else:
         for key, value in summary.items():
             console.print(f"[bold]{key}[/]: {json.dumps(value) if key == 'files' else value}")
-    if interrupted:  # the files are written: report it as an interruption (exit 130)
-        raise KeyboardInterrupt
+    if interrupted:  # the files are written; exit 130 like any interrupted command
+        print("interrupted: the work so far is saved (continue with --resume)", file=sys.stderr)
+        sys.exit(130)
