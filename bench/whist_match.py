@@ -1,6 +1,6 @@
 """Determinization, IS-MCTS, a random player and a cheating double-dummy player at whist.
 
-    python bench/whist_match.py                 # 16-card whist, 12 duplicate deals a pair
+    python bench/whist_match.py                 # 16-card whist, 30 duplicate deals a pair
     python bench/whist_match.py --deals 4 --ranks 3
 
 Each pair plays duplicate (every deal twice, seats swapped); the table gives the mean
@@ -34,7 +34,7 @@ class DoubleDummyAgent(Agent):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=12)
+    parser.add_argument("--deals", type=int, default=30)
     parser.add_argument("--ranks", type=int, default=4)
     parser.add_argument("--samples", type=int, default=20, help="determinization samples")
     parser.add_argument("--iterations", type=int, default=300, help="IS-MCTS iterations")

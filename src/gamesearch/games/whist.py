@@ -21,6 +21,7 @@ consistent with it (hand sizes and the suits a player showed out of).
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from math import comb
 
 from gamesearch.errors import GameSearchError
@@ -213,44 +214,53 @@ def _sample_split(by_suit: list[list[int]], need: list[int], banned: list[set[in
                   rng: random.Random) -> list[tuple[int, ...]] | None:
     """Per suit, how many of its cards each holder gets, drawn in proportion to the number
     of card assignments that complete it (None when there is none)."""
-    memo: dict[tuple[int, tuple[int, ...]], int] = {}
-
-    def options(s: int, left: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
-        n = len(by_suit[s])
-        found = []
-
-        def split(h: int, remaining: int, chosen: tuple[int, ...], ways: int) -> None:
-            if h == len(left):
-                if remaining == 0:
-                    found.append((chosen, ways))
-                return
-            top = 0 if s in banned[h] else min(remaining, left[h])
-            for k in range(top + 1):
-                split(h + 1, remaining - k, chosen + (k,), ways * comb(remaining, k))
-
-        split(0, n, (), 1)
-        return found
-
-    def count(s: int, left: tuple[int, ...]) -> int:
-        if s == len(by_suit):
-            return 1 if not any(left) else 0
-        if (s, left) not in memo:
-            memo[(s, left)] = sum(ways * count(s + 1, tuple(a - b for a, b in zip(left, ks)))
-                                  for ks, ways in options(s, left))
-        return memo[(s, left)]
-
+    sizes = tuple(len(cards) for cards in by_suit)
+    shut = tuple(tuple(s in b for b in banned) for s in range(len(by_suit)))
     left = tuple(need)
-    if count(0, left) == 0:
+    if _completions(sizes, shut, 0, left) == 0:
         return None
     result = []
-    for s in range(len(by_suit)):
-        choices = [(ks, ways * count(s + 1, tuple(a - b for a, b in zip(left, ks))))
-                   for ks, ways in options(s, left)]
-        choices = [(ks, w) for ks, w in choices if w > 0]
+    for s in range(len(sizes)):
+        choices = []
+        for ks, ways in _splits(sizes[s], shut[s], left):
+            rest = tuple(a - b for a, b in zip(left, ks))
+            weight = ways * _completions(sizes, shut, s + 1, rest)
+            if weight > 0:
+                choices.append((ks, weight))
         ks = _weighted_choice(choices, rng)
         result.append(ks)
         left = tuple(a - b for a, b in zip(left, ks))
     return result
+
+
+@lru_cache(maxsize=1 << 16)
+def _splits(n: int, shut: tuple[bool, ...], left: tuple[int, ...]
+            ) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Ways to share n cards of a suit among holders (none to a holder shut out of it, at
+    most ``left[h]`` to holder h): each split with its number of card assignments."""
+    found = []
+
+    def split(h: int, remaining: int, chosen: tuple[int, ...], ways: int) -> None:
+        if h == len(left):
+            if remaining == 0:
+                found.append((chosen, ways))
+            return
+        top = 0 if shut[h] else min(remaining, left[h])
+        for k in range(top + 1):
+            split(h + 1, remaining - k, chosen + (k,), ways * comb(remaining, k))
+
+    split(0, n, (), 1)
+    return tuple(found)
+
+
+@lru_cache(maxsize=1 << 16)
+def _completions(sizes: tuple[int, ...], shut: tuple[tuple[bool, ...], ...], s: int,
+                 left: tuple[int, ...]) -> int:
+    """The number of card assignments of suits s, s+1, ... that fill every holder."""
+    if s == len(sizes):
+        return 0 if any(left) else 1
+    return sum(ways * _completions(sizes, shut, s + 1, tuple(a - b for a, b in zip(left, ks)))
+               for ks, ways in _splits(sizes[s], shut[s], left))
 
 
 def _weighted_choice(choices: list[tuple[tuple[int, ...], int]], rng: random.Random
