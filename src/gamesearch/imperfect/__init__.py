@@ -9,7 +9,13 @@
 * :mod:`~gamesearch.imperfect.determinization` Perfect Information Monte Carlo (the bridge
   program's sample-and-solve player);
 * :mod:`~gamesearch.imperfect.ismcts`      information-set MCTS (Cowling, Powley & Whitehouse
-  2012).
+  2012);
+* :mod:`~gamesearch.imperfect.kernels`     the numba loops behind CFR and best responses;
+* :mod:`~gamesearch.imperfect.agent_strategy`  any agent's strategy, read off every
+  information set (so its exploitability is exact);
+* :mod:`~gamesearch.imperfect.match`       duplicate matches for team card games;
+* :mod:`~gamesearch.imperfect.solve`, :mod:`~gamesearch.imperfect.training`,
+  :mod:`~gamesearch.imperfect.plot`        ``gamesearch solve`` / ``train cfr`` behind the CLI.
 
 A *strategy* (docs/HIDDEN.md) is a plain dict ``{info_set_key: {action: probability}}`` with
 the game's own information-set keys and action strings, so it prints, saves as JSON and is
