@@ -4,7 +4,8 @@
     python bench/whist_match.py --deals 4 --ranks 3
 
 Each pair plays duplicate (every deal twice, seats swapped); the table gives the mean
-tricks per deal each side took (out of ``ranks`` tricks, 4 suits) and the seconds used.
+tricks per deal each side took (out of ``ranks`` tricks, 4 suits), the mean difference
+with its standard error over deals, and the seconds used.
 "double-dummy" sees every card (it is not a fair player): it marks what perfect
 information would be worth.
 """
@@ -51,12 +52,16 @@ def main() -> None:
              (DoubleDummyAgent(), pimc()), (DoubleDummyAgent(), ismcts())]
     print(f"whist, 4 suits x {args.ranks} ranks ({game.hand_size} tricks), "
           f"{args.deals} deals played twice (duplicate)")
-    print(f"{'A':<26} {'B':<26} {'A tricks':>9} {'B tricks':>9} {'seconds':>8}")
+    print(f"{'A':<26} {'B':<26} {'A tricks':>9} {'B tricks':>9} {'A-B +- s.e.':>13} "
+          f"{'seconds':>8}")
     for a, b in pairs:
         start = time.perf_counter()
         result = duplicate_match(game, a, b, args.deals, seed=2026)
+        diffs = [(x - y) / 2 for x, y in result.per_deal]  # per deal, both seatings
+        mean = sum(diffs) / len(diffs)
+        se = (sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1) / len(diffs)) ** 0.5
         print(f"{a.spec:<26} {b.spec:<26} {result.a_mean:>9.2f} {result.b_mean:>9.2f} "
-              f"{time.perf_counter() - start:>8.1f}")
+              f"{mean:>+6.2f} +- {se:4.2f} {time.perf_counter() - start:>8.1f}")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from gamesearch.cli.main import main
+from gamesearch.errors import GameSearchError
 from gamesearch.games import load_game
 from gamesearch.imperfect.best_response import (
     best_response_reference,
@@ -140,7 +141,7 @@ def test_checkpoint_resumes_exactly(kuhn, tmp_path):
     second.run(35)
     assert second.iterations == 60
     np.testing.assert_allclose(second.strategy_sum, straight.strategy_sum, rtol=1e-12)
-    with pytest.raises(Exception, match="cfr\\+"):
+    with pytest.raises(GameSearchError, match="cfr\\+"):
         CFRSolver(kuhn, plus=False).load(tmp_path / "c.npz")
 
 
@@ -149,9 +150,9 @@ def test_strategy_dicts_round_trip_and_bad_keys_are_named(kuhn):
     solver.run(10)
     strategy = solver.average_strategy()
     np.testing.assert_allclose(kuhn.to_array(strategy), solver.average())
-    with pytest.raises(Exception, match="Xb"):
+    with pytest.raises(GameSearchError, match="Xb"):
         kuhn.to_array({"Xb": {"p": 1.0}})
-    with pytest.raises(Exception, match="'x'"):
+    with pytest.raises(GameSearchError, match="'x'"):
         kuhn.to_array({"Kb": {"x": 1.0}})
 
 
