@@ -30,7 +30,8 @@ Optional capabilities are plain methods a game may define; algorithms detect the
 * ``state_key(s) -> Hashable``        the key for transposition tables, where it differs from
   the state itself (a canonical form under symmetry, a Zobrist hash);
 * ``information_set(s, player)``      what the player knows (hidden-information games), and
-  ``sample_state(info, player, rng)`` a full state consistent with it;
+  ``sample_state(info, player, rng)`` a full state consistent with it (docs/HIDDEN.md;
+  team games may add ``team(player)``, and ``max_utility`` scales MCTS rewards);
 * ``kernel``                          an attribute holding a compiled kernel (docs/KERNELS.md).
 
 A complete small game, the lectures' II-Nim (two piles of two sticks, a move takes sticks

@@ -211,3 +211,18 @@ register_agent("maxn", _maxn, "max^n for N-player games to depth=N plies: each p
                "maximizes its own utility")
 register_agent("paranoid", _paranoid, "paranoid alpha-beta to depth=N plies (time=T): the "
                "others form a coalition against the mover")
+
+def _pimc(samples: int = 20, seed: int | None = None) -> Agent:
+    from gamesearch.imperfect.determinization import DeterminizationAgent
+
+    return DeterminizationAgent(samples=samples, seed=seed)
+
+
+def _ismcts(iterations: int = 1000, c: float = 0.7, seed: int | None = None) -> Agent:
+    from gamesearch.imperfect.ismcts import ISMCTSAgent
+
+    return ISMCTSAgent(iterations=iterations, c=c, seed=seed)
+
+
+register_agent("pimc", _pimc, "determinization: solve samples=N deals, best average (hidden info)")
+register_agent("ismcts", _ismcts, "information-set MCTS, iterations=N (hidden information)")

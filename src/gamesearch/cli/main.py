@@ -27,6 +27,7 @@ COMMAND_MODULES = [
     "gamesearch.cli.match",
     "gamesearch.cli.count",
     "gamesearch.cli.tree",
+    "gamesearch.cli.train_cfr",
 ]
 
 

@@ -103,3 +103,53 @@ def game_entry(name: str) -> GameEntry:
 
 
 __all__ = ["REGISTRY", "GameEntry", "game_entry", "load_game", "register"]
+
+
+def _kuhn_poker() -> Game:
+    from gamesearch.games.kuhn_poker import KuhnPoker
+
+    return KuhnPoker()
+
+
+def _leduc_poker() -> Game:
+    from gamesearch.games.leduc_poker import LeducPoker
+
+    return LeducPoker()
+
+
+def _poker_solver(game: Game, state: object, options: dict) -> dict:
+    from gamesearch.imperfect.solve import solve_poker
+
+    return solve_poker(game, state, options)
+
+
+register(GameEntry("kuhn_poker", "Kuhn poker: 3 cards, value -1/18 (CFR solver)", _kuhn_poker,
+                   solver=_poker_solver))
+register(GameEntry("leduc_poker", "Leduc hold'em: 6 cards, public card (CFR solver)",
+                   _leduc_poker, solver=_poker_solver))
+
+
+def _whist(suits: int = 4, ranks: int = 3) -> Game:
+    from gamesearch.games.whist import Whist
+
+    return Whist(suits=suits, ranks=ranks)
+
+
+def _whist_solver(game: Game, state: object, options: dict) -> dict:
+    from gamesearch.imperfect.double_dummy import double_dummy_report
+
+    return double_dummy_report(game, state)
+
+
+register(GameEntry("whist", "Whist on a small deck: 4 hands, follow suit (suits=4,ranks=3)",
+                   _whist, solver=_whist_solver))
+
+
+def _strategy_fusion() -> Game:
+    from gamesearch.games.strategy_fusion import StrategyFusion
+
+    return StrategyFusion()
+
+
+register(GameEntry("strategy_fusion", "Take 3, or guess a hidden coin for 4: PIMC's blind spot",
+                   _strategy_fusion, solver=_poker_solver))
