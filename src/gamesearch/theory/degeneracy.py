@@ -10,7 +10,6 @@ it saw; it does not claim a game is nondegenerate.
 
 from __future__ import annotations
 
-
 from gamesearch.theory.normal_form import NormalFormGame, Profile
 from gamesearch.theory.pure import best_responses
 

@@ -145,11 +145,13 @@ def _exactish(p: float) -> Any:
 
 
 def plan_name(game: Game, plan: Plan) -> str:
-    """A plan written as the actions in depth-first order of its decision points:
-    ``L.x`` (the action at each of the player's nodes), ``-`` for a plan with no moves."""
+    """A plan written as its actions in depth-first order of its decision points: ``L.x``
+    (separated by spaces when actions contain dots or colons), ``-`` for no moves at all."""
     if not plan:
         return "-"
-    return ".".join(game.action_to_string(s, a) for s, a in plan.items())
+    moves = [game.action_to_string(s, a) for s, a in plan.items()]
+    separator = " " if any("." in m or ":" in m for m in moves) else "."
+    return separator.join(moves)
 
 
 def to_normal_form(game: Game, state: State | None = None, reduced: bool = False):

@@ -277,6 +277,13 @@ def read_json(text: str, source: str = "game.json") -> NormalFormGame:
 
 def _map_numbers(value: Any, where: str) -> Any:
     if isinstance(value, list):
+        if not value:
+            raise FileFormatError(f"{where}: an empty list")
+        kinds = {isinstance(v, list) for v in value}
+        lengths = {len(v) for v in value if isinstance(v, list)}
+        if len(kinds) > 1 or len(lengths) > 1:
+            raise FileFormatError(f"{where}: ragged payoff lists (rows of lengths "
+                                  f"{sorted(lengths)})")
         return [_map_numbers(v, f"{where}[{k}]") for k, v in enumerate(value)]
     return _json_value(value, where)
 
