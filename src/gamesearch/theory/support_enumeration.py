@@ -12,9 +12,9 @@ of supports I (rows) and J (columns) of equal size, solve
 and keep the solutions with x, y >= 0 where no strategy outside a support pays more.
 
 :func:`support_enumeration_reference` is the readable specification (one support pair at a
-time, exact Fractions where the game is exact). :func:`support_enumeration` solves all pairs
-of a size at once with numpy's batched linear algebra and re-solves the few survivors
-exactly; tests check the two agree.
+time, exact Fractions where the game is exact). :func:`support_enumeration` runs the same
+enumeration in a compiled kernel (support_enumeration_kernel.py) and re-solves the few
+survivors exactly (exact games) or in numpy (float games); tests check the two agree.
 """
 
 from __future__ import annotations
@@ -29,9 +29,6 @@ from gamesearch.theory import exact as ex
 from gamesearch.theory.degeneracy import degeneracy_notes
 from gamesearch.theory.equilibrium import EquilibriumSet, sort_profiles, unique_profiles
 from gamesearch.theory.normal_form import NormalFormGame, Profile
-
-CHUNK = 20_000
-"""Support pairs solved per numpy batch (bounds memory at roughly CHUNK * (k+1)^2 floats)."""
 
 
 def two_player(game: NormalFormGame, method: str) -> tuple[np.ndarray, np.ndarray]:
@@ -113,10 +110,11 @@ def support_enumeration_reference(game: NormalFormGame) -> EquilibriumSet:
 
 
 def support_enumeration(game: NormalFormGame) -> EquilibriumSet:
-    """Every equilibrium of a nondegenerate two-player game (batched numpy; exact rationals
+    """Every equilibrium of a nondegenerate two-player game (compiled kernel; exact rationals
     for exact games)."""
     two_player(game, "support enumeration")
-    a, b = game.payoffs[0], game.payoffs[1]
+    a = np.ascontiguousarray(game.payoffs[0], dtype=float)
+    b = np.ascontiguousarray(game.payoffs[1], dtype=float)
     m, n = a.shape
     tol = tolerance(game)
     found = []
@@ -138,48 +136,16 @@ def _result(method: str, game: NormalFormGame, found: list[Profile]) -> Equilibr
     return EquilibriumSet(method, equilibria, game.exact, degenerate=bool(notes), notes=notes)
 
 
-def batched_equalizers(sub: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For a stack of k x k matrices, the equalizing mixed strategies over their columns and
-    the common row payoffs; ``ok`` is False where a system is (numerically) singular."""
-    count, k, _ = sub.shape
-    system = np.zeros((count, k + 1, k + 1))
-    system[:, :k, :k] = sub
-    system[:, :k, k] = -1.0
-    system[:, k, :k] = 1.0
-    norms = np.linalg.norm(system, axis=2).prod(axis=1)
-    ok = np.abs(np.linalg.det(system)) > 1e-11 * norms
-    solution = np.zeros((count, k + 1))
-    if ok.any():
-        rhs = np.zeros((int(ok.sum()), k + 1, 1))
-        rhs[:, k, 0] = 1.0
-        solution[ok] = np.linalg.solve(system[ok], rhs)[:, :, 0]
-    return solution[:, :k], solution[:, k], ok
-
-
 def support_candidates(a: np.ndarray, b: np.ndarray, k: int, tol: float):
-    """Support pairs of size k whose float solution passes every equilibrium condition."""
-    m, n = a.shape
-    row_sets = np.array(list(itertools.combinations(range(m), k)), dtype=np.intp)
-    col_sets = np.array(list(itertools.combinations(range(n), k)), dtype=np.intp)
-    total = len(row_sets) * len(col_sets)
-    for start in range(0, total, CHUNK):
-        pairs = np.arange(start, min(total, start + CHUNK))
-        ri, ci = row_sets[pairs // len(col_sets)], col_sets[pairs % len(col_sets)]
-        # The column player's mix y on J makes the rows of I indifferent ...
-        y, v, ok = batched_equalizers(a[ri[:, :, None], ci[:, None, :]])
-        ok &= (y >= -tol).all(axis=1)
-        full_y = np.zeros((len(pairs), n))
-        np.put_along_axis(full_y, ci, y, axis=1)
-        ok &= (full_y @ a.T).max(axis=1) <= v + tol  # ... and no row pays more than v
-        if not ok.any():
-            continue
-        ri, ci = ri[ok], ci[ok]
-        # The row player's mix x on I makes the columns of J indifferent.
-        x, u, ok2 = batched_equalizers(np.transpose(b[ri[:, :, None], ci[:, None, :]],
-                                                    (0, 2, 1)))
-        ok2 &= (x >= -tol).all(axis=1)
-        full_x = np.zeros((len(ri), m))
-        np.put_along_axis(full_x, ri, x, axis=1)
-        ok2 &= (full_x @ b).max(axis=1) <= u + tol
-        for r, c in zip(ri[ok2], ci[ok2]):
-            yield tuple(int(i) for i in r), tuple(int(j) for j in c)
+    """Support pairs of size k whose float solution passes every equilibrium condition
+    (the compiled kernel does the enumeration)."""
+    from gamesearch.theory.support_enumeration_kernel import support_candidates_kernel
+
+    capacity = 1024
+    while True:
+        rows, cols, count = support_candidates_kernel(a, b, k, tol, capacity)
+        if count >= 0:
+            break
+        capacity *= 16  # pragma: no cover - only for games with thousands of equilibria
+    for r, c in zip(rows, cols):
+        yield tuple(int(i) for i in r), tuple(int(j) for j in c)
