@@ -139,3 +139,37 @@ def test_equilibrium_sets_equal_nashpys_on_random_nondegenerate_games():
             # Where the answers differ, Nashpy's is not an equilibrium at all (seen on about
             # 5% of labels of these games with nashpy 0.0.43); otherwise they are the same.
             assert same_profile(mine, theirs_lh, 1e-8) or not is_nash(game, theirs_lh, 1e-6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.integers(0, 10**6))
+def test_zero_sum_lp_value_is_every_equilibriums_payoff(m, n, seed):
+    # Von Neumann: every equilibrium of a zero-sum game pays the value; the LP's exact
+    # strategies guarantee it from both sides.
+    rng = np.random.default_rng(seed)
+    game = NormalFormGame.zero_sum(rng.integers(-9, 10, (m, n)))
+    from gamesearch.theory import solve_zero_sum
+
+    solution = solve_zero_sum(game)
+    assert solution.exact
+    assert is_nash(game, (solution.row, solution.column))
+    for profile in nash(game, "lemke-howson").equilibria:
+        assert game.expected_payoffs(profile)[0] == solution.value
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 5), st.integers(1, 4), st.integers(0, 10**6), st.booleans())
+def test_every_dominator_returned_dominates(m, n, seed, strict):
+    from gamesearch.theory import dominated_strategies
+
+    rng = np.random.default_rng(seed)
+    game = NormalFormGame.bimatrix(rng.integers(0, 6, (m, n)), rng.integers(0, 6, (m, n)))
+    for d in dominated_strategies(game, strict=strict, mixed=True):
+        rows = np.moveaxis(game.matrix(d.player), d.player, 0).reshape(game.shape[d.player], -1)
+        advantage = [sum(p * rows[t, c] for t, p in enumerate(d.by)) - rows[d.dominated, c]
+                     for c in range(rows.shape[1])]
+        assert all(isinstance(p, F) for p in d.by) and sum(d.by) == 1 and d.by[d.dominated] == 0
+        if strict:
+            assert min(advantage) > 0
+        else:
+            assert min(advantage) >= 0 and max(advantage) > 0

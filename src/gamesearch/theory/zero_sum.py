@@ -9,6 +9,7 @@ a saddle point. With mixed strategies they are always equal: the value of the ga
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -88,9 +89,9 @@ def _maximin_lp(a: np.ndarray) -> np.ndarray:
     return x / x.sum()
 
 
-def _exact_strategy(x: np.ndarray, guarantee: Any) -> tuple[tuple[Fraction, ...], Fraction] | None:
-    """Round a float strategy to fractions with growing denominators until its exact
-    guarantee equals the float one; None if none does."""
+def _exact_strategy(x: np.ndarray, guarantee: Any) -> Iterator[tuple[tuple, Fraction]]:
+    """The float strategy rounded to fractions with growing denominators, each with its
+    exact guarantee."""
     for denominator in (10, 100, 1000, 10**4, 10**6, 10**8):
         p = rationalize(x, denominator)
         total = sum(p)
