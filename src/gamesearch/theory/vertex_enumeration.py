@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from math import comb
 
 import numpy as np
 
+from gamesearch.errors import GameSearchError
 from gamesearch.theory import exact as ex
 from gamesearch.theory.degeneracy import degeneracy_notes
 from gamesearch.theory.equilibrium import EquilibriumSet, sort_profiles, unique_profiles
@@ -26,6 +28,8 @@ from gamesearch.theory.normal_form import NormalFormGame
 from gamesearch.theory.support_enumeration import two_player
 
 MAX_SUBSETS = 5_000_000
+CHUNK = 20_000
+"""Systems solved per numpy batch."""
 
 
 def polytope_vertices(constraints: np.ndarray, exact_constraints: np.ndarray | None
@@ -37,38 +41,49 @@ def polytope_vertices(constraints: np.ndarray, exact_constraints: np.ndarray | N
     # Equations of the full system: rows 0..d-1 are z_t = 0, rows d..d+k-1 are (C z)_r = 1.
     lhs = np.vstack([np.eye(d), constraints])
     rhs = np.r_[np.zeros(d), np.ones(k)]
-    subsets = np.array(list(itertools.combinations(range(d + k), d)), dtype=np.intp)
-    systems = lhs[subsets]
-    norms = np.linalg.norm(systems, axis=2).prod(axis=1)
-    ok = np.abs(np.linalg.det(systems)) > 1e-11 * norms
-    points = np.zeros((len(subsets), d))
-    if ok.any():
-        points[ok] = np.linalg.solve(systems[ok], rhs[subsets[ok]][:, :, None])[:, :, 0]
     tol = 1e-9
-    feasible = ok & (points >= -tol).all(axis=1) & ((points @ constraints.T) <= 1 + tol).all(1)
-    feasible &= np.abs(points).sum(axis=1) > tol  # not the origin
-    for s in np.flatnonzero(feasible):
-        tight = [int(t) for t in subsets[s]]
-        if exact_constraints is not None:
-            elhs = [[Fraction(int(t == u)) for u in range(d)] if t < d
-                    else list(exact_constraints[t - d]) for t in tight]
-            point = ex.solve(elhs, [Fraction(0) if t < d else Fraction(1) for t in tight])
-            if point is None or any(p < 0 for p in point):  # pragma: no cover
-                continue
-            values = [sum(c * p for c, p in zip(row, point)) for row in exact_constraints]
-            if any(v > 1 for v in values):  # pragma: no cover
-                continue
-            labels = frozenset([t for t in range(d) if point[t] == 0]
-                               + [d + r for r in range(k) if values[r] == 1])
-            point = tuple(point)
-        else:
-            p = points[s]
-            values = constraints @ p
-            labels = frozenset([t for t in range(d) if abs(p[t]) <= tol]
-                               + [d + r for r in range(k) if abs(values[r] - 1) <= tol])
-            point = tuple(float(v) for v in np.clip(p, 0, None))
-        found.setdefault(labels, point)
+    combos = itertools.combinations(range(d + k), d)
+    while True:
+        subsets = np.array(list(itertools.islice(combos, CHUNK)), dtype=np.intp)
+        if len(subsets) == 0:
+            break
+        systems = lhs[subsets]
+        norms = np.linalg.norm(systems, axis=2).prod(axis=1)
+        ok = np.abs(np.linalg.det(systems)) > 1e-11 * norms
+        points = np.zeros((len(subsets), d))
+        if ok.any():
+            points[ok] = np.linalg.solve(systems[ok], rhs[subsets[ok]][:, :, None])[:, :, 0]
+        feasible = ok & (points >= -tol).all(axis=1)
+        feasible &= ((points @ constraints.T) <= 1 + tol).all(axis=1)
+        feasible &= np.abs(points).sum(axis=1) > tol  # not the origin
+        for s in np.flatnonzero(feasible):
+            _add_vertex(found, [int(t) for t in subsets[s]], points[s], constraints,
+                        exact_constraints, tol)
     return [(point, labels) for labels, point in found.items()]
+
+
+def _add_vertex(found: dict, tight: list[int], p: np.ndarray, constraints: np.ndarray,
+                exact_constraints: np.ndarray | None, tol: float) -> None:
+    """Record a feasible vertex with its labels (recomputed exactly in exact games)."""
+    k, d = constraints.shape
+    if exact_constraints is not None:
+        elhs = [[Fraction(int(t == u)) for u in range(d)] if t < d
+                else list(exact_constraints[t - d]) for t in tight]
+        point = ex.solve(elhs, [Fraction(0) if t < d else Fraction(1) for t in tight])
+        if point is None or any(v < 0 for v in point):  # pragma: no cover
+            return
+        values = [sum(c * v for c, v in zip(row, point)) for row in exact_constraints]
+        if any(v > 1 for v in values):  # pragma: no cover
+            return
+        labels = frozenset([t for t in range(d) if point[t] == 0]
+                           + [d + r for r in range(k) if values[r] == 1])
+        point = tuple(point)
+    else:
+        values = constraints @ p
+        labels = frozenset([t for t in range(d) if abs(p[t]) <= tol]
+                           + [d + r for r in range(k) if abs(values[r] - 1) <= tol])
+        point = tuple(float(v) for v in np.clip(p, 0, None))
+    found.setdefault(labels, point)
 
 
 def vertex_enumeration(game: NormalFormGame) -> EquilibriumSet:
@@ -76,11 +91,7 @@ def vertex_enumeration(game: NormalFormGame) -> EquilibriumSet:
     best-response polytopes."""
     a, b = two_player(game, "vertex enumeration")
     m, n = a.shape
-    from math import comb
-
     if comb(m + n, m) > MAX_SUBSETS:
-        from gamesearch.errors import GameSearchError
-
         raise GameSearchError(f"vertex enumeration of a {m}x{n} game would solve "
                               f"{comb(m + n, m)} systems; use support enumeration or "
                               "Lemke-Howson")
