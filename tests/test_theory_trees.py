@@ -246,3 +246,17 @@ def test_cli_bad_file_is_one_line_and_exit_2(capsys, tmp_path):
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "line 3" in err and "'q'" in err
+
+
+def test_cli_sequence_form_solves_a_registered_game(capsys, monkeypatch):
+    from gamesearch.games import REGISTRY, GameEntry
+
+    monkeypatch.setitem(REGISTRY, "kuhn-test", GameEntry("kuhn-test", "test", KuhnPoker))
+    data = json.loads(run(capsys, "sequence-form", "kuhn-test", "--json"))
+    assert data["value"] == "-1/18" and data["exact"] is True
+    assert "-1/18" in run(capsys, "sequence-form", "kuhn-test")
+    from gamesearch.cli.main import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["sequence-form", "ii-nim"])
+    assert exit_info.value.code == 2 and "information_set" in capsys.readouterr().err

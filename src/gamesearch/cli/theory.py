@@ -153,8 +153,7 @@ def normal_form_command(
                                       help="also write the game (.nfg, .json or .csv)"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
-    """A perfect-information game as a matrix: pure strategies are plans (one action per
-    decision point); maximin, minimax and pure equilibria."""
+    """A perfect-information game as a matrix of plans, with maximin, minimax, equilibria."""
     from gamesearch.theory.extensive import to_normal_form
     from gamesearch.theory.formats import save_normal_form
     from gamesearch.theory.pure import pure_equilibria
@@ -216,8 +215,7 @@ def spe_command(
                                help="a tree file (JSON), or a small game such as nim:piles=1-2"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
-    """A subgame-perfect equilibrium by backward induction (general-sum, N players), with
-    each player's payoff and the ties met."""
+    """A subgame-perfect equilibrium by backward induction, with payoffs and ties."""
     from gamesearch.theory.backward_induction import backward_induction
 
     game = _load_tree(tree)
@@ -266,3 +264,31 @@ def spe_command(
         effect = "matters to another player" if t["matters"] else "same payoffs for all"
         console.print(f"[yellow]tie[/] at {t['node']} ({t['player']}): "
                       f"{', '.join(t['actions'])} ({effect}); took {t['actions'][0]}")
+
+
+@app.command("sequence-form")
+def sequence_form_command(
+    game_spec: str = typer.Argument(..., metavar="GAME",
+                                    help="a two-player zero-sum game with information sets"),
+    json_out: bool = typer.Option(False, "--json", help="JSON output"),
+) -> None:
+    """Value and optimal strategies of an imperfect-information game (sequence-form LP)."""
+    from gamesearch.games import load_game
+    from gamesearch.theory.sequence_form import solve_sequence_form
+
+    game = load_game(game_spec)
+    solution = solve_sequence_form(game)
+    if json_out:
+        print_json(solution.as_dict())
+        return
+    for player, strategy in enumerate(solution.strategies):
+        table = Table(title=f"{game.player_name(player)}: optimal behaviour strategy")
+        table.add_column("information set")
+        table.add_column("action probabilities")
+        for info, probs in strategy.items():
+            table.add_row(str(info), ", ".join(f"{a}: {format_number(p)}"
+                                               for a, p in probs.items()))
+        console.print(table)
+    exact = "exact" if solution.exact else "floating point"
+    console.print(f"[bold]value for {game.player_name(0)}[/]: "
+                  f"{format_number(solution.value)} ({exact})")
