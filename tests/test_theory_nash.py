@@ -173,3 +173,19 @@ def test_every_dominator_returned_dominates(m, n, seed, strict):
             assert min(advantage) > 0
         else:
             assert min(advantage) >= 0 and max(advantage) > 0
+
+
+def test_vertex_enumeration_finds_the_extreme_equilibria_of_a_degenerate_game():
+    # A = [[3, 3], [2, 5], [0, 6]], B = [[3, 3], [2, 6], [3, 1]]. By hand: against Top the
+    # column player is indifferent, and Top is a best response to y iff y1 >= 2/3: a segment
+    # of equilibria from (Top, (1, 0)) to (Top, (2/3, 1/3)). Otherwise only the mix
+    # (0, 1/3, 2/3) against (1/3, 2/3) works (rows 2 and 3 both pay 4 > 3; columns both pay
+    # 8/3). The extreme equilibria are the segment's ends and that mix.
+    game = NormalFormGame.bimatrix([[3, 3], [2, 5], [0, 6]], [[3, 3], [2, 6], [3, 1]])
+    found = nash(game, "vertex")
+    assert found.degenerate
+    assert found.equilibria == [
+        ((F(1), F(0), F(0)), (F(1), F(0))),
+        ((F(1), F(0), F(0)), (F(2, 3), F(1, 3))),
+        ((F(0), F(1, 3), F(2, 3)), (F(1, 3), F(2, 3))),
+    ]
