@@ -121,6 +121,9 @@ def vertex_enumeration(game: NormalFormGame) -> EquilibriumSet:
     if degenerate_vertex:
         notes.insert(0, "a vertex of a best-response polytope has more labels than its "
                         "dimension")
+    if notes:  # every vertex is found, so every extreme equilibrium is (von Stengel 2002)
+        notes[-1] = ("the game is degenerate: these are all its extreme equilibria; some "
+                     "convex combinations of them are equilibria too")
     return EquilibriumSet("vertex enumeration", equilibria, game.exact,
                           degenerate=bool(notes), notes=notes)
 
