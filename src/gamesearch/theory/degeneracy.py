@@ -57,8 +57,9 @@ def degeneracy_notes(game: NormalFormGame, equilibria: list[Profile]) -> list[st
                              f"has {best} best responses to a mixed strategy on {support} "
                              "strategies")
     if notes:
-        notes.append("the game is degenerate: the equilibria listed are extreme points and "
-                     "may not be all (equilibria can form continua)")
+        notes.append("the game is degenerate: the equilibria listed may not be all "
+                     "(equilibria can form continua); vertex enumeration lists every "
+                     "extreme equilibrium")
     return notes
 
 
