@@ -91,6 +91,23 @@ def test_lemke_howson_kernel_follows_the_reference_walk():
             assert lemke_howson(exact, label)[0] == lemke_howson_reference(exact, label)[0]
             assert same_profile(lemke_howson(floats, label)[0],
                                 lemke_howson_reference(floats, label)[0], 1e-9)
+    # Payoffs in -2..2 tie often: the kernel's float walk with its lexicographic rule must
+    # still follow the exact reference (checked on the float kernel's raw output).
+    from gamesearch.theory.lemke_howson import positive
+    from gamesearch.theory.lemke_howson_kernel import lemke_howson_float
+
+    ties = 0
+    for _ in range(60):
+        m, n = rng.integers(2, 5, size=2)
+        game = NormalFormGame.bimatrix(rng.integers(-2, 3, (m, n)), rng.integers(-2, 3, (m, n)))
+        for label in range(m + n):
+            reference, t = lemke_howson_reference(game, label)
+            ties += t > 0
+            x, y, _, _ = lemke_howson_float(positive(game.payoffs[0]), positive(game.payoffs[1]),
+                                            label, 10**6)
+            assert same_profile((tuple(x / x.sum()), tuple(y / y.sum())), reference, 1e-9)
+            assert is_nash(game, reference)
+    assert ties > 50  # the degenerate case really was exercised
 
 
 def test_degenerate_games_are_reported():
