@@ -215,7 +215,7 @@ def test_gambit_payoff_and_outcome_versions_agree():
     (",L,R\nU,1 2,3 4\nD,1 2\n", "g.csv", "line 3: 1 cells"),
     (",L\nU,1 x\n", "g.csv", r"line 2, column 2: 'x' is not a number"),
     ('{"A": [[1, 2], [3]]}', "g.json", "ragged"),
-    ('{"A": [[1, 2],\n [3, "q"]]}', "g.json", r"A\[1\]\[1\]"),
+    ('{"A": [[1, 2],\n [3, "q"]]}', "g.json", r"line 2, A\[1\]\[1\]: 'q'"),
     ('{"A": [[1, 2]],}', "g.json", "line 1"),
     ('{"A": [[1, NaN]]}', "g.json", "not a finite number"),
 ])

@@ -255,15 +255,16 @@ def read_json(text: str, source: str = "game.json") -> NormalFormGame:
              "title": title}
     try:
         if "payoffs" in data:
-            raw = np.array(_map_numbers(data["payoffs"], f"{source}: payoffs"), dtype=object)
+            place = _JsonPlace(text, source, "payoffs")
+            raw = np.array(_map_numbers(data["payoffs"], place), dtype=object)
             if raw.ndim < 2 or raw.shape[-1] != raw.ndim - 1:
                 raise FileFormatError(f"{source}: 'payoffs' must nest one level per player "
                                       f"and end in one payoff per player; shape {raw.shape}")
             return NormalFormGame(np.moveaxis(raw, -1, 0), **names)
         if "A" in data:
-            a = np.array(_map_numbers(data["A"], f"{source}: A"), dtype=object)
+            a = np.array(_map_numbers(data["A"], _JsonPlace(text, source, "A")), dtype=object)
             if "B" in data:
-                b = np.array(_map_numbers(data["B"], f"{source}: B"), dtype=object)
+                b = np.array(_map_numbers(data["B"], _JsonPlace(text, source, "B")), dtype=object)
                 return NormalFormGame.bimatrix(a, b, **names)
             return NormalFormGame.zero_sum(a, **names)
     except GameSearchError as err:
@@ -275,17 +276,59 @@ def read_json(text: str, source: str = "game.json") -> NormalFormGame:
     raise FileFormatError(f"{source}: give 'payoffs', or 'A' (and 'B')")
 
 
-def _map_numbers(value: Any, where: str) -> Any:
+class _JsonPlace:
+    """Where a value sits in a JSON file: the key, the list indices, and so its line."""
+
+    def __init__(self, text: str, source: str, key: str, indices: tuple[int, ...] = ()) -> None:
+        self.text, self.source, self.key, self.indices = text, source, key, indices
+
+    def child(self, index: int) -> _JsonPlace:
+        return _JsonPlace(self.text, self.source, self.key, (*self.indices, index))
+
+    def line(self) -> int | None:
+        """The line of the value, found by walking the text's brackets (None if lost)."""
+        m = re.search(r'"' + re.escape(self.key) + r'"\s*:', self.text)
+        if m is None:
+            return None
+        pos, text = m.end(), self.text
+        try:
+            for index in self.indices:
+                pos = text.index("[", pos) + 1
+                count, depth = 0, 0
+                while count < index:
+                    c = text[pos]
+                    if c == '"':
+                        pos = text.index('"', pos + 1)
+                    elif c in "[{":
+                        depth += 1
+                    elif c in "]}":
+                        depth -= 1
+                    elif c == "," and depth == 0:
+                        count += 1
+                    pos += 1
+            while text[pos] in " \t\r\n":
+                pos += 1
+        except (ValueError, IndexError):
+            return None
+        return text.count("\n", 0, pos) + 1
+
+    def __str__(self) -> str:
+        line = self.line()
+        at = f"line {line}, " if line else ""
+        return f"{self.source}: {at}{self.key}" + "".join(f"[{i}]" for i in self.indices)
+
+
+def _map_numbers(value: Any, place: _JsonPlace) -> Any:
     if isinstance(value, list):
         if not value:
-            raise FileFormatError(f"{where}: an empty list")
+            raise FileFormatError(f"{place}: an empty list")
         kinds = {isinstance(v, list) for v in value}
         lengths = {len(v) for v in value if isinstance(v, list)}
         if len(kinds) > 1 or len(lengths) > 1:
-            raise FileFormatError(f"{where}: ragged payoff lists (rows of lengths "
+            raise FileFormatError(f"{place}: ragged payoff lists (rows of lengths "
                                   f"{sorted(lengths)})")
-        return [_map_numbers(v, f"{where}[{k}]") for k, v in enumerate(value)]
-    return _json_value(value, where)
+        return [_map_numbers(v, place.child(k)) for k, v in enumerate(value)]
+    return _json_value(value, str(place))
 
 
 def write_json(game: NormalFormGame) -> str:
