@@ -44,10 +44,8 @@ def nash_command(
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """Nash equilibria of a normal-form game (exact fractions for integer payoffs)."""
-    from gamesearch.theory.nash import nash
-
     game = _load_matrix_game(file)
-    found = nash(game, method)
+    found = _nash_with_progress(game, method)
     if json_out:
         print_json(found.as_dict(game))
         return
@@ -64,6 +62,23 @@ def nash_command(
         console.print("no equilibrium found")
     for note in found.notes:
         console.print(f"[yellow]note[/]: {note}")
+
+
+def _nash_with_progress(game, method: str):
+    """Equilibria by ``method``; long support enumerations show a progress bar."""
+    from math import comb
+
+    from gamesearch.theory.nash import nash
+    from gamesearch.theory.support_enumeration import support_enumeration
+
+    if method.strip().lower() not in ("support", "support-enumeration") or \
+            game.num_players != 2 or comb(sum(game.shape), game.shape[0]) < 200_000:
+        return nash(game, method)
+    from rich.progress import Progress
+
+    with Progress(console=console, transient=True) as bar:
+        task = bar.add_task("support pairs", total=comb(sum(game.shape), game.shape[0]) - 1)
+        return support_enumeration(game, lambda done, total: bar.update(task, completed=done))
 
 
 @app.command("dominance")

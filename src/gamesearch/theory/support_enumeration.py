@@ -20,7 +20,9 @@ survivors exactly (exact games) or in numpy (float games); tests check the two a
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from fractions import Fraction
+from math import comb
 
 import numpy as np
 
@@ -109,15 +111,23 @@ def support_enumeration_reference(game: NormalFormGame) -> EquilibriumSet:
     return _result("support enumeration (reference)", game, found)
 
 
-def support_enumeration(game: NormalFormGame) -> EquilibriumSet:
+def support_pairs(m: int, n: int, k: int) -> int:
+    """How many pairs of supports of size k an m x n game has."""
+    return comb(m, k) * comb(n, k)
+
+
+def support_enumeration(game: NormalFormGame,
+                        progress: Callable[[int, int], None] | None = None) -> EquilibriumSet:
     """Every equilibrium of a nondegenerate two-player game (compiled kernel; exact rationals
-    for exact games)."""
+    for exact games). ``progress(done, total)`` is called with support pairs after each size."""
     two_player(game, "support enumeration")
     a = np.ascontiguousarray(game.payoffs[0], dtype=float)
     b = np.ascontiguousarray(game.payoffs[1], dtype=float)
     m, n = a.shape
     tol = tolerance(game)
     found = []
+    total = sum(support_pairs(m, n, k) for k in range(1, min(m, n) + 1))
+    done = 0
     for k in range(1, min(m, n) + 1):
         for rows, cols in support_candidates(a, b, k, tol * 100 if game.exact else tol):
             if game.exact:
@@ -127,6 +137,9 @@ def support_enumeration(game: NormalFormGame) -> EquilibriumSet:
                 profile = check_pair(a, b, rows, cols, tol)
             if profile is not None:
                 found.append(profile)
+        done += support_pairs(m, n, k)
+        if progress is not None:
+            progress(done, total)
     return _result("support enumeration", game, found)
 
 
