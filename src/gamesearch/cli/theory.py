@@ -74,9 +74,10 @@ def _nash_with_progress(game, method: str):
     if method.strip().lower() not in ("support", "support-enumeration") or \
             game.num_players != 2 or comb(sum(game.shape), game.shape[0]) < 200_000:
         return nash(game, method)
+    from rich.console import Console
     from rich.progress import Progress
 
-    with Progress(console=console, transient=True) as bar:
+    with Progress(console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task("support pairs", total=comb(sum(game.shape), game.shape[0]) - 1)
         return support_enumeration(game, lambda done, total: bar.update(task, completed=done))
 
