@@ -13,8 +13,8 @@ and keep the solutions with x, y >= 0 where no strategy outside a support pays m
 
 :func:`support_enumeration_reference` is the readable specification (one support pair at a
 time, exact Fractions where the game is exact). :func:`support_enumeration` runs the same
-enumeration in a compiled kernel (support_enumeration_kernel.py) and re-solves the few
-survivors exactly (exact games) or in numpy (float games); tests check the two agree.
+enumeration in a compiled kernel (support_enumeration_kernel.py), and in exact games
+re-solves the few survivors in Fractions; tests check the two agree.
 """
 
 from __future__ import annotations
@@ -129,12 +129,11 @@ def support_enumeration(game: NormalFormGame,
     total = sum(support_pairs(m, n, k) for k in range(1, min(m, n) + 1))
     done = 0
     for k in range(1, min(m, n) + 1):
-        for rows, cols in support_candidates(a, b, k, tol * 100 if game.exact else tol):
-            if game.exact:
+        for rows, cols, profile in support_candidates(a, b, k,
+                                                      tol * 100 if game.exact else tol):
+            if game.exact:  # re-solve the supports in Fractions and check exactly
                 profile = check_pair(game.exact_payoffs[0], game.exact_payoffs[1],
                                      rows, cols, 0)
-            else:
-                profile = check_pair(a, b, rows, cols, tol)
             if profile is not None:
                 found.append(profile)
         done += support_pairs(m, n, k)
@@ -150,15 +149,19 @@ def _result(method: str, game: NormalFormGame, found: list[Profile]) -> Equilibr
 
 
 def support_candidates(a: np.ndarray, b: np.ndarray, k: int, tol: float):
-    """Support pairs of size k whose float solution passes every equilibrium condition
-    (the compiled kernel does the enumeration)."""
+    """Support pairs of size k whose float solution passes every equilibrium condition, with
+    that solution as a float profile (the compiled kernel does the enumeration)."""
     from gamesearch.theory.support_enumeration_kernel import support_candidates_kernel
 
     capacity = 1024
     while True:
-        rows, cols, count = support_candidates_kernel(a, b, k, tol, capacity)
+        rows, cols, xs, ys, count = support_candidates_kernel(a, b, k, tol, capacity)
         if count >= 0:
             break
         capacity *= 16  # pragma: no cover - only for games with thousands of equilibria
-    for r, c in zip(rows, cols):
-        yield tuple(int(i) for i in r), tuple(int(j) for j in c)
+    m, n = a.shape
+    for r, c, x_sub, y_sub in zip(rows, cols, xs, ys):
+        x, y = np.zeros(m), np.zeros(n)
+        x[r], y[c] = x_sub, y_sub
+        profile = (_clean(x), _clean(y))
+        yield tuple(int(i) for i in r), tuple(int(j) for j in c), profile

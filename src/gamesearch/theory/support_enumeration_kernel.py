@@ -69,10 +69,13 @@ def _equalizer(m, rows, cols, transpose, work, out, singular):
 @njit(cache=True)
 def support_candidates_kernel(a, b, k, tol, capacity):
     """Row and column supports of size k (arrays count x k) whose indifference solutions
-    pass every equilibrium condition to ``tol``; count is -1 if more than ``capacity``."""
+    pass every equilibrium condition to ``tol``, with those solutions (the probabilities of
+    the support strategies); count is -1 if more than ``capacity``."""
     m, n = a.shape
     found_rows = np.zeros((capacity, k), dtype=np.int64)
     found_cols = np.zeros((capacity, k), dtype=np.int64)
+    found_x = np.zeros((capacity, k))
+    found_y = np.zeros((capacity, k))
     count = 0
     work = np.zeros((k + 1, k + 2))
     y = np.zeros(k + 1)
@@ -113,12 +116,14 @@ def support_candidates_kernel(a, b, k, tol, capacity):
                         break
             if ok:
                 if count == capacity:
-                    return found_rows, found_cols, -1
+                    return found_rows, found_cols, found_x, found_y, -1
                 found_rows[count] = rows
                 found_cols[count] = cols
+                found_x[count] = x[:k]
+                found_y[count] = y[:k]
                 count += 1
             if not _next_combination(cols, n):
                 break
         if not _next_combination(rows, m):
             break
-    return found_rows[:count], found_cols[:count], count
+    return found_rows[:count], found_cols[:count], found_x[:count], found_y[:count], count
