@@ -8,6 +8,7 @@ player i, the best payoff along axis i is computed for every profile of the othe
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -38,15 +39,9 @@ def pure_equilibria(game: NormalFormGame) -> list[tuple[int, ...]]:
 
 def pure_profile(game: NormalFormGame, pure: Sequence[int]) -> Profile:
     """The mixed-strategy form of a pure profile (probability 1 on each chosen strategy)."""
-    one = 1 if game.exact else 1.0
-    zero = 0 if game.exact else 0.0
-    from fractions import Fraction
-
-    def mix(i: int) -> tuple:
-        values = [one if k == pure[i] else zero for k in range(game.shape[i])]
-        return tuple(Fraction(v) for v in values) if game.exact else tuple(values)
-
-    return tuple(mix(i) for i in range(game.num_players))
+    one, zero = (Fraction(1), Fraction(0)) if game.exact else (1.0, 0.0)
+    return tuple(tuple(one if k == pure[i] else zero for k in range(game.shape[i]))
+                 for i in range(game.num_players))
 
 
 def pure_nash(game: NormalFormGame) -> EquilibriumSet:
