@@ -28,6 +28,7 @@ COMMAND_MODULES = [
     "gamesearch.cli.count",
     "gamesearch.cli.tree",
     "gamesearch.cli.train_cfr",
+    "gamesearch.cli.theory",
 ]
 
 

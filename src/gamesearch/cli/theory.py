@@ -1,0 +1,310 @@
+"""Game-theory commands: nash, dominance, normal-form, spe (the library is
+gamesearch.theory; docs/THEORY.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.table import Table
+
+from gamesearch.cli.common import console, print_json
+from gamesearch.cli.main import app
+from gamesearch.theory.exact import format_number, json_number
+
+
+def _load_matrix_game(path: str):
+    from gamesearch.theory.formats import load_normal_form
+
+    return load_normal_form(path)
+
+
+def _load_tree(spec: str):
+    """A tree file (JSON), inline JSON, or a game name with parameters (``nim:piles=1-2``)."""
+    from gamesearch.games import load_game
+    from gamesearch.games.tree import load_tree_source
+
+    text = spec.strip()
+    if text.startswith(("[", "{")) or Path(spec).exists() or text.endswith(".json"):
+        return load_tree_source(spec)
+    return load_game(spec)
+
+
+def _mix_text(names: list[str], mix: Any) -> str:
+    parts = [f"{names[k]}: {format_number(p)}" for k, p in enumerate(mix) if p != 0]
+    return ", ".join(parts)
+
+
+@app.command("nash")
+def nash_command(
+    file: str = typer.Argument(..., metavar="FILE", help="a game: .nfg, .json or .csv"),
+    method: str = typer.Option("support", "--method", "-m",
+                               help="support | vertex | lemke-howson | pure | lp"),
+    json_out: bool = typer.Option(False, "--json", help="JSON output"),
+) -> None:
+    """Nash equilibria of a normal-form game (exact fractions for integer payoffs)."""
+    game = _load_matrix_game(file)
+    found = _nash_with_progress(game, method)
+    if json_out:
+        print_json(found.as_dict(game))
+        return
+    table = Table(title=f"{game.title or Path(file).name}: Nash equilibria ({found.method})")
+    table.add_column("#", justify="right")
+    for player in game.players:
+        table.add_column(player)
+    table.add_column("payoffs")
+    for k, (profile, pay) in enumerate(zip(found.equilibria, found.payoffs(game))):
+        cells = [_mix_text(game.strategies[i], mix) for i, mix in enumerate(profile)]
+        table.add_row(str(k + 1), *cells, ", ".join(format_number(v) for v in pay))
+    console.print(table)
+    if not found.equilibria:
+        console.print("no equilibrium found")
+    for note in found.notes:
+        console.print(f"[yellow]note[/]: {note}")
+
+
+def _nash_with_progress(game, method: str):
+    """Equilibria by ``method``; long support enumerations show a progress bar."""
+    from math import comb
+
+    from gamesearch.theory.nash import nash
+    from gamesearch.theory.support_enumeration import support_enumeration
+
+    if method.strip().lower() not in ("support", "support-enumeration") or \
+            game.num_players != 2 or comb(sum(game.shape), game.shape[0]) < 200_000:
+        return nash(game, method)
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("support pairs", total=comb(sum(game.shape), game.shape[0]) - 1)
+        return support_enumeration(game, lambda done, total: bar.update(task, completed=done))
+
+
+@app.command("dominance")
+def dominance_command(
+    file: str = typer.Argument(..., metavar="FILE", help="a game: .nfg, .json or .csv"),
+    iterated: bool = typer.Option(False, "--iterated", help="eliminate until none is left"),
+    mixed: bool = typer.Option(False, "--mixed", help="also domination by mixed strategies"),
+    weak: bool = typer.Option(False, "--weak", help="weak instead of strict dominance"),
+    json_out: bool = typer.Option(False, "--json", help="JSON output"),
+) -> None:
+    """Dominated strategies, iterated elimination and dominant-strategy equilibria."""
+    from gamesearch.theory.dominance import (
+        dominant_strategy_equilibria,
+        dominated_strategies,
+        iterated_elimination,
+    )
+
+    game = _load_matrix_game(file)
+    strict = not weak
+    if iterated:
+        result = iterated_elimination(game, strict=strict, mixed=mixed)
+        steps = [d for _, d in result.steps]
+        survivors = [[game.strategies[i][k] for k in keep]
+                     for i, keep in enumerate(result.survivors)]
+    else:
+        steps = dominated_strategies(game, strict=strict, mixed=mixed)
+        survivors = None
+    equilibria = [game.profile_name(p) for p in dominant_strategy_equilibria(game, strict)]
+    if json_out:
+        print_json({
+            "strict": strict, "mixed": mixed, "iterated": iterated,
+            "dominated": [{"player": game.players[d.player],
+                           "strategy": game.strategies[d.player][d.dominated],
+                           "by": [json_number(p) for p in d.by],
+                           "text": d.describe(game)} for d in steps],
+            "survivors": survivors,
+            "dominant_strategy_equilibria": equilibria,
+        })
+        return
+    kind = "strictly" if strict else "weakly"
+    table = Table(title=f"{game.title or Path(file).name}: {kind} dominated strategies"
+                        + (" (iterated)" if iterated else ""))
+    table.add_column("step" if iterated else "#", justify="right")
+    table.add_column("player")
+    table.add_column("strategy")
+    table.add_column("dominated by")
+    for k, d in enumerate(steps):
+        names = game.strategies[d.player]
+        by = " + ".join((names[t] if p == 1 else f"{format_number(p)} {names[t]}")
+                        for t, p in enumerate(d.by) if p != 0)
+        table.add_row(str(k + 1), game.players[d.player], names[d.dominated], by)
+    console.print(table)
+    if not steps:
+        console.print("no dominated strategy")
+    if survivors is not None:
+        for player, names in zip(game.players, survivors):
+            console.print(f"[bold]{player} keeps[/]: {', '.join(names)}")
+    if equilibria:
+        console.print(f"[bold]dominant-strategy equilibrium[/]: {', '.join(equilibria)}")
+    else:
+        console.print(f"no {kind} dominant-strategy equilibrium")
+
+
+def _matrix_table(game, title: str) -> Table:
+    table = Table(title=title)
+    table.add_column(f"{game.players[0]} \\ {game.players[1]}")
+    for name in game.strategies[1]:
+        table.add_column(name, justify="center")
+    source = game.exact_payoffs if game.exact else game.payoffs
+    for i, name in enumerate(game.strategies[0]):
+        cells = []
+        for j in range(game.shape[1]):
+            if game.is_zero_sum:
+                cells.append(format_number(source[0, i, j]))
+            else:
+                cells.append(", ".join(format_number(source[p, i, j]) for p in range(2)))
+        table.add_row(name, *cells)
+    return table
+
+
+@app.command("normal-form")
+def normal_form_command(
+    tree: str = typer.Argument(..., metavar="TREE_FILE",
+                               help="a tree file (JSON), or a small game such as nim:piles=1-2"),
+    reduced: bool = typer.Option(False, "--reduced", help="the reduced normal form"),
+    output: str | None = typer.Option(None, "--output", "-o",
+                                      help="also write the game (.nfg, .json or .csv)"),
+    json_out: bool = typer.Option(False, "--json", help="JSON output"),
+) -> None:
+    """A perfect-information game as a matrix of plans, with maximin, minimax, equilibria."""
+    from gamesearch.theory.extensive import to_normal_form
+    from gamesearch.theory.formats import save_normal_form
+    from gamesearch.theory.pure import pure_equilibria
+    from gamesearch.theory.zero_sum import maximin, minimax
+
+    tree_game = _load_tree(tree)
+    normal = to_normal_form(tree_game, reduced=reduced)
+    game = normal.game
+    if output:
+        save_normal_form(game, output)
+    pure = [game.profile_name(p) for p in pure_equilibria(game)]
+    data: dict[str, Any] = {
+        "players": game.players,
+        "strategies": game.strategies,
+        "payoffs": [[json_number(v) for v in game.payoff(p)]
+                    for p in _profiles(game.shape)],
+        "pure_equilibria": pure,
+        "reduced": reduced,
+    }
+    if game.is_zero_sum:
+        low, rows = maximin(game)
+        high, cols = minimax(game)
+        data.update(maximin=json_number(low), minimax=json_number(high),
+                    maximin_strategies=[game.strategies[0][i] for i in rows],
+                    minimax_strategies=[game.strategies[1][j] for j in cols])
+    if json_out:
+        print_json(data)
+        return
+    sizes = " x ".join(str(s) for s in game.shape)
+    title = f"{'reduced ' if reduced else ''}normal form ({sizes} pure strategies)"
+    if game.num_players == 2:
+        console.print(_matrix_table(game, title))
+    else:
+        table = Table(title=title)
+        for p in game.players:
+            table.add_column(p)
+        table.add_column("payoffs")
+        for profile, pay in zip(_profiles(game.shape), data["payoffs"]):
+            table.add_row(*(game.strategies[i][k] for i, k in enumerate(profile)),
+                          ", ".join(map(str, pay)))
+        console.print(table)
+    if game.is_zero_sum:
+        console.print(f"[bold]maximin[/]: {data['maximin']} "
+                      f"({', '.join(data['maximin_strategies'])})   "
+                      f"[bold]minimax[/]: {data['minimax']} "
+                      f"({', '.join(data['minimax_strategies'])})")
+    console.print(f"[bold]pure equilibria[/]: {', '.join(pure) or 'none'}")
+
+
+def _profiles(shape: tuple[int, ...]) -> list[tuple[int, ...]]:
+    import itertools
+
+    return list(itertools.product(*[range(s) for s in shape]))
+
+
+@app.command("spe")
+def spe_command(
+    tree: str = typer.Argument(..., metavar="TREE_FILE",
+                               help="a tree file (JSON), or a small game such as nim:piles=1-2"),
+    json_out: bool = typer.Option(False, "--json", help="JSON output"),
+) -> None:
+    """A subgame-perfect equilibrium by backward induction, with payoffs and ties."""
+    from gamesearch.theory.backward_induction import backward_induction
+
+    game = _load_tree(tree)
+    spe = backward_induction(game)
+    root = game.initial_state()
+
+    def name(state: Any) -> str:
+        namer = getattr(game, "node_name", None)
+        return namer(state) if namer else game.render(state).replace("\n", " ")
+
+    def path_text() -> list[str]:
+        s, out = root, []
+        for a in spe.path:
+            out.append(game.action_to_string(s, a))
+            s = game.result(s, a)
+        return out
+
+    choices = [{"node": name(s), "player": game.player_name(game.to_move(s)),
+                "action": game.action_to_string(s, a),
+                "payoffs": [json_number(v) for v in spe.values[game.result(s, a)]]}
+               for s, a in spe.strategy.items()]
+    ties = [{"node": name(t.state), "player": game.player_name(t.player),
+             "actions": [game.action_to_string(t.state, a) for a in t.actions],
+             "payoffs": [[json_number(v) for v in u] for u in t.payoffs],
+             "matters": t.matters} for t in spe.ties]
+    data = {"payoffs": [json_number(v) for v in spe.payoffs],
+            "players": [game.player_name(i) for i in range(game.num_players)],
+            "path": path_text(), "strategy": choices, "ties": ties}
+    if json_out:
+        print_json(data)
+        return
+    table = Table(title="subgame-perfect equilibrium (backward induction)")
+    table.add_column("node")
+    table.add_column("player")
+    table.add_column("action")
+    table.add_column("payoffs after it")
+    for c in choices:
+        table.add_row(c["node"], c["player"], c["action"], ", ".join(map(str, c["payoffs"])))
+    console.print(table)
+    pay = ", ".join(f"{p}: {v}" for p, v in zip(data["players"], data["payoffs"]))
+    console.print(f"[bold]payoffs[/]: {pay}")
+    console.print(f"[bold]path of play[/]: {' '.join(data['path'])}")
+    if not ties:
+        console.print("no ties: the subgame-perfect equilibrium is unique")
+    for t in ties:
+        effect = "matters to another player" if t["matters"] else "same payoffs for all"
+        console.print(f"[yellow]tie[/] at {t['node']} ({t['player']}): "
+                      f"{', '.join(t['actions'])} ({effect}); took {t['actions'][0]}")
+
+
+@app.command("sequence-form")
+def sequence_form_command(
+    game_spec: str = typer.Argument(..., metavar="GAME",
+                                    help="a two-player zero-sum game with information sets"),
+    json_out: bool = typer.Option(False, "--json", help="JSON output"),
+) -> None:
+    """Value and optimal strategies of an imperfect-information game (sequence-form LP)."""
+    from gamesearch.games import load_game
+    from gamesearch.theory.sequence_form import solve_sequence_form
+
+    game = load_game(game_spec)
+    solution = solve_sequence_form(game)
+    if json_out:
+        print_json(solution.as_dict())
+        return
+    for player, strategy in enumerate(solution.strategies):
+        table = Table(title=f"{game.player_name(player)}: optimal behaviour strategy")
+        table.add_column("information set")
+        table.add_column("action probabilities")
+        for info, probs in strategy.items():
+            table.add_row(str(info), ", ".join(f"{a}: {format_number(p)}"
+                                               for a, p in probs.items()))
+        console.print(table)
+    exact = "exact" if solution.exact else "floating point"
+    console.print(f"[bold]value for {game.player_name(0)}[/]: "
+                  f"{format_number(solution.value)} ({exact})")

@@ -1,0 +1,88 @@
+"""Backward induction: a subgame-perfect equilibrium of a perfect-information game with any
+number of players and general-sum payoffs (Kuhn 1953; Selten 1965).
+
+From the leaves up, the player to move at each decision point picks an action that maximizes
+its *own* utility given the choices already fixed below (chance nodes average). The choices
+at every decision point, reached or not, form a subgame-perfect equilibrium. When a mover is
+indifferent between several actions the equilibrium is not unique, and the others' payoffs
+may depend on the choice: such ties are reported, and the first tied action is taken.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamesearch.errors import GameSearchError
+from gamesearch.game import CHANCE, Game, State
+from gamesearch.theory.extensive import _exactish
+
+
+@dataclass
+class Tie:
+    """At ``state`` the mover is indifferent between ``actions``; ``payoffs`` are everyone's
+    utilities after each of them (they differ when the tie matters to someone else)."""
+
+    state: State
+    player: int
+    actions: list
+    payoffs: list[tuple]
+
+    @property
+    def matters(self) -> bool:
+        """True when the tied actions give some other player different payoffs."""
+        return len(set(self.payoffs)) > 1
+
+
+@dataclass
+class SubgamePerfect:
+    """A subgame-perfect equilibrium: the chosen action at every decision point, the payoffs
+    from the root, the path of play and the ties met."""
+
+    payoffs: tuple
+    strategy: dict[State, Any]
+    path: list
+    ties: list[Tie] = field(default_factory=list)
+    values: dict[State, tuple] = field(default_factory=dict)
+
+
+def backward_induction(game: Game, state: State | None = None) -> SubgamePerfect:
+    """A subgame-perfect equilibrium from ``state`` (default: the start)."""
+    state = game.initial_state() if state is None else state
+    strategy: dict[State, Any] = {}
+    values: dict[State, tuple] = {}
+    ties: list[Tie] = []
+
+    def solve(s: State) -> tuple:
+        if s in values:
+            return values[s]
+        if game.is_terminal(s):
+            values[s] = tuple(game.utilities(s))
+            return values[s]
+        mover = game.to_move(s)
+        if mover == CHANCE:
+            total = None
+            for outcome, p in game.chance_outcomes(s):
+                u = solve(game.result(s, outcome))
+                weighted = [_exactish(p) * v for v in u]
+                total = weighted if total is None else [t + w for t, w in zip(total, weighted)]
+            values[s] = tuple(total)
+            return values[s]
+        if not 0 <= mover < game.num_players:
+            raise GameSearchError(f"{game.name}: player {mover} is not 0..{game.num_players - 1}")
+        actions = list(game.actions(s))
+        outcomes = [solve(game.result(s, a)) for a in actions]
+        best = max(u[mover] for u in outcomes)
+        tied = [k for k, u in enumerate(outcomes) if u[mover] == best]
+        if len(tied) > 1:
+            ties.append(Tie(s, mover, [actions[k] for k in tied], [outcomes[k] for k in tied]))
+        strategy[s] = actions[tied[0]]
+        values[s] = outcomes[tied[0]]
+        return values[s]
+
+    payoffs = solve(state)
+    path, s = [], state
+    while not game.is_terminal(s) and game.to_move(s) != CHANCE:
+        path.append(strategy[s])
+        s = game.result(s, strategy[s])
+    return SubgamePerfect(payoffs, strategy, path, ties, values)
