@@ -1,0 +1,179 @@
+"""Play routes: the games, positions, the AI's move (streamed live or in one answer), stop,
+and the verdict of solved games."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import StreamingResponse
+
+from gamesearch.web import validate
+from gamesearch.web.pool import Job
+from gamesearch.web.validate import PositionRequest, StopRequest, ThinkRequest
+from gamesearch.web.views import first_move, position_view, replay
+
+router = APIRouter()
+
+RESULT_GRACE = 0.1
+"""Seconds past the deadline to wait for the worker's own answer before answering with the
+best completed depth (or, with none, the first move in the game's order)."""
+VERDICT_BUDGET = 5.0
+
+
+def load_position(game_spec: str, moves: list[str]) -> tuple[str, Any, Any]:
+    from gamesearch.games import load_game
+
+    spec = validate.game_spec(game_spec)
+    game = load_game(spec)
+    return spec, game, replay(game, moves)
+
+
+@router.get("/games")
+async def games() -> dict:
+    """The built-in games the page can play, with their parameters and solver hook."""
+    import inspect
+
+    from gamesearch.games import REGISTRY
+
+    out = []
+    for entry in REGISTRY.values():
+        if entry.name in validate.EXCLUDED_GAMES:
+            continue
+        params = {k: (None if p.default is inspect.Parameter.empty else str(p.default))
+                  for k, p in inspect.signature(entry.factory).parameters.items()}
+        out.append({"name": entry.name, "summary": entry.summary, "params": params,
+                    "solver": entry.solver is not None})
+    return {"games": out}
+
+
+@router.get("/agents")
+async def agents() -> dict:
+    """The agent kinds the page can offer (every registered one but the human)."""
+    from gamesearch.agents import AGENTS
+
+    return {"agents": [{"name": n, "summary": s} for n, (_, s) in AGENTS.items()
+                       if n not in validate.EXCLUDED_AGENTS]}
+
+
+@router.post("/position")
+async def position(body: PositionRequest) -> dict:
+    """The position after the moves: board, players, legal moves, outcome."""
+    spec, game, state = load_position(body.game, body.moves)
+    return position_view(spec, game, body.moves, state)
+
+
+async def think(request: Request, body: ThinkRequest,
+                on_event: Callable[[str, Any], Awaitable[None]] | None = None) -> dict:
+    """Let the agent move within its budget, counted from the request's arrival; always
+    answers with a legal move (the search's, its best completed depth, or a fallback)."""
+    arrival = request.scope.get("state", {}).get("arrival", time.monotonic())
+    spec, game, state = load_position(body.game, body.moves)
+    agent, budget = validate.agent_spec(body.agent)
+    if game.is_terminal(state):
+        raise validate.GameSearchError("the game is over: there is no move to make")
+    app = request.app
+    pool = app.state.pool
+    deadline = arrival + budget
+    job: Job = pool.submit("think", {"game": spec, "moves": body.moves, "agent": agent},
+                           deadline - time.monotonic())
+    search_id = secrets.token_hex(8)
+    app.state.searches[search_id] = job
+    best, source = None, "fallback"
+    try:
+        if on_event is not None:
+            await on_event("start", {"search": search_id, "budget": budget})
+        async for kind, data in job.stream(deadline + RESULT_GRACE):
+            if kind == "progress":
+                best = data
+                if on_event is not None:
+                    await on_event("progress", data)
+            elif kind == "result":
+                best, source = data, "search"
+            elif kind == "stopped":
+                source = "stopped"
+            elif kind == "late":
+                source = "queue"
+            elif kind == "timeout":
+                source = "deadline"
+    finally:
+        app.state.searches.pop(search_id, None)
+        if not job.finished:
+            pool.cancel(job)
+    if best is None or best.get("action") is None:
+        move = game.action_to_string(state, first_move(game, state))
+        best = {"action": move, "value": None, "pv": [move], "stats": {}, "nps": 0}
+        if source == "search":
+            source = "fallback"
+    move = best["action"]
+    moves = [*body.moves, move]
+    after = game.result(state, game.string_to_action(state, move))
+    return {**best, "search": search_id, "move": move, "source": source, "budget": budget,
+            "latency": round(time.monotonic() - arrival, 4),
+            "position": position_view(spec, game, moves, after)}
+
+
+@router.post("/move")
+async def move(request: Request, body: ThinkRequest) -> dict:
+    """The agent's move in one answer (no live view)."""
+    return await think(request, body)
+
+
+@router.post("/think")
+async def think_stream(request: Request, body: ThinkRequest) -> StreamingResponse:
+    """The agent's move as server-sent events: "start", "progress" per completed depth,
+    then "move" (or "error"). Closing the stream cancels the search."""
+    validate.game_spec(body.game)
+    validate.agent_spec(body.agent)
+    queue: asyncio.Queue = asyncio.Queue()
+
+    async def emit(kind: str, data: Any) -> None:
+        await queue.put((kind, data))
+
+    async def run() -> None:
+        try:
+            await emit("move", await think(request, body, emit))
+        except Exception as err:  # every failure reaches the page as a message
+            await emit("error", {"error": str(err), "status": getattr(err, "status", 400)})
+        await queue.put(None)
+
+    async def events() -> AsyncIterator[str]:
+        task = asyncio.create_task(run())
+        try:
+            while (item := await queue.get()) is not None:
+                kind, data = item
+                yield f"event: {kind}\ndata: {json.dumps(data)}\n\n"
+        finally:
+            task.cancel()
+
+    return StreamingResponse(events(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache"})
+
+
+@router.post("/stop")
+async def stop(request: Request, body: StopRequest) -> dict:
+    """Make a running search move now with its best completed depth."""
+    job = request.app.state.searches.get(body.search)
+    if job is None:
+        return {"stopped": False}
+    job.stop()
+    return {"stopped": True}
+
+
+@router.post("/verdict")
+async def verdict(request: Request, body: PositionRequest) -> dict:
+    """The game-theoretic value of the position: the game's solver where it has one,
+    else exact alpha-beta when it finishes within the budget."""
+    spec, game, state = load_position(body.game, body.moves)
+    job = request.app.state.pool.submit("verdict", {"game": spec, "moves": body.moves},
+                                        VERDICT_BUDGET)
+    async for kind, data in job.stream(job.deadline + 0.5):
+        if kind == "result":
+            return data
+    request.app.state.pool.cancel(job)
+    return {"kind": "unknown", "message": f"not solved within {VERDICT_BUDGET:g} s"}
