@@ -19,12 +19,15 @@ async def run_job(request: Request, kind: str, payload: dict) -> dict:
     """Run a lab job in the pool and return its result (or fail with its message)."""
     pool = request.app.state.pool
     job = pool.submit(kind, payload, LAB_BUDGET)
-    async for event, data in job.stream(job.deadline + 0.5):
-        if event == "result":
-            return data
-        if event == "late":
-            raise JobFailed("the server is busy: no worker was free in time; try again", 503)
-    pool.cancel(job)
+    try:
+        async for event, data in job.stream(job.deadline + 0.5):
+            if event == "result":
+                return data
+            if event == "late":
+                raise JobFailed("the server is busy: no worker was free in time", 503)
+    finally:
+        if not job.finished:
+            pool.cancel(job)
     raise JobFailed(f"the job did not finish within {LAB_BUDGET:g} s", 504)
 
 
@@ -61,8 +64,8 @@ async def tree_matrix(request: Request, body: TreeRequest) -> dict:
 @router.post("/matrix")
 async def matrix(request: Request, body: MatrixRequest) -> dict:
     """Analyse a matrix game: dominance, best responses, equilibria, zero-sum value."""
-    if not theory_api.available():
-        raise JobFailed(theory_api.MISSING, 501)
     payload = body.model_dump()
     theory_api.read_matrix(payload)  # malformed tables answer 400 without the pool
+    if not theory_api.available():
+        raise JobFailed(theory_api.MISSING, 501)
     return await run_job(request, "matrix", payload)

@@ -23,7 +23,10 @@ router = APIRouter()
 RESULT_GRACE = 0.1
 """Seconds past the deadline to wait for the worker's own answer before answering with the
 best completed depth (or, with none, the first move in the game's order)."""
-VERDICT_BUDGET = 5.0
+SOLVER_BUDGET = 5.0
+"""Seconds a game's own solver gets for a verdict."""
+VERDICT_BUDGET = 1.0
+"""Seconds exact alpha-beta gets for a verdict (games without a solver)."""
 
 
 def load_position(game_spec: str, moves: list[str]) -> tuple[str, Any, Any]:
@@ -169,11 +172,19 @@ async def stop(request: Request, body: StopRequest) -> dict:
 async def verdict(request: Request, body: PositionRequest) -> dict:
     """The game-theoretic value of the position: the game's solver where it has one,
     else exact alpha-beta when it finishes within the budget."""
+    from gamesearch.games import game_entry
+    from gamesearch.spec import parse_spec
+
     spec, game, state = load_position(body.game, body.moves)
-    job = request.app.state.pool.submit("verdict", {"game": spec, "moves": body.moves},
-                                        VERDICT_BUDGET)
-    async for kind, data in job.stream(job.deadline + 0.5):
-        if kind == "result":
-            return data
-    request.app.state.pool.cancel(job)
-    return {"kind": "unknown", "message": f"not solved within {VERDICT_BUDGET:g} s"}
+    solver = game_entry(parse_spec(spec)[0]).solver is not None
+    budget = SOLVER_BUDGET if solver else VERDICT_BUDGET
+    pool = request.app.state.pool
+    job = pool.submit("verdict", {"game": spec, "moves": body.moves}, budget)
+    try:
+        async for kind, data in job.stream(job.deadline + 0.5):
+            if kind == "result":
+                return data
+    finally:
+        if not job.finished:
+            pool.cancel(job)
+    return {"kind": "unknown", "message": f"not solved within {budget:g} s"}

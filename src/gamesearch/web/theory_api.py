@@ -13,7 +13,7 @@ from typing import Any
 
 from gamesearch.errors import GameSearchError
 
-MAX_STRATEGIES = 20
+MAX_STRATEGIES = 32
 THEORY_MODULE = "gamesearch.theory.normal_form"
 MISSING = ("the matrix lab needs gamesearch.theory (normal-form games), which is not "
            "installed in this build")

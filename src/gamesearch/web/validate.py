@@ -48,9 +48,9 @@ class TreeRequest(BaseModel):
 
 
 class MatrixRequest(BaseModel):
-    payoffs: list[list[Any]] = Field(max_length=20)
-    row_names: list[str] | None = Field(default=None, max_length=20)
-    column_names: list[str] | None = Field(default=None, max_length=20)
+    payoffs: list[list[Any]] = Field(max_length=32)
+    row_names: list[str] | None = Field(default=None, max_length=32)
+    column_names: list[str] | None = Field(default=None, max_length=32)
 
 
 def _check_params(params: dict[str, str], where: str) -> None:

@@ -254,7 +254,9 @@ function applyParams(params) {
   }
   $("game-select").value = state.game;
   $("game-params").value = state.params;
-  if (params.has("moves")) state.moves = params.get("moves").split(" ").filter(Boolean);
+  if (spec || params.has("moves")) {
+    state.moves = (params.get("moves") || "").split(" ").filter(Boolean);
+  }
   if (params.has("p1")) state.players[0] = parseAgent(params.get("p1"));
   if (params.has("p2")) state.players[1] = parseAgent(params.get("p2"));
 }
