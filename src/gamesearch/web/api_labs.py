@@ -13,12 +13,15 @@ from gamesearch.web.validate import MatrixRequest, TreeRequest
 router = APIRouter()
 
 LAB_BUDGET = 10.0
+MATRIX_BUDGET = 30.0
+"""The theory package's first call in a worker imports scipy and may compile kernels."""
 
 
-async def run_job(request: Request, kind: str, payload: dict) -> dict:
+async def run_job(request: Request, kind: str, payload: dict,
+                  budget: float = LAB_BUDGET) -> dict:
     """Run a lab job in the pool and return its result (or fail with its message)."""
     pool = request.app.state.pool
-    job = pool.submit(kind, payload, LAB_BUDGET)
+    job = pool.submit(kind, payload, budget)
     try:
         async for event, data in job.stream(job.deadline + 0.5):
             if event == "result":
@@ -28,7 +31,7 @@ async def run_job(request: Request, kind: str, payload: dict) -> dict:
     finally:
         if not job.finished:
             pool.cancel(job)
-    raise JobFailed(f"the job did not finish within {LAB_BUDGET:g} s", 504)
+    raise JobFailed(f"the job did not finish within {budget:g} s", 504)
 
 
 @router.get("/trees")
@@ -58,7 +61,7 @@ async def tree_matrix(request: Request, body: TreeRequest) -> dict:
     if not theory_api.available():
         raise JobFailed(theory_api.MISSING, 501)
     treelab.check_shape(body.tree)
-    return await run_job(request, "tree_matrix", {"tree": body.tree})
+    return await run_job(request, "tree_matrix", {"tree": body.tree}, MATRIX_BUDGET)
 
 
 @router.post("/matrix")
@@ -68,4 +71,4 @@ async def matrix(request: Request, body: MatrixRequest) -> dict:
     theory_api.read_matrix(payload)  # malformed tables answer 400 without the pool
     if not theory_api.available():
         raise JobFailed(theory_api.MISSING, 501)
-    return await run_job(request, "matrix", payload)
+    return await run_job(request, "matrix", payload, MATRIX_BUDGET)

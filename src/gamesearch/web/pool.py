@@ -109,9 +109,14 @@ class Worker:
             try:
                 message = self.conn.recv()
             except (EOFError, OSError):
-                loop.call_soon_threadsafe(self.pool._died, self)
+                message = None
+            try:
+                if message is None:
+                    loop.call_soon_threadsafe(self.pool._died, self)
+                    return
+                loop.call_soon_threadsafe(self.pool._message, self, message)
+            except RuntimeError:  # the event loop has closed: the app is shutting down
                 return
-            loop.call_soon_threadsafe(self.pool._message, self, message)
 
     def send(self, job: Job, seconds_left: float) -> None:
         self.job = job
@@ -187,7 +192,8 @@ class WorkerPool:
         """Counts for the health endpoint and tests."""
         return {"workers": len(self.workers), "idle": len(self.idle),
                 "queued": len(self.pending), "replaced": self.replaced,
-                "pids": [w.process.pid for w in self.workers]}
+                "pids": [w.process.pid for w in self.workers],
+                "busy": [w.process.pid for w in self.workers if w.job is not None]}
 
     # --- internals -----------------------------------------------------------------------
     def _add_worker(self) -> None:
