@@ -31,6 +31,7 @@ def serve_command(
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        sock.listen(2048)  # connections made from now on wait until the app is ready
     except OSError as err:
         sock.close()
         raise GameSearchError(f"cannot listen on {host}:{port}: {err.strerror}") from None

@@ -4,6 +4,7 @@ and the verdict of solved games."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import secrets
 import time
@@ -11,7 +12,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import StreamingResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 
 from gamesearch.web import validate
 from gamesearch.web.pool import Job
@@ -20,20 +21,28 @@ from gamesearch.web.views import first_move, position_view, replay
 
 router = APIRouter()
 
-RESULT_GRACE = 0.1
-"""Seconds past the deadline to wait for the worker's own answer before answering with the
-best completed depth (or, with none, the first move in the game's order)."""
+LAG_RESERVE = 2.0
+"""The AI answers ``LAG_RESERVE`` times the event loop's recent lag before its budget ends
+(at most half the budget): under load a request waits about that long before it is read and
+again before its answer is sent, and the promise is the budget counted at the client."""
 SOLVER_BUDGET = 5.0
 """Seconds a game's own solver gets for a verdict."""
 VERDICT_BUDGET = 1.0
 """Seconds exact alpha-beta gets for a verdict (games without a solver)."""
 
 
-def load_position(game_spec: str, moves: list[str]) -> tuple[str, Any, Any]:
+@functools.lru_cache(maxsize=64)
+def cached_game(spec: str) -> Any:
+    """Games hold only rules and parameters (never mutated), so one object per spec serves
+    every request; building one parses the spec against the factory's signature."""
     from gamesearch.games import load_game
 
-    spec = validate.game_spec(game_spec)
-    game = load_game(spec)
+    return load_game(validate.game_spec(spec))
+
+
+def load_position(game_spec: str, moves: list[str]) -> tuple[str, Any, Any]:
+    spec = game_spec.strip()
+    game = cached_game(spec)
     return spec, game, replay(game, moves)
 
 
@@ -65,10 +74,10 @@ async def agents() -> dict:
 
 
 @router.post("/position")
-async def position(body: PositionRequest) -> dict:
+async def position(body: PositionRequest) -> JSONResponse:
     """The position after the moves: board, players, legal moves, outcome."""
     spec, game, state = load_position(body.game, body.moves)
-    return position_view(spec, game, body.moves, state)
+    return JSONResponse(position_view(spec, game, body.moves, state))
 
 
 async def think(request: Request, body: ThinkRequest,
@@ -82,7 +91,8 @@ async def think(request: Request, body: ThinkRequest,
         raise validate.GameSearchError("the game is over: there is no move to make")
     app = request.app
     pool = app.state.pool
-    deadline = arrival + budget
+    reserve = min(0.5 * budget, LAG_RESERVE * app.state.lag.estimate())
+    deadline = arrival + budget - reserve
     job: Job = pool.submit("think", {"game": spec, "moves": body.moves, "agent": agent},
                            deadline - time.monotonic())
     search_id = secrets.token_hex(8)
@@ -91,7 +101,7 @@ async def think(request: Request, body: ThinkRequest,
     try:
         if on_event is not None:
             await on_event("start", {"search": search_id, "budget": budget})
-        async for kind, data in job.stream(deadline + RESULT_GRACE):
+        async for kind, data in job.stream(deadline):
             if kind == "progress":
                 best = data
                 if on_event is not None:
@@ -110,9 +120,10 @@ async def think(request: Request, body: ThinkRequest,
             pool.cancel(job)
     if best is None or best.get("action") is None:
         move = game.action_to_string(state, first_move(game, state))
-        best = {"action": move, "value": None, "pv": [move], "stats": {}, "nps": 0}
-        if source == "search":
-            source = "fallback"
+        best = {"action": move, "value": None, "pv": [move], "stats": {}, "nps": 0,
+                "note": "no worker was free in time" if source == "queue"
+                else "no depth completed in time"}
+        source = "fallback"
     move = best["action"]
     moves = [*body.moves, move]
     after = game.result(state, game.string_to_action(state, move))
@@ -122,9 +133,9 @@ async def think(request: Request, body: ThinkRequest,
 
 
 @router.post("/move")
-async def move(request: Request, body: ThinkRequest) -> dict:
+async def move(request: Request, body: ThinkRequest) -> JSONResponse:
     """The agent's move in one answer (no live view)."""
-    return await think(request, body)
+    return JSONResponse(await think(request, body))
 
 
 @router.post("/think")

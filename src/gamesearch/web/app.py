@@ -18,6 +18,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from gamesearch.errors import GameSearchError, UnknownNameError
+from gamesearch.web.lag import LagMonitor
 from gamesearch.web.pool import JobFailed, WorkerPool
 from gamesearch.web.validate import MAX_BODY
 
@@ -62,9 +63,12 @@ def create_app(workers: int | None = None) -> FastAPI:
         await pool.start()
         app.state.pool = pool
         app.state.searches = {}
+        app.state.lag = LagMonitor()
+        app.state.lag.start()
         try:
             yield
         finally:
+            app.state.lag.stop()
             await pool.close()
 
     app = FastAPI(title="gamesearch", lifespan=lifespan, docs_url="/api/docs",
@@ -105,7 +109,8 @@ def create_app(workers: int | None = None) -> FastAPI:
 
     @app.get("/api/health")
     async def health(request: Request) -> dict:
-        return {"ok": True, "pool": request.app.state.pool.status()}
+        return {"ok": True, "pool": request.app.state.pool.status(),
+                "loop_lag": round(request.app.state.lag.estimate(), 4)}
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:

@@ -13,7 +13,7 @@ from typing import Any
 
 from gamesearch.errors import GameSearchError
 
-SAFETY = 0.015
+SAFETY = 0.03
 """Seconds kept back from a search's budget for sending the answer."""
 
 Send = Callable[[str, Any], None]

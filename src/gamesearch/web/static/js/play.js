@@ -164,8 +164,9 @@ async function maybeThink() {
   state.thinking = null;
   state.searchId = null;
   if (!played) { render(); return; }
-  const how = { search: "searched", stopped: "stopped early", deadline: "at the deadline",
-                queue: "server busy: first move in order", fallback: "first move in order" };
+  const how = { search: "searched", stopped: "stopped early: best completed depth",
+                deadline: "at the deadline: best completed depth",
+                fallback: `first move in the game's order: ${played.note}` };
   $("think-note").textContent = `played ${played.move} (value ${describeValue(played.value)}, ` +
     `${how[played.source] || played.source}, ${played.latency} s)`;
   state.moves = played.position.moves;
