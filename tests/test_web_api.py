@@ -357,3 +357,50 @@ def test_page_and_static_files(client):
     assert client.get("/static/js/play.js").status_code == 200
     assert client.get("/static/../app.py").status_code == 404
     assert client.get("/static/%2e%2e/app.py").status_code == 404
+
+
+def test_closing_the_stream_cancels_the_search(client):
+    """A person who moves on (closes the live view) frees the worker long before the
+    search's budget is spent."""
+    body = {"game": "connect4", "moves": [], "agent": "alphabeta:time=8"}
+    t0 = time.monotonic()
+    with client.stream("POST", "/api/think", json=body) as response:
+        for line in response.iter_lines():
+            if line.startswith("event: progress"):
+                break
+    for _ in range(80):
+        if not client.get("/api/health").json()["pool"]["busy"]:
+            break
+        time.sleep(0.05)
+    assert not client.get("/api/health").json()["pool"]["busy"]
+    assert time.monotonic() - t0 < 5
+
+
+def test_serve_prints_its_address_and_answers():
+    import subprocess
+    import sys
+
+    import httpx
+
+    code = "from gamesearch.cli.main import main; main(['serve', '--workers', '1'])"
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("gamesearch web app: http://127.0.0.1:")
+        url = line.split()[3]
+        health = httpx.get(url + "api/health", timeout=20).json()
+        assert health["ok"] and health["pool"]["workers"] == 1
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_serve_refuses_a_bad_port():
+    import subprocess
+    import sys
+
+    code = "from gamesearch.cli.main import main; main(['serve', '--port', '70000'])"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=30)
+    assert done.returncode == 2 and "--port 70000" in done.stderr

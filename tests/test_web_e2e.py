@@ -94,6 +94,22 @@ def test_play_a_whole_tictactoe_game_by_clicking(server, page, shots):
     page.screenshot(path=str(shots / "play.png"))
 
 
+def test_undo_takes_back_the_ai_reply_and_swap_lets_the_ai_start(server, page):
+    page.goto(server + "#/play?game=tictactoe&p1=human&p2=alphabeta:time=0.3")
+    page.wait_for_selector('#board rect[data-move="5"]')
+    page.click('#board rect[data-move="5"]')
+    page.wait_for_function("document.querySelectorAll('#movelist li').length == 2 && "
+                           "document.getElementById('status').textContent.includes('your move')")
+    page.click("#undo")
+    page.wait_for_function("document.querySelectorAll('#movelist li').length == 0")
+    assert page.locator('#board rect[data-mark="X"]').count() == 0
+    page.click("#swap")  # the AI now plays X and moves first
+    page.wait_for_function("document.querySelectorAll('#movelist li').length == 1 && "
+                           "document.getElementById('status').textContent.includes('your move')")
+    assert page.text_content("#status").startswith("O to move")
+    assert "p1=alphabeta" in page.url
+
+
 def test_a_shared_link_restores_the_position(server, page):
     page.goto(server + "#/play?game=tictactoe&moves=1+5+2&p1=human&p2=human")
     page.wait_for_selector('#board rect[data-move="1"][data-mark="X"]')
