@@ -23,8 +23,10 @@ router = APIRouter()
 
 LAG_RESERVE = 2.0
 """The AI answers ``LAG_RESERVE`` times the event loop's recent lag before its budget ends
-(at most half the budget): under load a request waits about that long before it is read and
-again before its answer is sent, and the promise is the budget counted at the client."""
+(at most ``MAX_RESERVE`` of the budget): under load a request waits about that long before
+it is read and again before its answer is sent, and the promise is the budget counted at
+the client."""
+MAX_RESERVE = 0.5
 SOLVER_BUDGET = 5.0
 """Seconds a game's own solver gets for a verdict."""
 VERDICT_BUDGET = 1.0
@@ -91,7 +93,7 @@ async def think(request: Request, body: ThinkRequest,
         raise validate.GameSearchError("the game is over: there is no move to make")
     app = request.app
     pool = app.state.pool
-    reserve = min(0.5 * budget, LAG_RESERVE * app.state.lag.estimate())
+    reserve = min(MAX_RESERVE * budget, LAG_RESERVE * app.state.lag.estimate())
     deadline = arrival + budget - reserve
     job: Job = pool.submit("think", {"game": spec, "moves": body.moves, "agent": agent},
                            deadline - time.monotonic())

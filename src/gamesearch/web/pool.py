@@ -1,11 +1,11 @@
 """A pool of worker processes that run searches off the event loop.
 
-Each worker is a process with its own pipe; a reader thread per worker hands its messages
-to the event loop. A job carries a deadline counted from the request's arrival: a job still
-queued at its deadline is dropped (the caller answers with a fallback move), a running job
-is told its remaining time, a worker that overruns its job's hard deadline is killed and
-replaced, and a worker that dies fails its job cleanly and is replaced. One slow search
-therefore holds one worker for at most its budget plus a grace period, never the server.
+Each worker is a process with its own pipe, which the event loop watches and reads. A job
+carries a deadline counted from the request's arrival: a job still queued at its deadline is
+dropped (the caller answers with a fallback move), a running job is told its remaining time,
+a worker that overruns its job's hard deadline is killed and replaced, and a worker that
+dies fails its job cleanly and is replaced. One slow search therefore holds one worker for
+at most its budget plus a grace period, never the server.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import itertools
 import multiprocessing
-import threading
 import time
 from collections import deque
 from collections.abc import AsyncIterator
@@ -84,7 +83,7 @@ class Job:
 
 
 class Worker:
-    """A worker process, its pipe, its stop flag and the thread reading its messages."""
+    """A worker process, its pipe (watched by the event loop) and its stop flag."""
 
     def __init__(self, pool: WorkerPool) -> None:
         ctx = pool.context
@@ -100,23 +99,22 @@ class Worker:
         self.dead = False
         self.ready = False
         self.born = time.monotonic()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
+        pool.loop.add_reader(self.conn.fileno(), self._readable)
 
-    def _read(self) -> None:
-        loop = self.pool.loop
-        while True:
-            try:
-                message = self.conn.recv()
-            except (EOFError, OSError):
-                message = None
-            try:
-                if message is None:
-                    loop.call_soon_threadsafe(self.pool._died, self)
-                    return
-                loop.call_soon_threadsafe(self.pool._message, self, message)
-            except RuntimeError:  # the event loop has closed: the app is shutting down
-                return
+    def _readable(self) -> None:
+        """The pipe has data (or was closed): hand every waiting message to the pool. The
+        event loop reads the pipes itself: no threads, no hand-offs of the interpreter lock."""
+        try:
+            while self.conn.poll():
+                self.pool._message(self, self.conn.recv())
+        except (EOFError, OSError):
+            self.pool._died(self)
+
+    def close(self) -> None:
+        """Stop watching the pipe and close it."""
+        if not self.conn.closed:
+            self.pool.loop.remove_reader(self.conn.fileno())
+            self.conn.close()
 
     def send(self, job: Job, seconds_left: float) -> None:
         self.job = job
@@ -168,7 +166,7 @@ class WorkerPool:
         for worker in self.workers:
             worker.process.join(timeout=1)
             worker.kill()
-            worker.conn.close()
+            worker.close()
         self.workers.clear()
         self.idle.clear()
 
@@ -250,7 +248,7 @@ class WorkerPool:
             job.events.put_nowait(("crashed", "the search worker stopped unexpectedly; "
                                               "it has been replaced, please try again"))
         worker.kill()
-        worker.conn.close()
+        worker.close()
         if not worker.ready:  # died while starting: do not respawn in a loop
             self.early_deaths += 1
             if self.early_deaths > MAX_EARLY_DEATHS:
@@ -269,4 +267,4 @@ class WorkerPool:
             for worker in list(self.workers):
                 job = worker.job
                 if job is not None and now > job.deadline + KILL_GRACE:
-                    worker.kill()  # the reader thread sees EOF and the pool replaces it
+                    worker.kill()  # the pipe reads EOF and the pool replaces it
