@@ -152,6 +152,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=0.2, help="the agent's time (s)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--max-seconds", type=float, default=120)
+    parser.add_argument("--repeats", type=int, default=3, help="runs of the loaded phase")
     parser.add_argument("--pause", type=float, default=0.0,
                         help="mean seconds a client waits before its own move (0: none)")
     args = parser.parse_args()
@@ -161,15 +162,20 @@ def main() -> None:
     proc, url = start_server(args.workers)
     try:
         ref = asyncio.run(phase(url, 1, args.game, agent, args.games, args.max_seconds))
-        load = asyncio.run(phase(url, args.clients, args.game, agent, args.games,
-                                 args.max_seconds, args.pause))
+        loads = [asyncio.run(phase(url, args.clients, args.game, agent, args.games,
+                                   args.max_seconds, args.pause))
+                 for _ in range(max(1, args.repeats))]
     finally:
         proc.terminate()
         proc.wait(timeout=10)
     header = ["phase", "AI moves", "errors", "p50 ms", "p95 ms", "max ms",
               "p95/target", "searched", "wall s", "target met"]
-    rows = [row("1 client (reference)", *ref, args.budget),
-            row(f"{args.clients} clients", *load, args.budget)]
+    rows = [row("1 client (reference)", *ref, args.budget)]
+    rows += [row(f"{args.clients} clients, run {k + 1}", *load, args.budget)
+             for k, load in enumerate(loads)]
+    load = (sum((x[0] for x in loads), []), sum((x[1] for x in loads), []),
+            sum(x[2] for x in loads))
+    rows.append(row(f"{args.clients} clients, all runs", *load, args.budget))
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
     print(f"web load: {args.game}, agent {agent}, {args.workers} workers, "
           f"client pause {args.pause:g} s, "
