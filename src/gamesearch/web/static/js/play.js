@@ -11,6 +11,7 @@ const state = {
   games: [], agents: [], game: "tictactoe", params: "",
   players: [{ kind: "human", depth: "", time: "" }, { kind: "alphabeta", depth: "", time: "1" }],
   moves: [], position: null, generation: 0, thinking: null, searchId: null, verdictCtl: null,
+  values: {},  // move -> perfect-play value, from the verdict of the shown position
 };
 
 function parseAgent(text) {
@@ -77,7 +78,7 @@ function isHumanTurn() {
 
 function render() {
   const pos = state.position;
-  renderBoard($("board"), pos, humanMove, isHumanTurn() && !state.thinking);
+  renderBoard($("board"), pos, humanMove, isHumanTurn() && !state.thinking, state.values);
   const list = $("movelist");
   list.replaceChildren(...state.moves.map((m) => {
     const li = document.createElement("li");
@@ -181,6 +182,7 @@ async function maybeThink() {
 async function requestVerdict() {
   if (state.verdictCtl) state.verdictCtl.abort();
   $("verdict").textContent = "";
+  state.values = {};
   if (!$("verdict-on").checked || !state.position || state.position.terminal) return;
   const ctl = new AbortController();
   state.verdictCtl = ctl;
@@ -188,6 +190,9 @@ async function requestVerdict() {
     const v = await postJSON("/api/verdict", { game: gameSpec(), moves: state.moves }, ctl.signal);
     if (ctl.signal.aborted) return;
     $("verdict").textContent = verdictText(v);
+    // Per-move values: exact alpha-beta's, or a solver report's "action_values".
+    state.values = v.action_values || (v.report && v.report.action_values) || {};
+    if (Object.keys(state.values).length) render();
   } catch (err) {
     if (err.name !== "AbortError") $("verdict").textContent = `verdict: ${err.message}`;
   }
@@ -196,10 +201,11 @@ async function requestVerdict() {
 function verdictText(v) {
   if (v.kind === "alphabeta") {
     const word = v.value > 0 ? "wins" : v.value < 0 ? "loses" : "draws";
-    return `Perfect play: ${v.to_move} ${word} (value ${v.value}); best moves: ${v.best.join(", ")}`;
+    return `Perfect play: ${v.to_move} ${word} (value ${v.value}); best moves: ` +
+      `${v.best.join(", ")}. Grey numbers: each move's value for ${v.to_move}.`;
   }
   if (v.kind === "solver") {
-    return "Solver: " + Object.entries(v.report)
+    return "Solver: " + Object.entries(v.report).filter(([k]) => k !== "action_values")
       .map(([k, x]) => `${k}: ${typeof x === "object" ? JSON.stringify(x) : x}`).join("; ");
   }
   return v.message || "";
