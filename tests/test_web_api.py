@@ -404,3 +404,58 @@ def test_serve_refuses_a_bad_port():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=30)
     assert done.returncode == 2 and "--port 70000" in done.stderr
+
+
+class CoinGame:
+    """A tiny game with a chance node: player 1 bets or passes, then a fair coin decides."""
+
+    name = "coin-test"
+    num_players = 2
+    zero_sum = True
+
+    def __new__(cls):
+        from gamesearch.game import CHANCE, Game
+
+        class Coin(Game):
+            name = "coin-test"
+
+            def initial_state(self):
+                return ()
+
+            def to_move(self, s):
+                return 0 if not s else CHANCE
+
+            def actions(self, s):
+                return ["bet", "pass"] if not s else ["heads", "tails"]
+
+            def chance_outcomes(self, s):
+                return [("heads", 0.5), ("tails", 0.5)]
+
+            def result(self, s, a):
+                return (*s, a)
+
+            def is_terminal(self, s):
+                return len(s) == 2 or s == ("pass",)
+
+            def utilities(self, s):
+                u = 0 if s == ("pass",) else (1 if s[1] == "heads" else -1)
+                return (u, -u)
+
+        return Coin()
+
+
+def test_chance_outcomes_are_drawn_and_recorded_as_moves(client, monkeypatch):
+    from gamesearch.games import REGISTRY, GameEntry
+
+    monkeypatch.setitem(REGISTRY, "coin-test", GameEntry("coin-test", "a coin", CoinGame))
+    seen = set()
+    for _ in range(12):
+        view = client.post("/api/position", json={"game": "coin-test", "moves": ["bet"]}).json()
+        assert view["terminal"] and view["moves"][0] == "bet" and len(view["moves"]) == 2
+        seen.add(view["moves"][1])
+    assert seen == {"heads", "tails"}  # both outcomes drawn (chance 2 * 0.5^12 to fail)
+    fixed = client.post("/api/position", json={"game": "coin-test",
+                                               "moves": ["bet", "tails"]}).json()
+    assert fixed["moves"] == ["bet", "tails"] and fixed["utilities"] == [-1, 1]
+    bad = client.post("/api/position", json={"game": "coin-test", "moves": ["bet", "edge"]})
+    assert bad.status_code == 400 and "move 2" in bad.json()["error"]

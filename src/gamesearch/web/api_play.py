@@ -14,10 +14,11 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
+from gamesearch.game import CHANCE
 from gamesearch.web import validate
 from gamesearch.web.pool import Job
 from gamesearch.web.validate import PositionRequest, StopRequest, ThinkRequest
-from gamesearch.web.views import first_move, position_view, replay
+from gamesearch.web.views import first_move, position_view, replay, roll_chance
 
 router = APIRouter()
 
@@ -69,9 +70,13 @@ async def games() -> dict:
 @router.get("/agents")
 async def agents() -> dict:
     """The agent kinds the page can offer (every registered one but the human)."""
+    import inspect
+
     from gamesearch.agents import AGENTS
 
-    return {"agents": [{"name": n, "summary": s} for n, (_, s) in AGENTS.items()
+    return {"agents": [{"name": n, "summary": s,
+                        "params": list(inspect.signature(factory).parameters)}
+                       for n, (factory, s) in AGENTS.items()
                        if n not in validate.EXCLUDED_AGENTS]}
 
 
@@ -79,7 +84,8 @@ async def agents() -> dict:
 async def position(body: PositionRequest) -> JSONResponse:
     """The position after the moves: board, players, legal moves, outcome."""
     spec, game, state = load_position(body.game, body.moves)
-    return JSONResponse(position_view(spec, game, body.moves, state))
+    state, moves = roll_chance(game, state, body.moves)
+    return JSONResponse(position_view(spec, game, moves, state))
 
 
 async def think(request: Request, body: ThinkRequest,
@@ -91,6 +97,8 @@ async def think(request: Request, body: ThinkRequest,
     agent, budget = validate.agent_spec(body.agent)
     if game.is_terminal(state):
         raise validate.GameSearchError("the game is over: there is no move to make")
+    if game.to_move(state) == CHANCE:
+        raise validate.GameSearchError("chance is to move: ask /api/position to roll it")
     app = request.app
     pool = app.state.pool
     reserve = min(MAX_RESERVE * budget, LAG_RESERVE * app.state.lag.estimate())
@@ -127,8 +135,8 @@ async def think(request: Request, body: ThinkRequest,
                 else "no depth completed in time"}
         source = "fallback"
     move = best["action"]
-    moves = [*body.moves, move]
     after = game.result(state, game.string_to_action(state, move))
+    after, moves = roll_chance(game, after, [*body.moves, move])
     return {**best, "search": search_id, "move": move, "source": source, "budget": budget,
             "latency": round(time.monotonic() - arrival, 4),
             "position": position_view(spec, game, moves, after)}

@@ -4,13 +4,15 @@ view: its text picture and its legal moves as buttons)."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
 from gamesearch.errors import GameSearchError
-from gamesearch.game import CHANCE
+from gamesearch.game import CHANCE, sample_action
 
 MAX_LEGAL_SHOWN = 400
+MAX_CHANCE_STEPS = 100
 
 
 def _tictactoe(game: Any, state: Any) -> dict:
@@ -35,19 +37,33 @@ BOARDS: dict[str, Callable[[Any, Any], dict]] = {
 
 
 def replay(game: Any, moves: list[str]) -> Any:
-    """The state after ``moves``; an illegal move is named with its number."""
+    """The state after ``moves`` (chance outcomes included, written as the game writes
+    them); an illegal move is named with its number."""
     state = game.initial_state()
     for i, text in enumerate(moves):
         if game.is_terminal(state):
             raise GameSearchError(f"move {i + 1} ({text!r}) comes after the game ended")
-        if game.to_move(state) == CHANCE:
-            raise GameSearchError("games with chance moves cannot be played on the web yet")
         try:
             action = game.string_to_action(state, text)
         except GameSearchError as err:
             raise type(err)(f"move {i + 1}: {err}") from None
         state = game.result(state, action)
     return state
+
+
+def roll_chance(game: Any, state: Any, moves: list[str],
+                rng: random.Random | None = None) -> tuple[Any, list[str]]:
+    """At chance nodes, draw the outcome (by its probability) and record it as a move, until
+    a player is to move or the game ends: the move list stays the whole story."""
+    rng = rng or random.Random()
+    moves = list(moves)
+    for _ in range(MAX_CHANCE_STEPS):
+        if game.is_terminal(state) or game.to_move(state) != CHANCE:
+            return state, moves
+        action = sample_action(game, state, rng)
+        moves.append(game.action_to_string(state, action))
+        state = game.result(state, action)
+    raise GameSearchError(f"more than {MAX_CHANCE_STEPS} chance outcomes in a row")
 
 
 def outcome(game: Any, state: Any) -> str:

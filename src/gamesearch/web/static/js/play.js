@@ -27,9 +27,10 @@ function parseAgent(text) {
 
 function agentSpec(cfg) {
   if (cfg.kind === "human") return "human";
+  const accepts = state.agents.find((a) => a.name === cfg.kind)?.params || ["depth", "time"];
   const params = [];
-  if (cfg.depth) params.push(`depth=${cfg.depth}`);
-  if (cfg.time) params.push(`time=${cfg.time}`);
+  if (cfg.depth && accepts.includes("depth")) params.push(`depth=${cfg.depth}`);
+  if (cfg.time && accepts.includes("time")) params.push(`time=${cfg.time}`);
   return params.length ? `${cfg.kind}:${params.join(",")}` : cfg.kind;
 }
 
@@ -106,6 +107,7 @@ async function load() {
   try {
     const pos = await postJSON("/api/position", { game: gameSpec(), moves: state.moves });
     if (generation !== state.generation) return;
+    state.moves = pos.moves;  // chance outcomes drawn by the server are moves too
     const playersChanged = !state.position || state.position.players.join() !== pos.players.join();
     state.position = pos;
     if (playersChanged) buildPlayers();
