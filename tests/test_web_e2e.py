@@ -77,14 +77,18 @@ def test_play_a_whole_tictactoe_game_by_clicking(server, page, shots):
     page.goto(server + "#/play?game=tictactoe&p1=human&p2=alphabeta:time=0.3")
     page.wait_for_selector("#board rect[data-move]")
     status = page.locator("#status")
+    settled = ("/your move|Game over/.test(document.getElementById('status').textContent)"
+               " && document.querySelectorAll('#movelist li').length >= {n}")
+    page.wait_for_function(settled.format(n=0))
     for _ in range(6):
-        page.wait_for_function("/your move|Game over/.test("
-                               "document.getElementById('status').textContent)")
         if "Game over" in status.text_content():
             break
+        n = page.locator("#movelist li").count()
         page.click('#board rect[data-mark=""]')  # the first free square
-        page.wait_for_function("!document.getElementById('status').textContent"
-                               ".includes('your move')")
+        # settled again: the AI has answered (two more moves), or the game is over
+        page.wait_for_function(settled.format(n=n + 1) + " && (document.getElementById("
+                               "'status').textContent.includes('Game over') || document."
+                               f"querySelectorAll('#movelist li').length >= {n + 2})")
     text = status.text_content()
     assert re.fullmatch(r"Game over: (O wins|draw)", text), text  # exact search never loses
     marks = page.locator('#board rect[data-mark="X"], #board rect[data-mark="O"]').count()
@@ -124,7 +128,7 @@ def test_step_alphabeta_through_the_classic_tree(server, page, shots):
     status = page.locator("#tree-status")
     for _ in range(40):
         page.click("#tree-step")
-        page.wait_for_function("/Step|Root/.test(document.getElementById('tree-status')"
+        page.wait_for_function("/Step \\d|Root/.test(document.getElementById('tree-status')"
                                ".textContent)")
         if status.text_content().startswith("Root value"):
             break
