@@ -459,3 +459,12 @@ def test_chance_outcomes_are_drawn_and_recorded_as_moves(client, monkeypatch):
     assert fixed["moves"] == ["bet", "tails"] and fixed["utilities"] == [-1, 1]
     bad = client.post("/api/position", json={"game": "coin-test", "moves": ["bet", "edge"]})
     assert bad.status_code == 400 and "move 2" in bad.json()["error"]
+
+
+def test_think_refuses_bad_input_before_streaming(client):
+    bad_move = client.post("/api/think", json={"game": "tictactoe", "moves": ["0"],
+                                               "agent": "alphabeta:time=1"})
+    assert bad_move.status_code == 400 and "malformed move '0'" in bad_move.json()["error"]
+    over = client.post("/api/think", json={"game": "tictactoe", "agent": "alphabeta:time=1",
+                                           "moves": ["1", "4", "2", "5", "3"]})
+    assert over.status_code == 400 and "game is over" in over.json()["error"]

@@ -88,17 +88,24 @@ async def position(body: PositionRequest) -> JSONResponse:
     return JSONResponse(position_view(spec, game, moves, state))
 
 
-async def think(request: Request, body: ThinkRequest,
-                on_event: Callable[[str, Any], Awaitable[None]] | None = None) -> dict:
-    """Let the agent move within its budget, counted from the request's arrival; always
-    answers with a legal move (the search's, its best completed depth, or a fallback)."""
-    arrival = request.scope.get("state", {}).get("arrival", time.monotonic())
+def checked(body: ThinkRequest) -> tuple[str, Any, Any, str, float]:
+    """The position and the agent of a move request, refused if either is wrong or there is
+    no move for an agent to make."""
     spec, game, state = load_position(body.game, body.moves)
     agent, budget = validate.agent_spec(body.agent)
     if game.is_terminal(state):
         raise validate.GameSearchError("the game is over: there is no move to make")
     if game.to_move(state) == CHANCE:
         raise validate.GameSearchError("chance is to move: ask /api/position to roll it")
+    return spec, game, state, agent, budget
+
+
+async def think(request: Request, body: ThinkRequest,
+                on_event: Callable[[str, Any], Awaitable[None]] | None = None) -> dict:
+    """Let the agent move within its budget, counted from the request's arrival; always
+    answers with a legal move (the search's, its best completed depth, or a fallback)."""
+    arrival = request.scope.get("state", {}).get("arrival", time.monotonic())
+    spec, game, state, agent, budget = checked(body)
     app = request.app
     pool = app.state.pool
     reserve = min(MAX_RESERVE * budget, LAG_RESERVE * app.state.lag.estimate())
@@ -152,8 +159,7 @@ async def move(request: Request, body: ThinkRequest) -> JSONResponse:
 async def think_stream(request: Request, body: ThinkRequest) -> StreamingResponse:
     """The agent's move as server-sent events: "start", "progress" per completed depth,
     then "move" (or "error"). Closing the stream cancels the search."""
-    validate.game_spec(body.game)
-    validate.agent_spec(body.agent)
+    checked(body)  # bad input answers 4xx before the stream starts
     queue: asyncio.Queue = asyncio.Queue()
 
     async def emit(kind: str, data: Any) -> None:
