@@ -136,7 +136,7 @@ def percentile(values: list[float], q: float) -> float:
 def row(name: str, record: list, errors: list, seconds: float, budget: float) -> list[str]:
     lat = [r[0] for r in record]
     sources = Counter(r[1] for r in record)
-    searched = sources["search"] + sources["deadline"] + sources["stopped"]
+    searched = sources["search"] + sources["deadline"] + sources["stopped"] + sources["cache"]
     p95 = percentile(lat, 95)
     ok = not errors and p95 <= budget + MARGIN
     return [name, str(len(record)), str(len(errors)), f"{statistics.median(lat) * 1000:.0f}",
@@ -188,9 +188,10 @@ def main() -> None:
     print(f"server-side latency under load (arrival to answer): p50 "
           f"{statistics.median(server) * 1000:.0f} ms, p95 {percentile(server, 95) * 1000:.0f} ms")
     sources = Counter(r[1] for r in load[0])
-    print("sources under load:", dict(sources), "(search: finished; deadline: best "
-          "completed depth; fallback: first move in the game's order, no depth completed "
-          "or no worker free)")
+    print("sources under load:", dict(sources))
+    print("  search: finished; cache: an exact answer found before; deadline: best completed "
+          "depth;\n  fallback: first move in the game's order (no worker free or no depth "
+          "completed in time)")
     for err in load[1][:5]:
         print("error:", err)
 

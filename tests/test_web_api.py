@@ -205,9 +205,9 @@ def test_worker_crash_fails_cleanly_and_pool_recovers(client):
     after = client.get("/api/health").json()["pool"]
     assert after["workers"] == 2 and after["replaced"] == before["replaced"] + 1
     assert busy[0] not in after["pids"]
-    again = client.post("/api/move", json={"game": "tictactoe", "moves": [],
-                                           "agent": "alphabeta:time=1"})
-    assert again.status_code == 200 and again.json()["source"] == "search"
+    again = client.post("/api/move", json={"game": "connect4", "moves": ["4"],
+                                           "agent": "alphabeta:time=0.3"})
+    assert again.status_code == 200 and again.json()["source"] in ("search", "deadline")
 
 
 # --- verdicts ------------------------------------------------------------------------------
@@ -468,3 +468,30 @@ def test_think_refuses_bad_input_before_streaming(client):
     over = client.post("/api/think", json={"game": "tictactoe", "agent": "alphabeta:time=1",
                                            "moves": ["1", "4", "2", "5", "3"]})
     assert over.status_code == 400 and "game is over" in over.json()["error"]
+
+
+def test_proven_answers_are_cached_and_depth_limited_ones_are_not(client):
+    body = {"game": "tictactoe", "moves": ["1", "2"], "agent": "alphabeta:time=1"}
+    first = client.post("/api/move", json=body).json()
+    assert first["source"] == "search" and first["proven"]
+    again = client.post("/api/move", json={**body, "agent": "alphabeta:time=0.5"}).json()
+    assert again["source"] == "cache"
+    assert (again["move"], again["value"]) == (first["move"], first["value"])
+    shallow = client.post("/api/move", json={**body, "agent": "alphabeta:depth=1"}).json()
+    assert shallow["source"] == "search" and not shallow["proven"]
+
+
+def test_proven_reads_iterative_deepening_endings():
+    """The worker's test for an exact answer, on the real generator's three endings."""
+    from gamesearch.games import load_game
+    from gamesearch.search.alphabeta import iterative_deepening
+    from gamesearch.web.worker import proven
+
+    def depths(game, state, max_depth=None, time=None):
+        return [r.stats.depth for r in iterative_deepening(game, state, max_depth, time=time)]
+
+    ttt = load_game("tictactoe")
+    assert proven(depths(ttt, ttt.state_from_string("1 2 5")), None)  # to the end: exact
+    assert not proven(depths(ttt, ttt.initial_state(), 2), 2)  # depth limit reached
+    c4 = load_game("connect4")
+    assert not proven(depths(c4, c4.initial_state(), None, 0.05), None)  # out of time

@@ -4,6 +4,7 @@ and the verdict of solved games."""
 from __future__ import annotations
 
 import asyncio
+import collections
 import functools
 import json
 import secrets
@@ -28,6 +29,8 @@ LAG_RESERVE = 2.0
 it is read and again before its answer is sent, and the promise is the budget counted at
 the client."""
 MAX_RESERVE = 0.5
+PROVEN_CACHE_SIZE = 20_000
+"""Exact answers remembered across requests (see :func:`cache_key`)."""
 SOLVER_BUDGET = 5.0
 """Seconds a game's own solver gets for a verdict."""
 VERDICT_BUDGET = 1.0
@@ -88,6 +91,28 @@ async def position(body: PositionRequest) -> JSONResponse:
     return JSONResponse(position_view(spec, game, moves, state))
 
 
+def cache_key(spec: str, moves: list[str], agent: str) -> tuple | None:
+    """The key of a proven (exact) alpha-beta answer: the position and the parameters that
+    change what the agent plays (its depth and variant; not its time, since an exact answer
+    is the same however long the search may run). Only alpha-beta answers are cached."""
+    from gamesearch.spec import parse_spec
+
+    name, params = parse_spec(agent)
+    if name != "alphabeta":
+        return None
+    return (spec, tuple(moves), params.get("depth"), params.get("pvs"))
+
+
+def remember(proven: collections.OrderedDict, key: tuple | None, data: dict) -> None:
+    """Keep an exact answer (least recently stored ones go first)."""
+    if key is None or not data.get("proven"):
+        return
+    proven[key] = data
+    proven.move_to_end(key)
+    while len(proven) > PROVEN_CACHE_SIZE:
+        proven.popitem(last=False)
+
+
 def checked(body: ThinkRequest) -> tuple[str, Any, Any, str, float]:
     """The position and the agent of a move request, refused if either is wrong or there is
     no move for an agent to make."""
@@ -107,6 +132,13 @@ async def think(request: Request, body: ThinkRequest,
     arrival = request.scope.get("state", {}).get("arrival", time.monotonic())
     spec, game, state, agent, budget = checked(body)
     app = request.app
+    key = cache_key(spec, body.moves, agent)
+    known = app.state.proven.get(key) if key is not None else None
+    if known is not None:  # solved before: answer at once, no worker needed
+        if on_event is not None:
+            await on_event("start", {"search": "", "budget": budget})
+            await on_event("progress", known)
+        return answer(game, state, spec, body.moves, known, "cache", "", budget, arrival)
     pool = app.state.pool
     reserve = min(MAX_RESERVE * budget, LAG_RESERVE * app.state.lag.estimate())
     deadline = arrival + budget - reserve
@@ -125,6 +157,7 @@ async def think(request: Request, body: ThinkRequest,
                     await on_event("progress", data)
             elif kind == "result":
                 best, source = data, "search"
+                remember(app.state.proven, key, data)
             elif kind == "stopped":
                 source = "stopped"
             elif kind == "late":
@@ -141,9 +174,15 @@ async def think(request: Request, body: ThinkRequest,
                 "note": "no worker was free in time" if source == "queue"
                 else "no depth completed in time"}
         source = "fallback"
+    return answer(game, state, spec, body.moves, best, source, search_id, budget, arrival)
+
+
+def answer(game: Any, state: Any, spec: str, moves: list[str], best: dict, source: str,
+           search_id: str, budget: float, arrival: float) -> dict:
+    """The move answer: the search's data, where it came from, and the new position."""
     move = best["action"]
     after = game.result(state, game.string_to_action(state, move))
-    after, moves = roll_chance(game, after, [*body.moves, move])
+    after, moves = roll_chance(game, after, [*moves, move])
     return {**best, "search": search_id, "move": move, "source": source, "budget": budget,
             "latency": round(time.monotonic() - arrival, 4),
             "position": position_view(spec, game, moves, after)}

@@ -6,6 +6,7 @@ started and stopped with the app. Every refused input answers 4xx with ``{"error
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import time
@@ -63,6 +64,7 @@ def create_app(workers: int | None = None) -> FastAPI:
         await pool.start()
         app.state.pool = pool
         app.state.searches = {}
+        app.state.proven = collections.OrderedDict()  # exact answers, see api_play
         app.state.lag = LagMonitor()
         app.state.lag.start()
         try:

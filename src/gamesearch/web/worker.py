@@ -101,17 +101,33 @@ def think(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
         return
     options = call_with_params(_alphabeta_options, params, f"agent {spec!r}")
     budget = max(0.001, seconds - SAFETY)
-    last = None
+    depths = []
+    last, stopped = None, False
     for result in iterative_deepening(
         game, state, options["depth"], time=budget,
         null_window="pvs" if options["pvs"] else None,
         tt=TranspositionTable(max(1024, min(options["tt"], 1 << 20))),
     ):
         last = result
+        depths.append(result.stats.depth)
         send("progress", describe(result, game, state))
         if stop_flag.value:
+            stopped = True
             break
-    send("result", describe(last, game, state))
+    data = describe(last, game, state)
+    data["proven"] = not stopped and proven(depths, options["depth"])
+    send("result", data)
+
+
+def proven(depths: list[int], max_depth: int | None) -> bool:
+    """Did iterative deepening end because its value is exact (the search reached the end of
+    the game everywhere)? Its documented endings: exact (the last depth is new), out of time
+    (the deepest result again, or depth 0), or the depth limit reached."""
+    if not depths or depths[-1] < 1:
+        return False
+    if len(depths) > 1 and depths[-1] == depths[-2]:
+        return False
+    return max_depth is None or depths[-1] < max_depth
 
 
 def verdict(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:

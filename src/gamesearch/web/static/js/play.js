@@ -167,7 +167,8 @@ async function maybeThink() {
   state.thinking = null;
   state.searchId = null;
   if (!played) { render(); return; }
-  const how = { search: "searched", stopped: "stopped early: best completed depth",
+  const how = { search: "searched", cache: "exact answer found before",
+                stopped: "stopped early: best completed depth",
                 deadline: "at the deadline: best completed depth",
                 fallback: `first move in the game's order: ${played.note}` };
   $("think-note").textContent = `played ${played.move} (value ${describeValue(played.value)}, ` +
