@@ -109,7 +109,7 @@ async def play(client: Connection, game: str, agent: str, games: int, seed: int,
 
 
 async def phase(url: str, clients: int, game: str, agent: str, games: int,
-                max_seconds: float, pause: float = 0.0) -> tuple[list, list, float]:
+                max_seconds: float, pause: float = 0.0, seed: int = 0) -> tuple[list, list, float]:
     record: list = []
     errors: list = []
     host, port = re.match(r"http://([\d.]+):(\d+)/", url).groups()
@@ -117,7 +117,7 @@ async def phase(url: str, clients: int, game: str, agent: str, games: int,
     t0 = time.monotonic()
     stop_at = t0 + max_seconds
     try:
-        await asyncio.gather(*(play(c, game, agent, games, 1000 + i, stop_at, record, errors,
+        await asyncio.gather(*(play(c, game, agent, games, seed + i, stop_at, record, errors,
                                     pause) for i, c in enumerate(connections)))
     finally:
         for c in connections:
@@ -163,8 +163,8 @@ def main() -> None:
     try:
         ref = asyncio.run(phase(url, 1, args.game, agent, args.games, args.max_seconds))
         loads = [asyncio.run(phase(url, args.clients, args.game, agent, args.games,
-                                   args.max_seconds, args.pause))
-                 for _ in range(max(1, args.repeats))]
+                                   args.max_seconds, args.pause, seed=1000 * (k + 1)))
+                 for k in range(max(1, args.repeats))]
     finally:
         proc.terminate()
         proc.wait(timeout=10)
