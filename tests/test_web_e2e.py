@@ -89,13 +89,15 @@ def test_play_a_whole_tictactoe_game_by_clicking(server, page, shots):
         page.wait_for_function(settled.format(n=n + 1) + " && (document.getElementById("
                                "'status').textContent.includes('Game over') || document."
                                f"querySelectorAll('#movelist li').length >= {n + 2})")
+        if n == 0:  # mid-game picture: the AI's thinking and the verdict's values
+            page.wait_for_function("document.getElementById('verdict').textContent != ''")
+            page.screenshot(path=str(shots / "play.png"))
     text = status.text_content()
     assert re.fullmatch(r"Game over: (O wins|draw)", text), text  # exact search never loses
     marks = page.locator('#board rect[data-mark="X"], #board rect[data-mark="O"]').count()
     assert page.locator("#movelist li").count() == marks >= 5
     assert page.locator("#thinking tbody tr").count() >= 1
     assert "moves=" in page.url
-    page.screenshot(path=str(shots / "play.png"))
 
 
 def test_undo_takes_back_the_ai_reply_and_swap_lets_the_ai_start(server, page):
