@@ -205,6 +205,11 @@ def test_worker_crash_fails_cleanly_and_pool_recovers(client):
     after = client.get("/api/health").json()["pool"]
     assert after["workers"] == 2 and after["replaced"] == before["replaced"] + 1
     assert busy[0] not in after["pids"]
+    for _ in range(200):  # the replacement starts (imports) and joins the idle workers
+        if client.get("/api/health").json()["pool"]["idle"] == 2:
+            break
+        time.sleep(0.05)
+    assert client.get("/api/health").json()["pool"]["idle"] == 2
     again = client.post("/api/move", json={"game": "connect4", "moves": ["4"],
                                            "agent": "alphabeta:time=0.3"})
     assert again.status_code == 200 and again.json()["source"] in ("search", "deadline")
