@@ -52,7 +52,6 @@ class Job:
         self.worker: Worker | None = None
         self.cancelled = False
         self.finished = False
-        self.started: float | None = None
 
     def stop(self) -> None:
         """Ask the running search to answer now with its best so far; wake the waiter."""
@@ -98,7 +97,6 @@ class Worker:
         self.job: Job | None = None
         self.dead = False
         self.ready = False
-        self.born = time.monotonic()
         pool.loop.add_reader(self.conn.fileno(), self._readable)
 
     def _readable(self) -> None:
@@ -119,7 +117,6 @@ class Worker:
     def send(self, job: Job, seconds_left: float) -> None:
         self.job = job
         job.worker = self
-        job.started = time.monotonic()
         self.stop_flag.value = 0
         self.conn.send({"id": job.id, "kind": job.kind, "payload": job.payload,
                         "seconds": seconds_left})
