@@ -502,3 +502,20 @@ def test_proven_reads_iterative_deepening_endings():
     assert not proven(depths(ttt, ttt.initial_state(), 2), 2)  # depth limit reached
     c4 = load_game("connect4")
     assert not proven(depths(c4, c4.initial_state(), None, 0.05), None)  # out of time
+
+
+@pytest.mark.skipif(not theory_api.available(), reason="gamesearch.theory is not in this build")
+def test_matrix_from_a_gambit_file(client):
+    # Gambit's payoff format lists profiles with the first player's strategy varying
+    # fastest: (1,1), (2,1), (1,2), (2,2) (Gambit manual, "The strategic game (.nfg) format").
+    nfg = 'NFG 1 R "Dilemma" { "Row" "Column" } { 2 2 }\n-1 -1 0 -3 -3 0 -2 -2\n'
+    table = client.post("/api/matrix/file", json={"text": nfg, "name": "pd.nfg"}).json()
+    assert table["payoffs"] == [[["-1", "-1"], ["-3", "0"]], [["0", "-3"], ["-2", "-2"]]]
+    broken = client.post("/api/matrix/file", json={"text": "NFG 1 R", "name": "x.nfg"})
+    assert broken.status_code == 400
+
+
+def test_matrix_file_without_theory_answers_501(client, monkeypatch):
+    monkeypatch.setattr(theory_api, "available", lambda: False)
+    response = client.post("/api/matrix/file", json={"text": "x", "name": "a.nfg"})
+    assert response.status_code == 501

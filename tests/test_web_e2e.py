@@ -178,3 +178,10 @@ def test_solve_a_matrix_game(server, page, shots):
     assert page.locator("#matrix-table td.pure-eq").count() == 1
     assert "pure: (r1, c1) payoffs (4, 3)" in page.text_content("#matrix-equilibria")
     page.screenshot(path=str(shots / "matrix-lab.png"))
+    # Open a Gambit file (outcome form, named strategies): the prisoner's dilemma.
+    nfg = ('NFG 1 R "Dilemma" { "Row" "Column" } { { "C" "D" } { "C" "D" } }\n""\n'
+           '{ { "" -1, -1 } { "" 0, -3 } { "" -3, 0 } { "" -2, -2 } }\n1 2 3 4\n')
+    page.set_input_files("#matrix-file", files=[{"name": "dilemma.nfg", "mimeType": "text/plain",
+                                                  "buffer": nfg.encode()}])
+    page.wait_for_function("document.getElementById('matrix-equilibria').textContent"
+                           ".includes('pure: (D, D) payoffs (-2, -2)')")

@@ -8,7 +8,7 @@ from gamesearch.errors import GameSearchError
 from gamesearch.web import theory_api, treelab
 from gamesearch.web.pool import JobFailed
 from gamesearch.web.trees import TREES
-from gamesearch.web.validate import MatrixRequest, TreeRequest
+from gamesearch.web.validate import MatrixFileRequest, MatrixRequest, TreeRequest
 
 router = APIRouter()
 
@@ -72,3 +72,11 @@ async def matrix(request: Request, body: MatrixRequest) -> dict:
     if not theory_api.available():
         raise JobFailed(theory_api.MISSING, 501)
     return await run_job(request, "matrix", payload, MATRIX_BUDGET)
+
+
+@router.post("/matrix/file")
+async def matrix_file(request: Request, body: MatrixFileRequest) -> dict:
+    """A game from a file's text (Gambit .nfg, JSON or CSV), as a payoff table."""
+    if not theory_api.available():
+        raise JobFailed(theory_api.MISSING, 501)
+    return await run_job(request, "matrix_file", body.model_dump(), MATRIX_BUDGET)

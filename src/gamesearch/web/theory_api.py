@@ -1,8 +1,8 @@
 """The one place the web app calls gamesearch.theory (normal-form games).
 
-Everything the matrix lab needs from the theory package goes through the three functions
-below, with lazy imports, so the binding can be fixed here alone if that API changes. When
-the package is missing, :func:`available` is False and the routes answer 501.
+Everything the matrix lab needs from the theory package goes through the functions below,
+with lazy imports, so the binding can be fixed here alone if that API changes. When the
+package is missing, :func:`available` is False and the routes answer 501.
 """
 
 from __future__ import annotations
@@ -145,3 +145,30 @@ def tree_to_matrix(tree_game: Any) -> dict:
     payoffs = [[json_number(u[0][i, j]) for j in range(n)] for i in range(m)]
     return {"payoffs": payoffs, "row_names": normal.strategies[0],
             "column_names": normal.strategies[1]}
+
+
+FILE_SUFFIXES = (".nfg", ".json", ".csv")
+
+
+def parse_file(text: str, filename: str) -> dict:
+    """A two-player game from the text of a Gambit .nfg, JSON or CSV file, as a payoff table
+    the matrix lab loads. The file name only chooses the format: it is never opened."""
+    if not available():
+        raise GameSearchError(MISSING)
+    from gamesearch.theory.exact import json_number
+    from gamesearch.theory.formats import parse_game
+
+    suffix = next((x for x in FILE_SUFFIXES if filename.lower().endswith(x)), "")
+    game = parse_game(text, "upload" + suffix)
+    if game.num_players != 2:
+        raise GameSearchError(f"matrix lab: two-player games only; this file has "
+                              f"{game.num_players} players")
+    m, n = game.shape
+    if m > MAX_STRATEGIES or n > MAX_STRATEGIES:
+        raise GameSearchError(f"matrix lab: {m}x{n} strategies; at most {MAX_STRATEGIES} "
+                              "per player")
+    u = game.exact_payoffs if game.exact else game.payoffs
+    payoffs = [[[json_number(u[0][i, j]), json_number(u[1][i, j])] for j in range(n)]
+               for i in range(m)]
+    return {"payoffs": payoffs, "row_names": game.strategies[0],
+            "column_names": game.strategies[1]}

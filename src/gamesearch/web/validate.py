@@ -47,6 +47,11 @@ class TreeRequest(BaseModel):
     depth: int | None = Field(default=None, ge=0, le=12)
 
 
+class MatrixFileRequest(BaseModel):
+    text: str = Field(max_length=60_000)
+    name: str = Field(default="", max_length=200)
+
+
 class MatrixRequest(BaseModel):
     payoffs: list[list[Any]] = Field(max_length=32)
     row_names: list[str] | None = Field(default=None, max_length=32)

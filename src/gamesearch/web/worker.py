@@ -193,6 +193,13 @@ def matrix(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
     send("result", _plain(theory_api.analyze(payload)))
 
 
+def matrix_file(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
+    """Read a normal-form game file's text (through the theory adapter)."""
+    from gamesearch.web import theory_api
+
+    send("result", _plain(theory_api.parse_file(payload["text"], payload["name"])))
+
+
 def tree_matrix(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
     """The normal form of a tree from the tree lab (through the theory adapter)."""
     from gamesearch.web import theory_api
@@ -221,5 +228,6 @@ JOBS: dict[str, Callable[[dict, float, Any, Send], None]] = {
     "verdict": verdict,
     "tree": tree,
     "matrix": matrix,
+    "matrix_file": matrix_file,
     "tree_matrix": tree_matrix,
 }

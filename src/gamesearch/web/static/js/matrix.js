@@ -108,6 +108,18 @@ function applyParams(params) {
   }
 }
 
+async function openFile(file) {
+  $("matrix-error").textContent = "";
+  try {
+    const table = await postJSON("/api/matrix/file", { text: await file.text(), name: file.name });
+    $("matrix-text").value = toText(table.payoffs);
+    lab.names = { row_names: table.row_names, column_names: table.column_names };
+    await solve();
+  } catch (err) {
+    $("matrix-error").textContent = err.message;
+  }
+}
+
 export async function initMatrix(params) {
   const select = $("matrix-select");
   select.innerHTML = Object.keys(EXAMPLES).map((k) => `<option>${k}</option>`).join("");
@@ -118,6 +130,7 @@ export async function initMatrix(params) {
   });
   $("matrix-text").addEventListener("input", () => { lab.names = null; });
   $("matrix-solve").addEventListener("click", solve);
+  $("matrix-file").addEventListener("change", (e) => e.target.files[0] && openFile(e.target.files[0]));
   $("matrix-step").addEventListener("click", () => {
     if (!lab.result) return;
     lab.shown = Math.min(lab.shown + 1, lab.result.eliminations.length);
