@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "gamesearch.cli.tree",
     "gamesearch.cli.train_cfr",
     "gamesearch.cli.theory",
+    "gamesearch.cli.serve",
 ]
 
 

@@ -1,0 +1,14 @@
+"""The web app: play against the AI and watch it think, step through search trees, analyse
+matrix games. ``gamesearch serve`` starts it; :func:`create_app` builds it (docs/WEB.md)."""
+
+from __future__ import annotations
+
+
+def create_app(workers: int | None = None):
+    """The FastAPI application (imported lazily: the web extras are optional)."""
+    from gamesearch.web.app import create_app as build
+
+    return build(workers)
+
+
+__all__ = ["create_app"]

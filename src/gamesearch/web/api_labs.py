@@ -1,0 +1,82 @@
+"""Tree lab and matrix lab routes."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from gamesearch.errors import GameSearchError
+from gamesearch.web import theory_api, treelab
+from gamesearch.web.pool import JobFailed
+from gamesearch.web.trees import TREES
+from gamesearch.web.validate import MatrixFileRequest, MatrixRequest, TreeRequest
+
+router = APIRouter()
+
+LAB_BUDGET = 10.0
+MATRIX_BUDGET = 30.0
+"""The theory package's first call in a worker imports scipy and may compile kernels."""
+
+
+async def run_job(request: Request, kind: str, payload: dict,
+                  budget: float = LAB_BUDGET) -> dict:
+    """Run a lab job in the pool and return its result (or fail with its message)."""
+    pool = request.app.state.pool
+    job = pool.submit(kind, payload, budget)
+    try:
+        async for event, data in job.stream(job.deadline + 0.5):
+            if event == "result":
+                return data
+            if event == "late":
+                raise JobFailed("the server is busy: no worker was free in time", 503)
+    finally:
+        if not job.finished:
+            pool.cancel(job)
+    raise JobFailed(f"the job did not finish within {budget:g} s", 504)
+
+
+@router.get("/trees")
+async def trees() -> dict:
+    """The lectures' trees the lab can load, and which algorithms this build has."""
+    return {"trees": [{"name": k, **v} for k, v in TREES.items()],
+            "algorithms": {a: treelab.available(a) for a in treelab.ALGORITHMS}}
+
+
+@router.post("/tree")
+async def run_tree(request: Request, body: TreeRequest) -> dict:
+    """Search a tree and return its nodes, the steps of the search and the answer."""
+    if body.algorithm not in treelab.ALGORITHMS:
+        raise GameSearchError(f"unknown algorithm {body.algorithm!r}; use one of "
+                              f"{', '.join(treelab.ALGORITHMS)}")
+    if not treelab.available(body.algorithm):
+        raise treelab.Unavailable(f"{body.algorithm} is not available in this build "
+                                  f"({treelab.CHANCE_MODULE} is missing)")
+    treelab.check_shape(body.tree)
+    return await run_job(request, "tree", {"tree": body.tree, "algorithm": body.algorithm,
+                                           "depth": body.depth})
+
+
+@router.post("/tree/matrix")
+async def tree_matrix(request: Request, body: TreeRequest) -> dict:
+    """The normal form of a tree, as a payoff table for the matrix lab."""
+    if not theory_api.available():
+        raise JobFailed(theory_api.MISSING, 501)
+    treelab.check_shape(body.tree)
+    return await run_job(request, "tree_matrix", {"tree": body.tree}, MATRIX_BUDGET)
+
+
+@router.post("/matrix")
+async def matrix(request: Request, body: MatrixRequest) -> dict:
+    """Analyse a matrix game: dominance, best responses, equilibria, zero-sum value."""
+    payload = body.model_dump()
+    theory_api.read_matrix(payload)  # malformed tables answer 400 without the pool
+    if not theory_api.available():
+        raise JobFailed(theory_api.MISSING, 501)
+    return await run_job(request, "matrix", payload, MATRIX_BUDGET)
+
+
+@router.post("/matrix/file")
+async def matrix_file(request: Request, body: MatrixFileRequest) -> dict:
+    """A game from a file's text (Gambit .nfg, JSON or CSV), as a payoff table."""
+    if not theory_api.available():
+        raise JobFailed(theory_api.MISSING, 501)
+    return await run_job(request, "matrix_file", body.model_dump(), MATRIX_BUDGET)

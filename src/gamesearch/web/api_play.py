@@ -1,0 +1,256 @@
+"""Play routes: the games, positions, the AI's move (streamed live or in one answer), stop,
+and the verdict of solved games."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import functools
+import json
+import secrets
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, StreamingResponse
+
+from gamesearch.game import CHANCE
+from gamesearch.web import validate
+from gamesearch.web.pool import Job
+from gamesearch.web.validate import PositionRequest, StopRequest, ThinkRequest
+from gamesearch.web.views import first_move, position_view, replay, roll_chance
+
+router = APIRouter()
+
+LAG_RESERVE = 2.0
+"""The AI answers ``LAG_RESERVE`` times the event loop's recent lag before its budget ends
+(at most ``MAX_RESERVE`` of the budget): under load a request waits about that long before
+it is read and again before its answer is sent, and the promise is the budget counted at
+the client."""
+MAX_RESERVE = 0.5
+PROVEN_CACHE_SIZE = 20_000
+"""Exact answers remembered across requests (see :func:`cache_key`)."""
+SOLVER_BUDGET = 5.0
+"""Seconds a game's own solver gets for a verdict."""
+VERDICT_BUDGET = 1.0
+"""Seconds exact alpha-beta gets for a verdict (games without a solver)."""
+
+
+@functools.lru_cache(maxsize=64)
+def cached_game(spec: str) -> Any:
+    """Games hold only rules and parameters (never mutated), so one object per spec serves
+    every request; building one parses the spec against the factory's signature."""
+    from gamesearch.games import load_game
+
+    return load_game(validate.game_spec(spec))
+
+
+def load_position(game_spec: str, moves: list[str]) -> tuple[str, Any, Any]:
+    spec = game_spec.strip()
+    game = cached_game(spec)
+    return spec, game, replay(game, moves)
+
+
+@router.get("/games")
+async def games() -> dict:
+    """The built-in games the page can play, with their parameters and solver hook."""
+    import inspect
+
+    from gamesearch.games import REGISTRY
+
+    out = []
+    for entry in REGISTRY.values():
+        if entry.name in validate.EXCLUDED_GAMES:
+            continue
+        params = {k: (None if p.default is inspect.Parameter.empty else str(p.default))
+                  for k, p in inspect.signature(entry.factory).parameters.items()}
+        out.append({"name": entry.name, "summary": entry.summary, "params": params,
+                    "solver": entry.solver is not None})
+    return {"games": out}
+
+
+@router.get("/agents")
+async def agents() -> dict:
+    """The agent kinds the page can offer (every registered one but the human)."""
+    import inspect
+
+    from gamesearch.agents import AGENTS
+
+    return {"agents": [{"name": n, "summary": s,
+                        "params": list(inspect.signature(factory).parameters)}
+                       for n, (factory, s) in AGENTS.items()
+                       if n not in validate.EXCLUDED_AGENTS]}
+
+
+@router.post("/position")
+async def position(body: PositionRequest) -> JSONResponse:
+    """The position after the moves: board, players, legal moves, outcome."""
+    spec, game, state = load_position(body.game, body.moves)
+    state, moves = roll_chance(game, state, body.moves)
+    return JSONResponse(position_view(spec, game, moves, state))
+
+
+def cache_key(spec: str, moves: list[str], agent: str) -> tuple | None:
+    """The key of a proven (exact) alpha-beta answer: the position and the parameters that
+    change what the agent plays (its depth and variant; not its time, since an exact answer
+    is the same however long the search may run). Only alpha-beta answers are cached."""
+    from gamesearch.spec import parse_spec
+
+    name, params = parse_spec(agent)
+    if name != "alphabeta":
+        return None
+    return (spec, tuple(moves), params.get("depth"), params.get("pvs"))
+
+
+def remember(proven: collections.OrderedDict, key: tuple | None, data: dict) -> None:
+    """Keep an exact answer (least recently stored ones go first)."""
+    if key is None or not data.get("proven"):
+        return
+    proven[key] = data
+    proven.move_to_end(key)
+    while len(proven) > PROVEN_CACHE_SIZE:
+        proven.popitem(last=False)
+
+
+def checked(body: ThinkRequest) -> tuple[str, Any, Any, str, float]:
+    """The position and the agent of a move request, refused if either is wrong or there is
+    no move for an agent to make."""
+    spec, game, state = load_position(body.game, body.moves)
+    agent, budget = validate.agent_spec(body.agent)
+    if game.is_terminal(state):
+        raise validate.GameSearchError("the game is over: there is no move to make")
+    if game.to_move(state) == CHANCE:
+        raise validate.GameSearchError("chance is to move: ask /api/position to roll it")
+    return spec, game, state, agent, budget
+
+
+async def think(request: Request, body: ThinkRequest,
+                on_event: Callable[[str, Any], Awaitable[None]] | None = None) -> dict:
+    """Let the agent move within its budget, counted from the request's arrival; always
+    answers with a legal move (the search's, its best completed depth, or a fallback)."""
+    arrival = request.scope.get("state", {}).get("arrival", time.monotonic())
+    spec, game, state, agent, budget = checked(body)
+    app = request.app
+    key = cache_key(spec, body.moves, agent)
+    known = app.state.proven.get(key) if key is not None else None
+    if known is not None:  # solved before: answer at once, no worker needed
+        if on_event is not None:
+            await on_event("start", {"search": "", "budget": budget})
+            await on_event("progress", known)
+        return answer(game, state, spec, body.moves, known, "cache", "", budget, arrival)
+    pool = app.state.pool
+    reserve = min(MAX_RESERVE * budget, LAG_RESERVE * app.state.lag.estimate())
+    deadline = arrival + budget - reserve
+    job: Job = pool.submit("think", {"game": spec, "moves": body.moves, "agent": agent},
+                           deadline - time.monotonic())
+    search_id = secrets.token_hex(8)
+    app.state.searches[search_id] = job
+    best, source = None, "fallback"
+    try:
+        if on_event is not None:
+            await on_event("start", {"search": search_id, "budget": budget})
+        async for kind, data in job.stream(deadline):
+            if kind == "progress":
+                best = data
+                if on_event is not None:
+                    await on_event("progress", data)
+            elif kind == "result":
+                best, source = data, "search"
+                remember(app.state.proven, key, data)
+            elif kind == "stopped":
+                source = "stopped"
+            elif kind == "late":
+                source = "queue"
+            elif kind == "timeout":
+                source = "deadline"
+    finally:
+        app.state.searches.pop(search_id, None)
+        if not job.finished:
+            pool.cancel(job)
+    if best is None or best.get("action") is None:
+        move = game.action_to_string(state, first_move(game, state))
+        best = {"action": move, "value": None, "pv": [move], "stats": {}, "nps": 0,
+                "note": "no worker was free in time" if source == "queue"
+                else "no depth completed in time"}
+        source = "fallback"
+    return answer(game, state, spec, body.moves, best, source, search_id, budget, arrival)
+
+
+def answer(game: Any, state: Any, spec: str, moves: list[str], best: dict, source: str,
+           search_id: str, budget: float, arrival: float) -> dict:
+    """The move answer: the search's data, where it came from, and the new position."""
+    move = best["action"]
+    after = game.result(state, game.string_to_action(state, move))
+    after, moves = roll_chance(game, after, [*moves, move])
+    return {**best, "search": search_id, "move": move, "source": source, "budget": budget,
+            "latency": round(time.monotonic() - arrival, 4),
+            "position": position_view(spec, game, moves, after)}
+
+
+@router.post("/move")
+async def move(request: Request, body: ThinkRequest) -> JSONResponse:
+    """The agent's move in one answer (no live view)."""
+    return JSONResponse(await think(request, body))
+
+
+@router.post("/think")
+async def think_stream(request: Request, body: ThinkRequest) -> StreamingResponse:
+    """The agent's move as server-sent events: "start", "progress" per completed depth,
+    then "move" (or "error"). Closing the stream cancels the search."""
+    checked(body)  # bad input answers 4xx before the stream starts
+    queue: asyncio.Queue = asyncio.Queue()
+
+    async def emit(kind: str, data: Any) -> None:
+        await queue.put((kind, data))
+
+    async def run() -> None:
+        try:
+            await emit("move", await think(request, body, emit))
+        except Exception as err:  # every failure reaches the page as a message
+            await emit("error", {"error": str(err), "status": getattr(err, "status", 400)})
+        await queue.put(None)
+
+    async def events() -> AsyncIterator[str]:
+        task = asyncio.create_task(run())
+        try:
+            while (item := await queue.get()) is not None:
+                kind, data = item
+                yield f"event: {kind}\ndata: {json.dumps(data)}\n\n"
+        finally:
+            task.cancel()
+
+    return StreamingResponse(events(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache"})
+
+
+@router.post("/stop")
+async def stop(request: Request, body: StopRequest) -> dict:
+    """Make a running search move now with its best completed depth."""
+    job = request.app.state.searches.get(body.search)
+    if job is None:
+        return {"stopped": False}
+    job.stop()
+    return {"stopped": True}
+
+
+@router.post("/verdict")
+async def verdict(request: Request, body: PositionRequest) -> dict:
+    """The game-theoretic value of the position: the game's solver where it has one,
+    else exact alpha-beta when it finishes within the budget."""
+    from gamesearch.games import game_entry
+    from gamesearch.spec import parse_spec
+
+    spec, game, state = load_position(body.game, body.moves)
+    solver = game_entry(parse_spec(spec)[0]).solver is not None
+    budget = SOLVER_BUDGET if solver else VERDICT_BUDGET
+    pool = request.app.state.pool
+    job = pool.submit("verdict", {"game": spec, "moves": body.moves}, budget)
+    try:
+        async for kind, data in job.stream(job.deadline + 0.5):
+            if kind == "result":
+                return data
+    finally:
+        if not job.finished:
+            pool.cancel(job)
+    return {"kind": "unknown", "message": f"not solved within {budget:g} s"}

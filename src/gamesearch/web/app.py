@@ -1,0 +1,122 @@
+"""The FastAPI application: API routes, static page, limits and error answers.
+
+``create_app(workers=2)`` builds an app whose searches run in a :class:`WorkerPool`
+started and stopped with the app. Every refused input answers 4xx with ``{"error": ...}``.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import time
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from gamesearch.errors import GameSearchError, UnknownNameError
+from gamesearch.web.lag import LagMonitor
+from gamesearch.web.pool import JobFailed, WorkerPool
+from gamesearch.web.validate import MAX_BODY
+
+STATIC = Path(__file__).parent / "static"
+
+
+class BodyLimit:
+    """ASGI middleware: refuse bodies over ``limit`` bytes (413), declared or streamed,
+    and stamp each request with its arrival time (deadlines count from it)."""
+
+    def __init__(self, app, limit: int = MAX_BODY) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        scope.setdefault("state", {})["arrival"] = time.monotonic()
+        declared = dict(scope.get("headers", [])).get(b"content-length")
+        too_big = JSONResponse({"error": f"request body over {self.limit} bytes"}, 413)
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            return await too_big(scope, receive, send)
+        seen = 0
+
+        async def limited():
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise GameSearchError(f"request body over {self.limit} bytes")
+            return message
+
+        return await self.app(scope, limited, send)
+
+
+def create_app(workers: int | None = None) -> FastAPI:
+    """The web app with a pool of ``workers`` search processes (default: CPU count)."""
+    size = workers or int(os.environ.get("GAMESEARCH_WEB_WORKERS", 0)) or os.cpu_count() or 2
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        pool = WorkerPool(size)
+        await pool.start()
+        app.state.pool = pool
+        app.state.searches = {}
+        app.state.proven = collections.OrderedDict()  # exact answers, see api_play
+        app.state.lag = LagMonitor()
+        app.state.lag.start()
+        try:
+            yield
+        finally:
+            app.state.lag.stop()
+            await pool.close()
+
+    app = FastAPI(title="gamesearch", lifespan=lifespan, docs_url="/api/docs",
+                  redoc_url=None, openapi_url="/api/openapi.json")
+    app.add_middleware(BodyLimit)
+
+    @app.exception_handler(UnknownNameError)
+    async def unknown(request: Request, err: UnknownNameError):
+        return JSONResponse({"error": str(err)}, 404)
+
+    @app.exception_handler(GameSearchError)
+    async def bad_input(request: Request, err: GameSearchError):
+        status = 413 if "request body over" in str(err) else 400
+        status = 501 if type(err).__name__ == "Unavailable" else status
+        return JSONResponse({"error": str(err)}, status)
+
+    @app.exception_handler(JobFailed)
+    async def failed(request: Request, err: JobFailed):
+        return JSONResponse({"error": str(err)}, err.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, err: RequestValidationError):
+        parts = []
+        for e in err.errors()[:5]:
+            where = ".".join(str(p) for p in e.get("loc", ()) if p != "body")
+            parts.append(f"{where or 'body'}: {e.get('msg', 'invalid')}")
+        return JSONResponse({"error": "invalid request: " + "; ".join(parts)}, 422)
+
+    @app.exception_handler(json.JSONDecodeError)
+    async def not_json(request: Request, err: json.JSONDecodeError):
+        return JSONResponse({"error": f"request body is not valid JSON: {err.msg}"}, 400)
+
+    from gamesearch.web.api_labs import router as labs
+    from gamesearch.web.api_play import router as play
+
+    app.include_router(play, prefix="/api")
+    app.include_router(labs, prefix="/api")
+
+    @app.get("/api/health")
+    async def health(request: Request) -> dict:
+        return {"ok": True, "pool": request.app.state.pool.status(),
+                "loop_lag": round(request.app.state.lag.estimate(), 4)}
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

@@ -1,0 +1,25 @@
+// The page: three views chosen by the address (#/play, #/tree, #/matrix).
+
+import { readHash } from "./url.js";
+import { initPlay } from "./play.js";
+import { initTree } from "./tree.js";
+import { initMatrix } from "./matrix.js";
+
+const views = { play: initPlay, tree: initTree, matrix: initMatrix };
+const started = {};
+
+function show() {
+  const { view, params } = readHash();
+  const name = views[view] ? view : "play";
+  for (const section of document.querySelectorAll(".view")) {
+    section.hidden = section.id !== `view-${name}`;
+  }
+  for (const link of document.querySelectorAll("nav a")) {
+    link.classList.toggle("active", link.dataset.view === name);
+  }
+  if (!started[name]) started[name] = views[name](params);
+  else started[name].then((view) => view && view.shown && view.shown(params));
+}
+
+window.addEventListener("hashchange", show);
+show();

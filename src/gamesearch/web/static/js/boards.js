@@ -1,0 +1,94 @@
+// Board renderers, one small function per game, chosen by the game's kind. A renderer
+// draws position.board into `into` and calls play(moveText) when the person clicks a legal
+// move; `active` is false while the AI is to move; `values` (may be empty) maps a move to
+// its perfect-play value from the verdict, shown on the board. Games without a renderer get the generic
+// one: the text picture and the legal moves as buttons. Add a game: write a function here
+// and a board-data function in web/views.py under the same name.
+
+import { el, svg } from "./svg.js";
+
+function tictactoe(into, position, play, active, values) {
+  const size = 100, picture = svg(3 * size, 3 * size, into);
+  position.board.cells.forEach((mark, i) => {
+    const x = (i % 3) * size, y = Math.floor(i / 3) * size;
+    const move = String(i + 1);
+    const cell = el("rect", { x, y, width: size, height: size, class: "cell",
+                              "data-move": move, "data-mark": mark }, picture);
+    if (mark === "X") {
+      el("line", { x1: x + 22, y1: y + 22, x2: x + 78, y2: y + 78, class: "mark-x" }, picture);
+      el("line", { x1: x + 78, y1: y + 22, x2: x + 22, y2: y + 78, class: "mark-x" }, picture);
+    } else if (mark === "O") {
+      el("circle", { cx: x + 50, cy: y + 50, r: 30, class: "mark-o" }, picture);
+    } else {
+      if (move in values) {
+        el("text", { x: x + 50, y: y + 55, class: "move-value", "text-anchor": "middle",
+                     text: values[move] }, picture);
+      }
+      if (active && position.legal.includes(move)) cell.addEventListener("click", () => play(move));
+    }
+  });
+}
+
+function connect4(into, position, play, active, values) {
+  const { grid, width, height } = position.board;
+  const size = 56, top = 22, picture = svg(width * size, height * size + top, into);
+  el("rect", { x: 0, y: top, width: width * size, height: height * size, fill: "#2a5db0" },
+     picture);
+  grid.forEach((row, r) => row.forEach((v, c) => {
+    const fill = v === 1 ? "#e33" : v === 2 ? "#fd3" : "#fff";
+    el("circle", { cx: c * size + size / 2, cy: top + r * size + size / 2, r: size * 0.4, fill,
+                   "data-cell": `${r},${c}` }, picture);
+  }));
+  for (let c = 0; c < width; c++) {
+    const move = String(c + 1);
+    el("text", { x: c * size + size / 2, y: 16, "text-anchor": "middle", class: "move-value",
+                 text: move in values ? values[move] : move }, picture);
+    const column = el("rect", { x: c * size, y: 0, width: size, height: height * size + top,
+                                fill: "transparent", class: "column", "data-move": move },
+                      picture);
+    if (active && position.legal.includes(move)) column.addEventListener("click", () => play(move));
+  }
+}
+
+function nim(into, position, play, active, values) {
+  const piles = position.board.piles;
+  const most = Math.max(1, ...piles);
+  const picture = svg(Math.max(240, most * 22 + 90), piles.length * 44 + 10, into);
+  piles.forEach((n, p) => {
+    const y = p * 44 + 10;
+    el("text", { x: 8, y: y + 22, text: `pile ${p + 1}` }, picture);
+    for (let k = 0; k < n; k++) {
+      const take = n - k, move = `${p + 1}:${take}`;
+      const stick = el("rect", { x: 70 + k * 22, y, width: 12, height: 34, rx: 3,
+                                 class: "stick", "data-move": move }, picture);
+      const known = move in values ? ` (value ${values[move]})` : "";
+      el("title", { text: `take ${take} from pile ${p + 1}${known}` }, stick);
+      if (active) stick.addEventListener("click", () => play(move));
+    }
+  });
+}
+
+function generic(into, position, play, active, values) {
+  into.replaceChildren();
+  const pre = document.createElement("pre");
+  pre.textContent = position.text;
+  into.appendChild(pre);
+  const box = document.createElement("div");
+  box.className = "generic-moves";
+  for (const move of position.legal) {
+    const button = document.createElement("button");
+    button.textContent = move in values ? `${move} (${values[move]})` : move;
+    button.dataset.move = move;
+    button.disabled = !active;
+    button.addEventListener("click", () => play(move));
+    box.appendChild(button);
+  }
+  into.appendChild(box);
+}
+
+export const RENDERERS = { tictactoe, connect4, nim };
+
+export function renderBoard(into, position, play, active, values = {}) {
+  const renderer = (position.board && RENDERERS[position.kind]) || generic;
+  renderer(into, position, play, active, values || {});
+}

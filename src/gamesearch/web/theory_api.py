@@ -1,0 +1,174 @@
+"""The one place the web app calls gamesearch.theory (normal-form games).
+
+Everything the matrix lab needs from the theory package goes through the functions below,
+with lazy imports, so the binding can be fixed here alone if that API changes. When the
+package is missing, :func:`available` is False and the routes answer 501.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from fractions import Fraction
+from typing import Any
+
+from gamesearch.errors import GameSearchError
+
+MAX_STRATEGIES = 32
+THEORY_MODULE = "gamesearch.theory.normal_form"
+MISSING = ("the matrix lab needs gamesearch.theory (normal-form games), which is not "
+           "installed in this build")
+
+
+def available() -> bool:
+    """True when the theory package is importable."""
+    try:
+        return importlib.util.find_spec(THEORY_MODULE) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def parse_number(value: Any, where: str) -> Fraction | float:
+    """A payoff: an int, a finite float, or a string such as "3", "-1/2", "0.25"."""
+    if isinstance(value, bool):
+        raise GameSearchError(f"{where}: {value!r} is not a number")
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise GameSearchError(f"{where}: {value!r} is not a finite number")
+        return Fraction(value).limit_denominator(10**6) if value.is_integer() else value
+    if isinstance(value, str) and 0 < len(value) <= 24:
+        try:
+            return Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            pass
+    raise GameSearchError(f"{where}: {value!r} is not a number")
+
+
+def read_matrix(payload: dict) -> tuple[list, list, bool]:
+    """Check a payoff table: rows of cells, each a number (zero-sum: the row player's payoff)
+    or a pair [row payoff, column payoff]. Returns (row matrix, column matrix, zero_sum)."""
+    rows = payload.get("payoffs")
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, list) for r in rows):
+        raise GameSearchError("matrix: 'payoffs' must be a non-empty list of rows")
+    width = len(rows[0])
+    if width == 0 or any(len(r) != width for r in rows):
+        raise GameSearchError("matrix: every row needs the same number of cells (at least 1)")
+    if len(rows) > MAX_STRATEGIES or width > MAX_STRATEGIES:
+        raise GameSearchError(f"matrix: at most {MAX_STRATEGIES} strategies per player")
+    pairs = [isinstance(c, list) for r in rows for c in r]
+    if any(pairs) and not all(pairs):
+        raise GameSearchError("matrix: give every cell as a number (zero-sum) or every cell "
+                              "as a pair [row payoff, column payoff]")
+    a, b = [], []
+    for i, r in enumerate(rows):
+        ra, rb = [], []
+        for j, cell in enumerate(r):
+            where = f"matrix cell ({i + 1}, {j + 1})"
+            if isinstance(cell, list):
+                if len(cell) != 2:
+                    raise GameSearchError(f"{where}: a pair needs exactly two payoffs")
+                x, y = parse_number(cell[0], where), parse_number(cell[1], where)
+            else:
+                x = parse_number(cell, where)
+                y = -x
+            ra.append(x)
+            rb.append(y)
+        a.append(ra)
+        b.append(rb)
+    return a, b, not any(pairs)
+
+
+def _names(payload: dict, key: str, count: int, default: str) -> list[str]:
+    names = payload.get(key) or [f"{default}{k + 1}" for k in range(count)]
+    if len(names) != count:
+        raise GameSearchError(f"matrix: {len(names)} {key} for {count} strategies")
+    return [str(n)[:24] for n in names]
+
+
+def analyze(payload: dict) -> dict:
+    """Dominance elimination steps, best responses, pure and mixed equilibria, and the value
+    of a zero-sum game."""
+    if not available():
+        raise GameSearchError(MISSING)
+    from gamesearch.theory.dominance import iterated_elimination
+    from gamesearch.theory.exact import json_number
+    from gamesearch.theory.normal_form import NormalFormGame
+    from gamesearch.theory.pure import best_response_mask, pure_equilibria
+    from gamesearch.theory.support_enumeration import support_enumeration
+    from gamesearch.theory.zero_sum import solve_zero_sum
+
+    a, b, zero_sum = read_matrix(payload)
+    rows = _names(payload, "row_names", len(a), "r")
+    cols = _names(payload, "column_names", len(a[0]), "c")
+    game = NormalFormGame.bimatrix(a, b, players=["Row", "Column"], strategies=[rows, cols])
+    elimination = iterated_elimination(game, strict=True, mixed=True)
+    steps = [{"round": r, "player": d.player, "strategy": d.dominated,
+              "by": [json_number(p) for p in d.by], "text": d.describe(game)}
+             for r, d in elimination.steps]
+    out: dict[str, Any] = {
+        "players": game.players, "strategies": game.strategies, "zero_sum": zero_sum,
+        "payoffs": [[[json_number(a[i][j]), json_number(b[i][j])] for j in range(len(a[0]))]
+                    for i in range(len(a))],
+        "eliminations": steps, "survivors": elimination.survivors,
+        "best_responses": [best_response_mask(game, p).tolist() for p in (0, 1)],
+        "pure_equilibria": [list(p) for p in pure_equilibria(game)],
+    }
+    try:
+        out["mixed"] = support_enumeration(game).as_dict(game)
+    except GameSearchError as err:
+        out["mixed"] = {"equilibria": [], "notes": [str(err)]}
+    if zero_sum:
+        solution = solve_zero_sum(game)
+        out["value"] = json_number(solution.value)
+        out["optimal"] = [[json_number(p) for p in solution.row],
+                          [json_number(p) for p in solution.column]]
+    return out
+
+
+def tree_to_matrix(tree_game: Any) -> dict:
+    """The normal form of a tree from the tree lab, as a payoff table the matrix lab loads
+    (one strategy per reduced plan)."""
+    if not available():
+        raise GameSearchError(MISSING)
+    from gamesearch.theory.exact import json_number
+    from gamesearch.theory.extensive import to_normal_form
+
+    if tree_game.num_players != 2:
+        raise GameSearchError("tree to matrix: only trees with two players (MAX and one MIN)")
+    normal = to_normal_form(tree_game, reduced=True).game
+    m, n = normal.shape
+    if m > MAX_STRATEGIES or n > MAX_STRATEGIES:
+        raise GameSearchError(f"tree to matrix: {m}x{n} strategies; the matrix lab takes at "
+                              f"most {MAX_STRATEGIES} per player")
+    u = normal.exact_payoffs if normal.exact else normal.payoffs
+    payoffs = [[json_number(u[0][i, j]) for j in range(n)] for i in range(m)]
+    return {"payoffs": payoffs, "row_names": normal.strategies[0],
+            "column_names": normal.strategies[1]}
+
+
+FILE_SUFFIXES = (".nfg", ".json", ".csv")
+
+
+def parse_file(text: str, filename: str) -> dict:
+    """A two-player game from the text of a Gambit .nfg, JSON or CSV file, as a payoff table
+    the matrix lab loads. The file name only chooses the format: it is never opened."""
+    if not available():
+        raise GameSearchError(MISSING)
+    from gamesearch.theory.exact import json_number
+    from gamesearch.theory.formats import parse_game
+
+    suffix = next((x for x in FILE_SUFFIXES if filename.lower().endswith(x)), "")
+    game = parse_game(text, "upload" + suffix)
+    if game.num_players != 2:
+        raise GameSearchError(f"matrix lab: two-player games only; this file has "
+                              f"{game.num_players} players")
+    m, n = game.shape
+    if m > MAX_STRATEGIES or n > MAX_STRATEGIES:
+        raise GameSearchError(f"matrix lab: {m}x{n} strategies; at most {MAX_STRATEGIES} "
+                              "per player")
+    u = game.exact_payoffs if game.exact else game.payoffs
+    payoffs = [[[json_number(u[0][i, j]), json_number(u[1][i, j])] for j in range(n)]
+               for i in range(m)]
+    return {"payoffs": payoffs, "row_names": game.strategies[0],
+            "column_names": game.strategies[1]}

@@ -1,0 +1,111 @@
+"""Checks on everything a request brings: sizes, names, specs. Nothing from a request is
+executed or used as a path: games and agents come from the registries, their parameters
+are plain values (no path separators, no file parameters, bounded numbers)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from gamesearch.errors import GameSearchError, UnknownNameError
+from gamesearch.spec import parse_spec
+
+MAX_BODY = 64 * 1024
+"""Bytes a request body may hold (413 beyond)."""
+MAX_MOVES = 600
+MAX_TIME = 30.0
+"""Seconds an agent may be given per move."""
+DEFAULT_BUDGET = 10.0
+"""The budget of an agent spec that names no time (a depth-limited search, say)."""
+MAX_DEPTH = 64
+MAX_NUMBER = 1000
+"""The largest number a game or agent parameter may hold (bounded work per request)."""
+EXCLUDED_GAMES = {"tree"}  # trees belong to the tree lab (and the game reads a file)
+EXCLUDED_AGENTS = {"human"}
+FILE_PARAMS = re.compile(r"file|path|dir|book|weights|model|table|load|save", re.I)
+SAFE_VALUE = re.compile(r"^[A-Za-z0-9_.+\-]*$")
+
+
+class PositionRequest(BaseModel):
+    game: str = Field(max_length=200)
+    moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
+
+
+class ThinkRequest(PositionRequest):
+    agent: str = Field(max_length=200)
+
+
+class StopRequest(BaseModel):
+    search: str = Field(max_length=64)
+
+
+class TreeRequest(BaseModel):
+    tree: Any
+    algorithm: str = Field(default="alphabeta", max_length=32)
+    depth: int | None = Field(default=None, ge=0, le=12)
+
+
+class MatrixFileRequest(BaseModel):
+    text: str = Field(max_length=60_000)
+    name: str = Field(default="", max_length=200)
+
+
+class MatrixRequest(BaseModel):
+    payoffs: list[list[Any]] = Field(max_length=32)
+    row_names: list[str] | None = Field(default=None, max_length=32)
+    column_names: list[str] | None = Field(default=None, max_length=32)
+
+
+def _check_params(params: dict[str, str], where: str) -> None:
+    for key, value in params.items():
+        if FILE_PARAMS.search(key):
+            raise GameSearchError(f"{where}: parameter {key!r} is not available on the web")
+        if not SAFE_VALUE.match(value) or ".." in value:
+            raise GameSearchError(f"{where}: parameter {key}={value!r} has characters "
+                                  "that are not allowed (letters, digits, . + - _ only)")
+        for number in re.findall(r"\d+(?:\.\d+)?", value):
+            if float(number) > MAX_NUMBER:
+                raise GameSearchError(f"{where}: parameter {key}={value!r} is too large "
+                                      f"(at most {MAX_NUMBER})")
+
+
+def game_spec(spec: str) -> str:
+    """A checked game spec (registered, not excluded, plain parameters)."""
+    from gamesearch.games import REGISTRY
+
+    name, params = parse_spec(spec)
+    if name not in REGISTRY or name in EXCLUDED_GAMES:
+        known = ", ".join(sorted(set(REGISTRY) - EXCLUDED_GAMES))
+        raise UnknownNameError(f"unknown game {name!r}; known games: {known}")
+    _check_params(params, f"game {spec!r}")
+    return spec.strip()
+
+
+def agent_spec(spec: str) -> tuple[str, float]:
+    """A checked agent spec and its time budget in seconds (its ``time``, else the
+    default budget), bounded by MAX_TIME."""
+    from gamesearch.agents import AGENTS
+
+    name, params = parse_spec(spec)
+    if name not in AGENTS or name in EXCLUDED_AGENTS:
+        known = ", ".join(sorted(set(AGENTS) - EXCLUDED_AGENTS))
+        raise UnknownNameError(f"unknown agent {name!r}; known agents: {known}")
+    _check_params(params, f"agent {spec!r}")
+    budget = DEFAULT_BUDGET
+    if "time" in params:
+        try:
+            budget = float(params["time"])
+        except ValueError:
+            raise GameSearchError(f"agent {spec!r}: time must be a number of seconds") from None
+        if not 0 < budget <= MAX_TIME:
+            raise GameSearchError(f"agent {spec!r}: time must be between 0 and {MAX_TIME:g} s")
+    if "depth" in params:
+        try:
+            depth = int(params["depth"])
+        except ValueError:
+            raise GameSearchError(f"agent {spec!r}: depth must be a whole number") from None
+        if not 0 < depth <= MAX_DEPTH:
+            raise GameSearchError(f"agent {spec!r}: depth must be between 1 and {MAX_DEPTH}")
+    return spec.strip(), budget

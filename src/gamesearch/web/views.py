@@ -1,0 +1,108 @@
+"""What the page is shown of a position: players, legal moves, the outcome, and board data
+for the game's renderer (one small function per game; any other game gets the generic
+view: its text picture and its legal moves as buttons)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from gamesearch.errors import GameSearchError
+from gamesearch.game import CHANCE, sample_action
+
+MAX_LEGAL_SHOWN = 400
+MAX_CHANCE_STEPS = 100
+
+
+def _tictactoe(game: Any, state: Any) -> dict:
+    x, o = state
+    return {"cells": ["X" if x >> i & 1 else "O" if o >> i & 1 else "" for i in range(9)]}
+
+
+def _connect4(game: Any, state: Any) -> dict:
+    return {"grid": game.grid(state), "width": game.width, "height": game.height}
+
+
+def _nim(game: Any, state: Any) -> dict:
+    return {"piles": list(state[0]), "misere": game.misere}
+
+
+BOARDS: dict[str, Callable[[Any, Any], dict]] = {
+    "tictactoe": _tictactoe,
+    "connect4": _connect4,
+    "nim": _nim,
+}
+"""Board data by the game class's ``name``; the page has a renderer of the same name."""
+
+
+def replay(game: Any, moves: list[str]) -> Any:
+    """The state after ``moves`` (chance outcomes included, written as the game writes
+    them); an illegal move is named with its number."""
+    state = game.initial_state()
+    for i, text in enumerate(moves):
+        if game.is_terminal(state):
+            raise GameSearchError(f"move {i + 1} ({text!r}) comes after the game ended")
+        try:
+            action = game.string_to_action(state, text)
+        except GameSearchError as err:
+            raise type(err)(f"move {i + 1}: {err}") from None
+        state = game.result(state, action)
+    return state
+
+
+def roll_chance(game: Any, state: Any, moves: list[str],
+                rng: random.Random | None = None) -> tuple[Any, list[str]]:
+    """At chance nodes, draw the outcome (by its probability) and record it as a move, until
+    a player is to move or the game ends: the move list stays the whole story."""
+    rng = rng or random.Random()
+    moves = list(moves)
+    for _ in range(MAX_CHANCE_STEPS):
+        if game.is_terminal(state) or game.to_move(state) != CHANCE:
+            return state, moves
+        action = sample_action(game, state, rng)
+        moves.append(game.action_to_string(state, action))
+        state = game.result(state, action)
+    raise GameSearchError(f"more than {MAX_CHANCE_STEPS} chance outcomes in a row")
+
+
+def outcome(game: Any, state: Any) -> str:
+    """The result of a finished game in words."""
+    u = game.utilities(state)
+    best = max(u)
+    winners = [p for p, v in enumerate(u) if v == best]
+    if len(winners) == len(u):
+        return "draw"
+    return " and ".join(game.player_name(p) for p in winners) + " wins"
+
+
+def position_view(spec: str, game: Any, moves: list[str], state: Any) -> dict:
+    """Everything the page needs to draw the position and offer the moves."""
+    terminal = game.is_terminal(state)
+    view: dict[str, Any] = {
+        "game": spec, "kind": game.name, "moves": moves, "terminal": terminal,
+        "players": [game.player_name(p) for p in range(game.num_players)],
+        "text": game.render(state),
+    }
+    board = BOARDS.get(game.name)
+    view["board"] = board(game, state) if board else None
+    if terminal:
+        view["utilities"] = list(game.utilities(state))
+        view["outcome"] = outcome(game, state)
+        view["to_move"] = None
+        view["legal"] = []
+    else:
+        mover = game.to_move(state)
+        view["to_move"] = mover
+        view["legal"] = [game.action_to_string(state, a)
+                         for a in list(game.actions(state))[:MAX_LEGAL_SHOWN]]
+    return view
+
+
+def first_move(game: Any, state: Any) -> Any:
+    """A legal move without search: the first in the game's preferred order."""
+    actions = list(game.actions(state))
+    order = getattr(game, "order_actions", None)
+    if order is not None:
+        actions = list(order(state, actions))
+    return actions[0]

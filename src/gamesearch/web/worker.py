@@ -1,0 +1,233 @@
+"""What runs inside a worker process: a fixed table of job kinds, nothing else.
+
+A job names one of the kinds below and carries plain, already validated data (a game spec,
+moves as text, an agent spec, a tree in object form). Messages back are
+``(job_id, kind, data)`` with kind "progress", "result" or "error".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from gamesearch.errors import GameSearchError
+
+SAFETY = 0.03
+"""Seconds kept back from a search's budget for sending the answer."""
+
+Send = Callable[[str, Any], None]
+
+
+def worker_main(conn: Any, stop_flag: Any) -> None:
+    """The worker loop: receive a job, run it, send its messages; None ends the loop."""
+    import gamesearch.agents  # noqa: F401  (warm the imports before saying ready)
+    import gamesearch.games  # noqa: F401
+    import gamesearch.search.alphabeta  # noqa: F401
+
+    conn.send((0, "ready", None))
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError, KeyboardInterrupt):
+            return
+        if job is None:
+            return
+        job_id = job["id"]
+
+        def send(kind: str, data: Any, job_id: int = job_id) -> None:
+            conn.send((job_id, kind, data))
+
+        try:
+            handler = JOBS[job["kind"]]
+            handler(job["payload"], job["seconds"], stop_flag, send)
+        except GameSearchError as err:
+            status = 501 if type(err).__name__ == "Unavailable" else 400
+            send("error", {"status": status, "message": str(err)})
+        except KeyboardInterrupt:
+            return
+        except Exception as err:  # a bug: report it, keep the worker alive
+            send("error", {"status": 500,
+                           "message": f"internal error: {type(err).__name__}: {err}"})
+
+
+# --- the job kinds ---------------------------------------------------------------------------
+
+
+def position(game_spec: str, moves: list[str]) -> tuple[Any, Any]:
+    """The game and the state after ``moves`` (text, parsed and checked by the game)."""
+    from gamesearch.games import load_game
+
+    game = load_game(game_spec)
+    state = game.initial_state()
+    for i, text in enumerate(moves):
+        if game.is_terminal(state):
+            raise GameSearchError(f"move {i + 1} ({text!r}) comes after the game ended")
+        state = game.result(state, game.string_to_action(state, text))
+    return game, state
+
+
+def describe(result: Any, game: Any, state: Any) -> dict:
+    """A SearchResult as plain data, with nodes per second for the live view."""
+    data = result.as_dict(game, state)
+    data["nps"] = round(result.stats.nodes_per_second)
+    value = data.get("value")
+    if isinstance(value, float) and not math.isfinite(value):
+        data["value"] = str(value)
+    return data
+
+
+def _alphabeta_options(depth: int | None = None, time: float | None = None,
+                       pvs: bool = False, tt: int = 1 << 18) -> dict:
+    return {"depth": depth, "time": time, "pvs": pvs, "tt": tt}
+
+
+def think(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
+    """Let an agent choose a move. Alpha-beta deepens iteratively and reports every completed
+    depth; the stop flag (set by the server) ends it after the current depth."""
+    from gamesearch.agents import make_agent
+    from gamesearch.search.alphabeta import iterative_deepening
+    from gamesearch.search.tt import TranspositionTable
+    from gamesearch.spec import call_with_params, parse_spec
+
+    game, state = position(payload["game"], payload["moves"])
+    if game.is_terminal(state):
+        raise GameSearchError("the game is over: there is no move to make")
+    spec = payload["agent"]
+    name, params = parse_spec(spec)
+    if name != "alphabeta":
+        result = make_agent(spec)(game, state)
+        send("result", describe(result, game, state))
+        return
+    options = call_with_params(_alphabeta_options, params, f"agent {spec!r}")
+    budget = max(0.001, seconds - SAFETY)
+    depths = []
+    last, stopped = None, False
+    for result in iterative_deepening(
+        game, state, options["depth"], time=budget,
+        null_window="pvs" if options["pvs"] else None,
+        tt=TranspositionTable(max(1024, min(options["tt"], 1 << 20))),
+    ):
+        last = result
+        depths.append(result.stats.depth)
+        send("progress", describe(result, game, state))
+        if stop_flag.value:
+            stopped = True
+            break
+    data = describe(last, game, state)
+    data["proven"] = not stopped and proven(depths, options["depth"])
+    send("result", data)
+
+
+def proven(depths: list[int], max_depth: int | None) -> bool:
+    """Did iterative deepening end because its value is exact (the search reached the end of
+    the game everywhere)? Its documented endings: exact (the last depth is new), out of time
+    (the deepest result again, or depth 0), or the depth limit reached."""
+    if not depths or depths[-1] < 1:
+        return False
+    if len(depths) > 1 and depths[-1] == depths[-2]:
+        return False
+    return max_depth is None or depths[-1] < max_depth
+
+
+def verdict(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
+    """The game-theoretic value of a position: the game's own solver where it has one
+    (Connect Four's), else exact alpha-beta on every move within the time budget."""
+    from gamesearch.games import game_entry
+    from gamesearch.spec import parse_spec
+
+    game, state = position(payload["game"], payload["moves"])
+    entry = game_entry(parse_spec(payload["game"])[0])
+    if game.is_terminal(state):
+        send("result", {"kind": "over", "utilities": list(game.utilities(state))})
+        return
+    if entry.solver is not None:
+        report = entry.solver(game, state, {"depth": None, "time": max(0.05, seconds - 0.1)})
+        send("result", {"kind": "solver", "report": _plain(report)})
+        return
+    if game.num_players != 2 or not game.zero_sum:
+        send("result", {"kind": "none", "message": "no verdict for this kind of game"})
+        return
+    send("result", exact_action_values(game, state, seconds - SAFETY))
+
+
+def exact_action_values(game: Any, state: Any, seconds: float) -> dict:
+    """Every legal move's exact value for the player to move, or 'unknown' when the budget
+    runs out first (alpha-beta to the end of the game, one table for all moves)."""
+    from gamesearch.search.alphabeta import AlphaBeta
+    from gamesearch.search.result import Clock, SearchTimeout
+
+    mover = game.to_move(state)
+    searcher = AlphaBeta(game, clock=Clock(seconds))
+    values = {}
+    try:
+        for action in game.actions(state):
+            child = game.result(state, action)
+            if game.is_terminal(child):
+                v = game.utilities(child)[mover]
+            else:
+                v = searcher.search(child, None).value
+                if game.to_move(child) != mover:
+                    v = -v
+            values[game.action_to_string(state, action)] = _plain(v)
+    except SearchTimeout:
+        return {"kind": "unknown",
+                "message": f"not solved within {seconds:.1f} s by alpha-beta"}
+    best = max(values.values())
+    return {"kind": "alphabeta", "value": best, "to_move": game.player_name(mover),
+            "action_values": values,
+            "best": [a for a, v in values.items() if v == best]}
+
+
+def tree(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
+    """Run a search on a tree from the tree lab and record its trace."""
+    from gamesearch.web.treelab import run_tree
+
+    send("result", run_tree(payload["tree"], payload["algorithm"], payload.get("depth")))
+
+
+def matrix(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
+    """Analyse a normal-form game (through the theory adapter)."""
+    from gamesearch.web import theory_api
+
+    send("result", _plain(theory_api.analyze(payload)))
+
+
+def matrix_file(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
+    """Read a normal-form game file's text (through the theory adapter)."""
+    from gamesearch.web import theory_api
+
+    send("result", _plain(theory_api.parse_file(payload["text"], payload["name"])))
+
+
+def tree_matrix(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
+    """The normal form of a tree from the tree lab (through the theory adapter)."""
+    from gamesearch.web import theory_api
+    from gamesearch.web.treelab import build
+
+    send("result", _plain(theory_api.tree_to_matrix(build(payload["tree"]))))
+
+
+def _plain(value: Any) -> Any:
+    """Make a solver's report JSON-friendly (tuples to lists, odd objects to text)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return str(value)
+        return int(value) if value.is_integer() else value
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    return str(value)
+
+
+JOBS: dict[str, Callable[[dict, float, Any, Send], None]] = {
+    "think": think,
+    "verdict": verdict,
+    "tree": tree,
+    "matrix": matrix,
+    "matrix_file": matrix_file,
+    "tree_matrix": tree_matrix,
+}
