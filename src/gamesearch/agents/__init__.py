@@ -159,3 +159,25 @@ register_agent("alphabeta", _alphabeta,
 
 __all__ = ["AGENTS", "Agent", "FunctionAgent", "HumanAgent", "RandomAgent", "act",
            "make_agent", "register_agent"]
+
+
+def _expectimax(depth: int | None = None, samples: int | None = None,
+                seed: int | None = None) -> Agent:
+    from gamesearch.search.chance import expectimax
+
+    return FunctionAgent("expectimax", expectimax, depth=depth, samples=samples, seed=seed)
+
+
+def _expectiminimax(depth: int | None = None, pruning: str | None = None,
+                    samples: int | None = None, seed: int | None = None) -> Agent:
+    from gamesearch.search.chance import expectiminimax
+
+    return FunctionAgent("expectiminimax", expectiminimax, depth=depth,
+                         pruning=None if pruning in (None, "none") else pruning,
+                         samples=samples, seed=seed)
+
+
+register_agent("expectimax", _expectimax,
+               "expectimax to depth=N plies: opponents play at random (samples=K at chance)")
+register_agent("expectiminimax", _expectiminimax,
+               "expectiminimax to depth=N plies (pruning=star1|star2, samples=K)")
