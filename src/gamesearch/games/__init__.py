@@ -75,6 +75,22 @@ register(GameEntry("connect4", "Connect Four, 7x6 by default (other sizes too)",
 register(GameEntry("tree", "An explicit game tree from a JSON file (file=PATH)", _tree))
 
 
+def _pig(goal: int = 100) -> Game:
+    from gamesearch.games.pig import Pig
+
+    return Pig(goal=goal)
+
+
+def _pig_solver(game: Game, state: Any, options: dict) -> dict:
+    from gamesearch.games.pig_solver import pig_solver
+
+    return pig_solver(game, state, options)
+
+
+register(GameEntry("pig", "Pig, the dice race to goal=100 (solved by value iteration)", _pig,
+                   solver=_pig_solver))
+
+
 def load_game(spec: str, **params: Any) -> Game:
     """A game by name with parameters: ``load_game("nim", piles=(2, 2), misere=True)`` or
     ``load_game("nim:piles=2-2,misere=true")``."""
