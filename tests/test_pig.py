@@ -144,4 +144,4 @@ def test_solve_pig_cli_json(capsys) -> None:
     data = json.loads(capsys.readouterr().out)
     assert data["win_probability"] == pytest.approx(solve_pig_reference(12).win_probability(),
                                                     abs=1e-10)
-    assert data["goal"] == 20 and data["best_action"] == ROLL
+    assert data["goal"] == 12 and data["best_action"] == ROLL
