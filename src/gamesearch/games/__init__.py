@@ -91,6 +91,16 @@ register(GameEntry("pig", "Pig, the dice race to goal=100 (solved by value itera
                    solver=_pig_solver))
 
 
+def _backgammon() -> Game:
+    from gamesearch.games.backgammon import Backgammon
+
+    return Backgammon()
+
+
+register(GameEntry("backgammon", "Backgammon, full rules without the cube (gammons count)",
+                   _backgammon))
+
+
 def load_game(spec: str, **params: Any) -> Game:
     """A game by name with parameters: ``load_game("nim", piles=(2, 2), misere=True)`` or
     ``load_game("nim:piles=2-2,misere=true")``."""
