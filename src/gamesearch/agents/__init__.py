@@ -181,3 +181,16 @@ register_agent("expectimax", _expectimax,
                "expectimax to depth=N plies: opponents play at random (samples=K at chance)")
 register_agent("expectiminimax", _expectiminimax,
                "expectiminimax to depth=N plies (pruning=star1|star2, samples=K)")
+
+
+def _gammon(depth: int = 2, pruning: str = "star2", samples: int | None = None,
+            seed: int | None = None) -> Agent:
+    from gamesearch.search.chance import expectiminimax
+
+    return FunctionAgent("gammon", expectiminimax, depth=depth,
+                         pruning=None if pruning == "none" else pruning, samples=samples,
+                         seed=seed)
+
+
+register_agent("gammon", _gammon, "backgammon: depth-2 expectiminimax (Star2) with the "
+               "hand-written evaluation (depth=N, pruning=star1|star2|none, samples=K)")
