@@ -194,3 +194,22 @@ def _gammon(depth: int = 2, pruning: str = "star2", samples: int | None = None,
 
 register_agent("gammon", _gammon, "backgammon: depth-2 expectiminimax (Star2) with the "
                "hand-written evaluation (depth=N, pruning=star1|star2|none, samples=K)")
+
+
+def _pacman(algorithm: str = "expectimax", depth: int = 2, seed: int | None = None) -> Agent:
+    from gamesearch.games.pacman_agents import PacmanAgent
+
+    return PacmanAgent(algorithm=algorithm, depth=depth, seed=seed)
+
+
+def _ghost(kind: str = "random", depth: int = 1, seed: int | None = None,
+           chase: float = 0.8) -> Agent:
+    from gamesearch.games.pacman_agents import GhostAgent
+
+    return GhostAgent(kind=kind, depth=depth, seed=seed, chase=chase)
+
+
+register_agent("pacman", _pacman, "Pacman searching depth=N full rounds "
+               "(algorithm=expectimax|minimax|alphabeta|greedy|random)")
+register_agent("ghost", _ghost, "a Pacman ghost: kind=random|directional|adversarial "
+               "(depth=N rounds for adversarial, chase=P for directional)")

@@ -101,6 +101,16 @@ register(GameEntry("backgammon", "Backgammon, full rules without the cube (gammo
                    _backgammon))
 
 
+def _pacman(layout: str = "small", max_moves: int = 500, evaluation: str = "better") -> Game:
+    from gamesearch.games.pacman import Pacman
+
+    return Pacman(layout=layout, max_moves=max_moves, evaluation=evaluation)
+
+
+register(GameEntry("pacman", "Pacman against ghosts on a layout (layout=small|tiny|medium|"
+                   "open|maze or a .lay file)", _pacman))
+
+
 def load_game(spec: str, **params: Any) -> Game:
     """A game by name with parameters: ``load_game("nim", piles=(2, 2), misere=True)`` or
     ``load_game("nim:piles=2-2,misere=true")``."""
