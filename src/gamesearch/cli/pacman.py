@@ -18,6 +18,7 @@ LAYOUT = typer.Option("small", "--layout", "-l", help="a shipped layout or a .la
 PACMAN = typer.Option("expectimax:depth=2", "--pacman",
                       help="expectimax|minimax|alphabeta|greedy|random[:depth=ROUNDS] or human")
 GHOSTS = typer.Option("random", "--ghosts", help="random|directional|adversarial[:depth=N]")
+TREE_FILES = typer.Argument(..., metavar="FILE...", help="course game-tree case files")
 EVALUATION = typer.Option("better", "--evaluation", help="better|score (score starves)")
 
 
@@ -151,3 +152,39 @@ def layouts_command(json_out: bool = typer.Option(False, "--json")) -> None:
     for row in rows:
         console.print(f"{row['name']:8} {row['size']:6} ghosts {row['ghosts']}  food "
                       f"{row['food']:3}  capsules {row['capsules']}")
+
+
+@pacman_app.command("tree")
+def tree_command(
+    files: list[str] = TREE_FILES,
+    json_out: bool = typer.Option(False, "--json", help="JSON output"),
+) -> None:
+    """Run Pacman-course game-tree cases: value, action and the states visited, in order,
+    checked against the case's expectations (exit status 1 when one fails)."""
+    from gamesearch.games.pacman_trees import read_case
+
+    reports, failed = [], 0
+    for path in files:
+        case = read_case(path)
+        value, action, visited = case.run()
+        checks = {
+            "value": case.expected_value is None or abs(value - case.expected_value) < 1e-9,
+            "action": case.expected_action is None or action == case.expected_action,
+            "visited": case.expected_visited is None or visited == case.expected_visited,
+        }
+        ok = all(checks.values())
+        failed += not ok
+        reports.append({"file": path, "algorithm": case.algorithm, "value": value,
+                        "action": action, "visited": visited, "states_visited": len(visited),
+                        "passed": ok, "checks": checks})
+    if json_out:
+        print_json({"value": reports[0]["value"] if len(reports) == 1 else None,
+                    "cases": reports, "failed": failed})
+    else:
+        for r in reports:
+            mark = "[green]pass[/]" if r["passed"] else "[red]FAIL[/]"
+            console.print(f"{mark} {r['file']}: {r['algorithm']} value {r['value']:g}, action "
+                          f"{r['action']}, {r['states_visited']} states: "
+                          f"{' '.join(r['visited'])}")
+    if failed:
+        raise typer.Exit(1)
