@@ -184,16 +184,15 @@ register_agent("expectiminimax", _expectiminimax,
 
 
 def _gammon(depth: int = 2, pruning: str = "star2", samples: int | None = None,
-            seed: int | None = None) -> Agent:
-    from gamesearch.search.chance import expectiminimax
+            seed: int | None = None, kernel: bool = True) -> Agent:
+    from gamesearch.games.backgammon_kernel import GammonAgent
 
-    return FunctionAgent("gammon", expectiminimax, depth=depth,
-                         pruning=None if pruning == "none" else pruning, samples=samples,
-                         seed=seed)
+    return GammonAgent(depth=depth, pruning=None if pruning == "none" else pruning,
+                       samples=samples, seed=seed, kernel=kernel)
 
 
-register_agent("gammon", _gammon, "backgammon: depth-2 expectiminimax (Star2) with the "
-               "hand-written evaluation (depth=N, pruning=star1|star2|none, samples=K)")
+register_agent("gammon", _gammon, "backgammon: depth-2 expectiminimax with the hand-written "
+               "evaluation, compiled (kernel=false: Star2 in Python; pruning=, samples=K)")
 
 
 def _pacman(algorithm: str = "expectimax", depth: int = 2, seed: int | None = None) -> Agent:

@@ -16,6 +16,7 @@ import math
 import numpy as np
 from numba import njit
 
+from gamesearch.agents import Agent
 from gamesearch.games.backgammon import WEIGHTS, BackgammonState, relative
 from gamesearch.search.result import Clock, SearchResult, SearchStats
 
@@ -364,3 +365,31 @@ def expectiminimax_kernel(game, s: BackgammonState, depth: int = 2) -> SearchRes
                         seconds=clock.elapsed())
     stats.extra["kernel"] = "numba"
     return SearchResult(float(values[best]), action, [action], stats)
+
+
+class GammonAgent(Agent):
+    """The depth-2 backgammon player: expectiminimax with the hand-written evaluation, on the
+    compiled kernel where it applies (a backgammon decision node, no sampling), else the
+    readable search with *-minimax pruning."""
+
+    interactive = False
+
+    def __init__(self, depth: int = 2, pruning: str | None = "star2",
+                 samples: int | None = None, seed: int | None = None,
+                 kernel: bool = True) -> None:
+        self.depth, self.pruning, self.samples, self.seed = depth, pruning, samples, seed
+        self.kernel = kernel
+        self.spec = "gammon"
+
+    def __call__(self, game, state) -> SearchResult:
+        from gamesearch.games.backgammon import Backgammon
+        from gamesearch.search.chance import expectiminimax
+
+        if (self.kernel and isinstance(game, Backgammon) and state.dice is not None
+                and self.samples is None and self.depth >= 1):
+            return expectiminimax_kernel(game, state, self.depth)
+        return expectiminimax(game, state, depth=self.depth, pruning=self.pruning,
+                              samples=self.samples, seed=self.seed)
+
+    def reset(self) -> None:
+        """Nothing is kept between games."""
