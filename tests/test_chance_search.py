@@ -170,3 +170,12 @@ def test_sampling_reports_the_sample_size_and_is_reproducible() -> None:
     assert abs(many.action_values[0] - 4.5) < 0.1
     with pytest.raises(GameSearchError, match="sample size"):
         expectiminimax(game, 0, samples=0)
+
+
+def test_a_chance_root_has_a_value_and_no_action() -> None:
+    game = TreeGame({"player": "chance", "children": [
+        {"probability": 0.25, "player": "max", "children": [{"value": 4}, {"value": 8}]},
+        {"probability": 0.75, "value": 0}]})
+    for search in (expectimax, expectiminimax):
+        result = search(game, 0)
+        assert result.value == pytest.approx(2.0) and result.action is None

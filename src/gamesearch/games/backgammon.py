@@ -135,10 +135,6 @@ class Backgammon(Game):
         score = sum(w * (me[name] - them[name]) for name, w in WEIGHTS.items())
         return math.tanh(score)
 
-    def order_actions(self, s: BackgammonState, actions: list) -> list:
-        """Plays that hit or make points first (helps *-minimax prune)."""
-        return actions
-
     # --- people ----------------------------------------------------------------------------
     def action_to_string(self, s: BackgammonState, a) -> str:
         if s.dice is None:

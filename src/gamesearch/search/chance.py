@@ -227,9 +227,7 @@ def expectimax(
     outcomes). The game's own chance nodes are averaged by their probabilities.
     """
     _check_samples(samples)
-    if not game.is_terminal(state) and game.to_move(state) == CHANCE:
-        raise GameSearchError("expectimax: the root is a chance node; give a decision state")
-    root = _root_player(game, state, None)
+    root = _root_player(game, state, None)  # player 0 (MAX) where the root is chance
     cut = evaluator(game, evaluate)
 
     def averaged(s: State, p: int) -> list | None:
