@@ -52,3 +52,20 @@ def test_compiled_search_equals_expectiminimax() -> None:
             assert fast.action == plain.action
             assert (fast.stats.nodes, fast.stats.leaves) == (plain.stats.nodes,
                                                              plain.stats.leaves)
+
+
+def test_compiled_star_pruning_equals_the_readable_one_and_plain() -> None:
+    game = Backgammon()
+    for s in positions(30, seed=8)[-2:]:
+        for pruning in ("star1", "star2"):
+            readable = expectiminimax(game, s, depth=2, pruning=pruning)
+            compiled = expectiminimax_kernel(game, s, depth=2, pruning=pruning)
+            assert compiled.value == readable.value and compiled.action == readable.action
+            assert (compiled.stats.nodes, compiled.stats.leaves) == (readable.stats.nodes,
+                                                                     readable.stats.leaves)
+    s = positions(30, seed=8)[-1]
+    plain = expectiminimax_kernel(game, s, depth=3)
+    for pruning in ("star1", "star2"):
+        pruned = expectiminimax_kernel(game, s, depth=3, pruning=pruning)
+        assert pruned.value == pytest.approx(plain.value, abs=1e-12)
+        assert pruned.stats.visited < plain.stats.visited

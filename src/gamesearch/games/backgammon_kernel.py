@@ -339,6 +339,157 @@ def root_values(my, opp, d1, d2, depth, weights, counts):
     return values, out[:n].copy()
 
 
+LO, HI = -3.0, 3.0  # the bounds of every backgammon value (a backgammon is 3 points)
+
+
+@njit(cache=True)
+def _decide(my, opp, r, d, sign, alpha, beta, probing, weights, counts, work, dies, boards,
+            bounds):
+    """The decision node after roll ``r``: fail-soft alpha-beta over the plays."""
+    counts[0] += 1
+    out = work[d]
+    n = generate(my, opp, _ROLLS[r, 0], _ROLLS[r, 1], out, dies[d])
+    my2 = boards[d, 0]
+    opp2 = boards[d, 1]
+    best = -np.inf if sign > 0 else np.inf
+    for i in range(n):
+        _mirror(out[i], my2, opp2)
+        v = star_chance(my2, opp2, d - 1, -sign, alpha, beta, probing, weights, counts,
+                        work, dies, boards, bounds)
+        if sign > 0:
+            best = max(best, v)
+            alpha = max(alpha, v)
+        else:
+            best = min(best, v)
+            beta = min(beta, v)
+        if alpha >= beta:
+            counts[2] += 1
+            break
+    return best
+
+
+@njit(cache=True)
+def star_chance(my, opp, d, sign, alpha, beta, probing, weights, counts, work, dies, boards,
+                bounds):
+    """Star1 (Star2 with ``probing``) at the chance node before ``my`` rolls: the compiled
+    twin of :class:`gamesearch.search.chance.StarSearch`, step for step."""
+    if opp[0] == 15:
+        counts[1] += 1
+        return -sign * _win_size(my, opp)
+    if d <= 0:
+        counts[1] += 1
+        return sign * evaluate(my, opp, weights)
+    counts[0] += 1
+    lower = bounds[d, 0]
+    upper = bounds[d, 1]
+    for i in range(21):
+        lower[i] = LO
+        upper[i] = HI
+    if probing:
+        out = work[d]
+        my2 = boards[d, 0]
+        opp2 = boards[d, 1]
+        for i in range(21):
+            p_i = _PROBS[i]
+            generate(my, opp, _ROLLS[i, 0], _ROLLS[i, 1], out, dies[d])
+            _mirror(out[0], my2, opp2)
+            if sign > 0:  # a MAX child is worth at least its first move
+                others = 0.0
+                for j in range(21):
+                    if j != i:
+                        others += _PROBS[j] * lower[j]
+                high = min((beta - others) / p_i, HI)
+                if lower[i] >= high:
+                    continue
+                v = star_chance(my2, opp2, d - 1, -sign, lower[i], high, probing, weights,
+                                counts, work, dies, boards, bounds)
+                if v > lower[i]:
+                    lower[i] = v
+                bound = 0.0
+                for j in range(21):
+                    bound += _PROBS[j] * lower[j]
+                if bound >= beta:
+                    counts[2] += 1
+                    return bound
+            else:  # a MIN child is worth at most its first move
+                others = 0.0
+                for j in range(21):
+                    if j != i:
+                        others += _PROBS[j] * upper[j]
+                low = max((alpha - others) / p_i, LO)
+                if low >= upper[i]:
+                    continue
+                v = star_chance(my2, opp2, d - 1, -sign, low, upper[i], probing, weights,
+                                counts, work, dies, boards, bounds)
+                if v < upper[i]:
+                    upper[i] = v
+                bound = 0.0
+                for j in range(21):
+                    bound += _PROBS[j] * upper[j]
+                if bound <= alpha:
+                    counts[2] += 1
+                    return bound
+    done = 0.0
+    rest_lo = 0.0
+    rest_hi = 0.0
+    for i in range(21):
+        rest_lo += _PROBS[i] * lower[i]
+    for i in range(21):
+        rest_hi += _PROBS[i] * upper[i]
+    for i in range(21):
+        p = _PROBS[i]
+        rest_lo -= p * lower[i]
+        rest_hi -= p * upper[i]
+        a_i = (alpha - done - rest_hi) / p
+        b_i = (beta - done - rest_lo) / p
+        if upper[i] <= a_i:
+            counts[2] += 1
+            return min(done + p * upper[i] + rest_hi, alpha)
+        if lower[i] >= b_i:
+            counts[2] += 1
+            return max(done + p * lower[i] + rest_lo, beta)
+        if lower[i] == upper[i]:
+            v = lower[i]
+        else:
+            v = _decide(my, opp, i, d, sign, max(a_i, lower[i]), min(b_i, upper[i]),
+                        probing, weights, counts, work, dies, boards, bounds)
+        if v <= a_i:
+            counts[2] += 1
+            return min(done + p * v + rest_hi, alpha)
+        if v >= b_i:
+            counts[2] += 1
+            return max(done + p * v + rest_lo, beta)
+        done += p * v
+    return done
+
+
+@njit(cache=True)
+def star_root(my, opp, d1, d2, depth, probing, weights, counts):
+    """*-minimax at a decision node: (value, index of the chosen play, the plays' boards)."""
+    work = np.empty((depth + 1, MAX_PLAYS, 52), dtype=np.int64)
+    dies = np.empty((depth + 1, MAX_PLAYS), dtype=np.int64)
+    boards = np.empty((depth + 1, 2, 26), dtype=np.int64)
+    bounds = np.empty((depth + 1, 2, 21))
+    out = np.empty((MAX_PLAYS, 52), dtype=np.int64)
+    root_dies = np.empty(MAX_PLAYS, dtype=np.int64)
+    n = generate(my, opp, d1, d2, out, root_dies)
+    counts[0] += 1
+    my2 = np.empty(26, dtype=np.int64)
+    opp2 = np.empty(26, dtype=np.int64)
+    best = -np.inf
+    chosen = -1
+    for i in range(n):
+        if best >= HI:
+            break
+        _mirror(out[i], my2, opp2)
+        v = star_chance(my2, opp2, depth - 1, -1.0, max(best, LO), HI, probing, weights,
+                        counts, work, dies, boards, bounds)
+        if v > best or chosen < 0:
+            best = v
+            chosen = i
+    return best, chosen, out[:n].copy()
+
+
 def arrays(s: BackgammonState) -> tuple[np.ndarray, np.ndarray]:
     """The kernel's board for a state (the mover's view, opponent's bar in opp[25])."""
     my, opp, opp_bar = relative(s)
@@ -346,25 +497,33 @@ def arrays(s: BackgammonState) -> tuple[np.ndarray, np.ndarray]:
     return np.array(my, dtype=np.int64), np.array(opp, dtype=np.int64)
 
 
-def expectiminimax_kernel(game, s: BackgammonState, depth: int = 2) -> SearchResult:
-    """Compiled plain expectiminimax at a decision node, with the hand-written evaluation:
-    the same value, action and node counts as the pure-Python search."""
+def expectiminimax_kernel(game, s: BackgammonState, depth: int = 2,
+                          pruning: str | None = None) -> SearchResult:
+    """Compiled expectiminimax at a decision node, with the hand-written evaluation: the
+    same value, action and node counts as the pure-Python search (``pruning`` None,
+    "star1" or "star2", as in :func:`gamesearch.search.chance.expectiminimax`)."""
     clock = Clock(None)
     my, opp = arrays(s)
-    counts = np.zeros(2, dtype=np.int64)
-    values, boards = root_values(my, opp, s.dice[0], s.dice[1], depth, _W, counts)
-    best = int(np.argmax(values))
+    counts = np.zeros(3, dtype=np.int64)
+    if pruning is None:
+        values, boards = root_values(my, opp, s.dice[0], s.dice[1], depth, _W, counts)
+        best = int(np.argmax(values))
+        value = float(values[best])
+    else:
+        value, best, boards = star_root(my, opp, s.dice[0], s.dice[1], depth,
+                                        pruning == "star2", _W, counts)
+        value, best = float(value), int(best)
     target = (tuple(int(v) for v in boards[best, :26]),
-              tuple(int(v) for v in boards[best, 26:51]) + (0,))
+              tuple(int(v) for v in boards[best, 26:51]))
     action = None
     for play, position in game.plays(s):
-        if position[0] == target[0] and position[1][:25] == target[1][:25]:
+        if position[0] == target[0] and position[1][:25] == target[1]:
             action = play
             break
-    stats = SearchStats(nodes=int(counts[0]), leaves=int(counts[1]), depth=depth,
-                        seconds=clock.elapsed())
+    stats = SearchStats(nodes=int(counts[0]), leaves=int(counts[1]), cutoffs=int(counts[2]),
+                        depth=depth, seconds=clock.elapsed())
     stats.extra["kernel"] = "numba"
-    return SearchResult(float(values[best]), action, [action], stats)
+    return SearchResult(value, action, [action], stats)
 
 
 class GammonAgent(Agent):
