@@ -343,36 +343,11 @@ LO, HI = -3.0, 3.0  # the bounds of every backgammon value (a backgammon is 3 po
 
 
 @njit(cache=True)
-def _decide(my, opp, r, d, sign, alpha, beta, probing, weights, counts, work, dies, boards,
-            bounds):
-    """The decision node after roll ``r``: fail-soft alpha-beta over the plays."""
-    counts[0] += 1
-    out = work[d]
-    n = generate(my, opp, _ROLLS[r, 0], _ROLLS[r, 1], out, dies[d])
-    my2 = boards[d, 0]
-    opp2 = boards[d, 1]
-    best = -np.inf if sign > 0 else np.inf
-    for i in range(n):
-        _mirror(out[i], my2, opp2)
-        v = star_chance(my2, opp2, d - 1, -sign, alpha, beta, probing, weights, counts,
-                        work, dies, boards, bounds)
-        if sign > 0:
-            best = max(best, v)
-            alpha = max(alpha, v)
-        else:
-            best = min(best, v)
-            beta = min(beta, v)
-        if alpha >= beta:
-            counts[2] += 1
-            break
-    return best
-
-
-@njit(cache=True)
 def star_chance(my, opp, d, sign, alpha, beta, probing, weights, counts, work, dies, boards,
                 bounds):
     """Star1 (Star2 with ``probing``) at the chance node before ``my`` rolls: the compiled
-    twin of :class:`gamesearch.search.chance.StarSearch`, step for step."""
+    twin of :class:`gamesearch.search.chance.StarSearch`, step for step (one self-recursive
+    function: the decision nodes are inlined, as numba's caching dislikes mutual recursion)."""
     if opp[0] == 15:
         counts[1] += 1
         return -sign * _win_size(my, opp)
@@ -450,9 +425,28 @@ def star_chance(my, opp, d, sign, alpha, beta, probing, weights, counts, work, d
             return max(done + p * lower[i] + rest_lo, beta)
         if lower[i] == upper[i]:
             v = lower[i]
-        else:
-            v = _decide(my, opp, i, d, sign, max(a_i, lower[i]), min(b_i, upper[i]),
-                        probing, weights, counts, work, dies, boards, bounds)
+        else:  # the decision node after roll i: fail-soft alpha-beta over its plays
+            counts[0] += 1
+            out = work[d]
+            n = generate(my, opp, _ROLLS[i, 0], _ROLLS[i, 1], out, dies[d])
+            my2 = boards[d, 0]
+            opp2 = boards[d, 1]
+            a = max(a_i, lower[i])
+            b = min(b_i, upper[i])
+            v = -np.inf if sign > 0 else np.inf
+            for k in range(n):
+                _mirror(out[k], my2, opp2)
+                w = star_chance(my2, opp2, d - 1, -sign, a, b, probing, weights, counts,
+                                work, dies, boards, bounds)
+                if sign > 0:
+                    v = max(v, w)
+                    a = max(a, w)
+                else:
+                    v = min(v, w)
+                    b = min(b, w)
+                if a >= b:
+                    counts[2] += 1
+                    break
         if v <= a_i:
             counts[2] += 1
             return min(done + p * v + rest_hi, alpha)
