@@ -103,6 +103,16 @@ def openspiel_speed(states, depth: int) -> tuple[int, float]:
         minimax.expectiminimax = original
 
 
+def timed(run, at_least: float = 1.0) -> tuple[int, float]:
+    """Repeat ``run()`` (which returns a node count) for at least ``at_least`` seconds."""
+    nodes, start = 0, time.perf_counter()
+    while True:
+        nodes += run()
+        seconds = time.perf_counter() - start
+        if seconds >= at_least:
+            return nodes, seconds
+
+
 def star_table(game: Backgammon, positions: list, depth: int) -> list:
     """Visited nodes and seconds of plain, Star1 and Star2 at one depth."""
     rows = []
@@ -154,21 +164,15 @@ def main() -> None:
     print("expectiminimax nodes per second, depth 2, same positions")
     print(f"{'search':>40} {'nodes':>10} {'seconds':>8} {'nodes/s':>11} {'vs OpenSpiel':>12}")
     speed = []
-    visited = seconds = 0
-    for s in ours:
-        start = time.perf_counter()
-        visited += expectiminimax(game, s, depth=2).stats.visited
-        seconds += time.perf_counter() - start
-    speed.append(("gamesearch expectiminimax (pure Python)", visited, seconds))
-    visited = seconds = 0
-    for s in ours:
-        start = time.perf_counter()
-        visited += expectiminimax_kernel(game, s, 2).stats.visited
-        seconds += time.perf_counter() - start
-    speed.append(("gamesearch backgammon kernel (numba)", visited, seconds))
+    speed.append(("gamesearch expectiminimax (pure Python)",
+                  *timed(lambda: sum(expectiminimax(game, s, depth=2).stats.visited
+                                     for s in ours))))
+    speed.append(("gamesearch backgammon kernel (numba)",
+                  *timed(lambda: sum(expectiminimax_kernel(game, s, 2).stats.visited
+                                     for s in ours))))
     if have_openspiel:
-        nodes, secs = openspiel_speed([st for st, _ in pairs], 2)
-        speed.append(("OpenSpiel expectiminimax (C++ states)", nodes, secs))
+        speed.append(("OpenSpiel expectiminimax (C++ states)",
+                      *timed(lambda: openspiel_speed([st for st, _ in pairs], 2)[0])))
     reference = speed[-1][1] / speed[-1][2] if have_openspiel else None
     for name, nodes, secs in speed:
         rate = nodes / secs

@@ -540,7 +540,7 @@ class GammonAgent(Agent):
 
         if (self.kernel and isinstance(game, Backgammon) and state.dice is not None
                 and self.samples is None and self.depth >= 1):
-            return expectiminimax_kernel(game, state, self.depth)
+            return expectiminimax_kernel(game, state, self.depth, pruning=self.pruning)
         return expectiminimax(game, state, depth=self.depth, pruning=self.pruning,
                               samples=self.samples, seed=self.seed)
 
