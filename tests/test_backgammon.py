@@ -116,3 +116,16 @@ def test_depth_two_player_finds_the_standard_opening_plays(dice, best) -> None:
     for spec in ("gammon", "gammon:kernel=false"):  # compiled, and Star2 in Python
         result = make_agent(spec)(game, s)
         assert game.action_to_string(s, result.action) in best, spec
+
+
+def test_sampled_chance_nodes_in_a_pruned_search_report_their_sample_size() -> None:
+    from gamesearch.search.chance import expectiminimax
+
+    game = Backgammon()
+    s = BackgammonState(START, (0, 0), (0, 0), 0, (4, 2))
+    result = expectiminimax(game, s, depth=2, pruning="star2", samples=5, seed=1)
+    assert result.stats.extra["sample_size"] == 5
+    assert result.stats.extra["samples_drawn"] % 5 == 0 and result.stats.iterations > 0
+    assert -3 <= result.value <= 3 and result.action in game.actions(s)
+    exact = expectiminimax(game, s, depth=2, pruning="star2")
+    assert result.stats.visited < exact.stats.visited  # 5 of 21 rolls per chance node
