@@ -145,3 +145,28 @@ def test_solve_pig_cli_json(capsys) -> None:
     assert data["win_probability"] == pytest.approx(solve_pig_reference(12).win_probability(),
                                                     abs=1e-10)
     assert data["goal"] == 12 and data["best_action"] == ROLL
+
+
+def test_the_solved_table_beats_hold_at_20_as_a_player() -> None:
+    """Playing the table against Knizia's 'hold at 20' rule, alternating who starts, wins
+    more than half of the games (the table maximizes the chance of winning)."""
+    from gamesearch.agents import make_agent
+    from gamesearch.game import sample_action
+
+    game = load_game("pig", goal=30)
+    optimal = make_agent("pig-optimal")
+    rng = random.Random(11)
+    wins = 0
+    games = 400
+    for n in range(games):
+        s = game.initial_state()
+        me = n % 2
+        while not game.is_terminal(s):
+            if s.rolling:
+                s = game.result(s, sample_action(game, s, rng))
+            elif s.player == me:
+                s = game.result(s, optimal(game, s).action)
+            else:
+                s = game.result(s, HOLD if s.turn_total >= 20 else ROLL)
+        wins += game.utilities(s)[me] > 0
+    assert wins / games > 0.5

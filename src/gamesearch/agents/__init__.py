@@ -212,3 +212,12 @@ register_agent("pacman", _pacman, "Pacman searching depth=N full rounds "
                "(algorithm=expectimax|minimax|alphabeta|greedy|random)")
 register_agent("ghost", _ghost, "a Pacman ghost: kind=random|directional|adversarial "
                "(depth=N rounds for adversarial, chase=P for directional)")
+
+
+def _pig_optimal() -> Agent:
+    from gamesearch.games.pig_solver import PigOptimalAgent
+
+    return PigOptimalAgent()
+
+
+register_agent("pig-optimal", _pig_optimal, "Pig: optimal play from the solved table")

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
+from gamesearch.agents import Agent
 from gamesearch.errors import GameSearchError
 
 DEFAULT_TOLERANCE = 1e-12
@@ -273,3 +274,33 @@ def pig_solver(game, state, options: dict) -> dict:
     if options.get("plot"):
         report["plot"] = plot_policy(solution, str(options["plot"]))
     return report
+
+
+_SOLVED: dict[int, PigSolution] = {}
+
+
+def solved(goal: int) -> PigSolution:
+    """The solution for ``goal``, solved once per process."""
+    if goal not in _SOLVED:
+        _SOLVED[goal] = solve_pig(goal)
+    return _SOLVED[goal]
+
+
+class PigOptimalAgent(Agent):
+    """The solved table as a player: rolls or holds exactly as optimal play does."""
+
+    interactive = False
+    spec = "pig-optimal"
+
+    def __call__(self, game, state):
+        from gamesearch.games.pig import HOLD, ROLL
+        from gamesearch.search.result import SearchResult, SearchStats
+
+        solution = solved(game.goal)
+        i, j = state.scores[state.player], state.scores[1 - state.player]
+        action = ROLL if solution.should_roll(i, j, state.turn_total) else HOLD
+        p = solution.win_probability(i, j, state.turn_total)
+        return SearchResult(2 * p - 1, action, [action], SearchStats())
+
+    def reset(self) -> None:
+        """The table is kept: it does not depend on the game played."""
