@@ -280,3 +280,17 @@ def test_ctrl_c_in_perft_prints_the_finished_depths(cli, monkeypatch) -> None:
     code, out, err = cli("perft", "tictactoe", "--depth", "5", "--json")
     assert code == 130 and "interrupted at depth 3" in err
     assert [row["leaves"] for row in json.loads(out)["table"]] == [9, 72]
+
+
+def test_play_and_match_pacman_use_the_pacman_commands(capsys) -> None:
+    """`play pacman` / `match pacman` are the issue's spelling of `pacman play` / `pacman match`."""
+    import json
+
+    from gamesearch.cli.main import main
+
+    try:
+        main(["match", "pacman", "--layout", "tiny", "--games", "2", "--json"])
+    except SystemExit as done:
+        assert done.code in (0, None)
+    report = json.loads(capsys.readouterr().out)
+    assert report["layout"] == "tiny" and len(report["scores"]) == 2

@@ -226,3 +226,63 @@ def _ismcts(iterations: int = 1000, c: float = 0.7, seed: int | None = None) -> 
 
 register_agent("pimc", _pimc, "determinization: solve samples=N deals, best average (hidden info)")
 register_agent("ismcts", _ismcts, "information-set MCTS, iterations=N (hidden information)")
+def _expectimax(depth: int | None = None, samples: int | None = None,
+                seed: int | None = None) -> Agent:
+    from gamesearch.search.chance import expectimax
+
+    return FunctionAgent("expectimax", expectimax, depth=depth, samples=samples, seed=seed)
+
+
+def _expectiminimax(depth: int | None = None, pruning: str | None = None,
+                    samples: int | None = None, seed: int | None = None) -> Agent:
+    from gamesearch.search.chance import expectiminimax
+
+    return FunctionAgent("expectiminimax", expectiminimax, depth=depth,
+                         pruning=None if pruning in (None, "none") else pruning,
+                         samples=samples, seed=seed)
+
+
+register_agent("expectimax", _expectimax,
+               "expectimax to depth=N plies: opponents play at random (samples=K at chance)")
+register_agent("expectiminimax", _expectiminimax,
+               "expectiminimax to depth=N plies (pruning=star1|star2, samples=K)")
+
+
+def _gammon(depth: int = 2, pruning: str = "star2", samples: int | None = None,
+            seed: int | None = None, kernel: bool = True) -> Agent:
+    from gamesearch.games.backgammon_kernel import GammonAgent
+
+    return GammonAgent(depth=depth, pruning=None if pruning == "none" else pruning,
+                       samples=samples, seed=seed, kernel=kernel)
+
+
+register_agent("gammon", _gammon, "backgammon: depth-2 expectiminimax with the hand-written "
+               "evaluation, compiled (kernel=false: Star2 in Python; pruning=, samples=K)")
+
+
+def _pacman(algorithm: str = "expectimax", depth: int = 2, seed: int | None = None) -> Agent:
+    from gamesearch.games.pacman_agents import PacmanAgent
+
+    return PacmanAgent(algorithm=algorithm, depth=depth, seed=seed)
+
+
+def _ghost(kind: str = "random", depth: int = 1, seed: int | None = None,
+           chase: float = 0.8) -> Agent:
+    from gamesearch.games.pacman_agents import GhostAgent
+
+    return GhostAgent(kind=kind, depth=depth, seed=seed, chase=chase)
+
+
+register_agent("pacman", _pacman, "Pacman searching depth=N full rounds "
+               "(algorithm=expectimax|minimax|alphabeta|greedy|random)")
+register_agent("ghost", _ghost, "a Pacman ghost: kind=random|directional|adversarial "
+               "(depth=N rounds for adversarial, chase=P for directional)")
+
+
+def _pig_optimal() -> Agent:
+    from gamesearch.games.pig_solver import PigOptimalAgent
+
+    return PigOptimalAgent()
+
+
+register_agent("pig-optimal", _pig_optimal, "Pig: optimal play from the solved table")

@@ -30,6 +30,7 @@ COMMAND_MODULES = [
     "gamesearch.cli.train_cfr",
     "gamesearch.cli.theory",
     "gamesearch.cli.serve",
+    "gamesearch.cli.pacman",
 ]
 
 
@@ -40,9 +41,18 @@ def _load_commands() -> None:
         importlib.import_module(module)
 
 
+# ``gamesearch play pacman ...`` is ``gamesearch pacman play ...`` (Pacman's agents and
+# ghosts take options of their own: --layout, --pacman, --ghosts).
+ALIASES = {("play", "pacman"): ["pacman", "play"], ("match", "pacman"): ["pacman", "match"]}
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app; bad input is one line on stderr and exit status 2."""
     _load_commands()
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) >= 2 and (args[0], args[1].lower()) in ALIASES:
+        args = ALIASES[(args[0], args[1].lower())] + args[2:]
+    argv = args
     try:
         code = app(args=argv, standalone_mode=False)
         if isinstance(code, int) and code:  # typer.Exit(n) comes back as a return value

@@ -86,6 +86,42 @@ register(GameEntry("takeaway", "N-player take-away: sticks score, the last one a
                    _takeaway))
 
 
+def _pig(goal: int = 100) -> Game:
+    from gamesearch.games.pig import Pig
+
+    return Pig(goal=goal)
+
+
+def _pig_solver(game: Game, state: Any, options: dict) -> dict:
+    from gamesearch.games.pig_solver import pig_solver
+
+    return pig_solver(game, state, options)
+
+
+register(GameEntry("pig", "Pig, the dice race to goal=100 (solved by value iteration)", _pig,
+                   solver=_pig_solver))
+
+
+def _backgammon() -> Game:
+    from gamesearch.games.backgammon import Backgammon
+
+    return Backgammon()
+
+
+register(GameEntry("backgammon", "Backgammon, full rules without the cube (gammons count)",
+                   _backgammon))
+
+
+def _pacman(layout: str = "small", max_moves: int = 500, evaluation: str = "better") -> Game:
+    from gamesearch.games.pacman import Pacman
+
+    return Pacman(layout=layout, max_moves=max_moves, evaluation=evaluation)
+
+
+register(GameEntry("pacman", "Pacman against ghosts on a layout (layout=small|tiny|medium|"
+                   "open|maze or a .lay file)", _pacman))
+
+
 def load_game(spec: str, **params: Any) -> Game:
     """A game by name with parameters: ``load_game("nim", piles=(2, 2), misere=True)`` or
     ``load_game("nim:piles=2-2,misere=true")``."""

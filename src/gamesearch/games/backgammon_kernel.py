@@ -1,0 +1,548 @@
+"""A compiled (numba) expectiminimax for backgammon, beside the readable rules.
+
+The same search as :func:`gamesearch.search.chance.expectiminimax` over
+:class:`gamesearch.games.backgammon.Backgammon` with its hand-written evaluation, with the
+rules re-written over small integer arrays: ``my[p]`` the mover's checkers on its point p
+(``my[0]`` borne off, ``my[25]`` on the bar), ``opp[p]`` the opponent's checkers on the
+mover's point p (``opp[0]`` borne off, ``opp[25]`` on the bar). After a play the board is
+mirrored so that the next mover is again ``my``. tests/test_backgammon_kernel.py checks the
+plays, values and node counts against the pure-Python search.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from gamesearch.agents import Agent
+from gamesearch.games.backgammon import WEIGHTS, BackgammonState, relative
+from gamesearch.search.result import Clock, SearchResult, SearchStats
+
+MAX_PLAYS = 4096  # distinct plays per roll never come near this (the record is ~1,000)
+
+_ROLLS = np.array([[a, b] for a in range(6, 0, -1) for b in range(a, 0, -1)], dtype=np.int64)
+_PROBS = np.array([1 / 36 if a == b else 1 / 18 for a, b in _ROLLS])
+_W = np.array([WEIGHTS[k] for k in ("pips", "blots", "home_points", "points", "prime", "bar",
+                                    "off")])
+
+
+@njit(cache=True)
+def _target(my, opp, src, die):
+    dst = src - die
+    if dst >= 1:
+        return dst if opp[dst] <= 1 else -1
+    for p in range(7, 26):
+        if my[p] > 0:
+            return -1
+    if dst == 0:
+        return 0
+    for p in range(src + 1, 7):
+        if my[p] > 0:
+            return -1
+    return 0
+
+
+@njit(cache=True)
+def _move(my, opp, src, dst):
+    my[src] -= 1
+    my[dst] += 1
+    if dst != 0 and opp[dst] == 1:
+        opp[dst] = 0
+        opp[25] += 1
+        return 1
+    return 0
+
+
+@njit(cache=True)
+def _unmove(my, opp, src, dst, hit):
+    my[src] += 1
+    my[dst] -= 1
+    if hit:
+        opp[dst] = 1
+        opp[25] -= 1
+
+
+@njit(cache=True)
+def _record(my, opp, used, die, out, dies, state):
+    """Keep the position if it uses the most dice so far and is new. state = [n, most]."""
+    n, most = state[0], state[1]
+    if used < most:
+        return
+    if used > most:
+        n = 0
+        state[1] = used
+    for i in range(n):
+        same = True
+        for p in range(26):
+            if out[i, p] != my[p] or out[i, 26 + p] != opp[p]:
+                same = False
+                break
+        if same:
+            return
+    for p in range(26):
+        out[n, p] = my[p]
+        out[n, 26 + p] = opp[p]
+    dies[n] = die
+    state[0] = n + 1
+
+
+@njit(cache=True)
+def _sources(my, src_list):
+    if my[25] > 0:
+        src_list[0] = 25
+        return 1
+    k = 0
+    for p in range(24, 0, -1):
+        if my[p] > 0:
+            src_list[k] = p
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def generate(my, opp, d1, d2, out, dies):
+    """All distinct legal plays: rows of ``out`` hold (my, opp) after each; returns count."""
+    state = np.zeros(2, dtype=np.int64)
+    srcs = np.empty((4, 26), dtype=np.int64)
+    if d1 == d2:
+        d = d1
+        n0 = _sources(my, srcs[0])
+        moved0 = False
+        for i0 in range(n0):
+            s0 = srcs[0, i0]
+            t0 = _target(my, opp, s0, d)
+            if t0 < 0:
+                continue
+            moved0 = True
+            h0 = _move(my, opp, s0, t0)
+            n1 = _sources(my, srcs[1])
+            moved1 = False
+            for i1 in range(n1):
+                s1 = srcs[1, i1]
+                if s1 > s0:
+                    continue
+                t1 = _target(my, opp, s1, d)
+                if t1 < 0:
+                    continue
+                moved1 = True
+                h1 = _move(my, opp, s1, t1)
+                n2 = _sources(my, srcs[2])
+                moved2 = False
+                for i2 in range(n2):
+                    s2 = srcs[2, i2]
+                    if s2 > s1:
+                        continue
+                    t2 = _target(my, opp, s2, d)
+                    if t2 < 0:
+                        continue
+                    moved2 = True
+                    h2 = _move(my, opp, s2, t2)
+                    n3 = _sources(my, srcs[3])
+                    moved3 = False
+                    for i3 in range(n3):
+                        s3 = srcs[3, i3]
+                        if s3 > s2:
+                            continue
+                        t3 = _target(my, opp, s3, d)
+                        if t3 < 0:
+                            continue
+                        moved3 = True
+                        h3 = _move(my, opp, s3, t3)
+                        _record(my, opp, 4, d, out, dies, state)
+                        _unmove(my, opp, s3, t3, h3)
+                    if not moved3:
+                        _record(my, opp, 3, d, out, dies, state)
+                    _unmove(my, opp, s2, t2, h2)
+                if not moved2:
+                    _record(my, opp, 2, d, out, dies, state)
+                _unmove(my, opp, s1, t1, h1)
+            if not moved1:
+                _record(my, opp, 1, d, out, dies, state)
+            _unmove(my, opp, s0, t0, h0)
+        if not moved0:
+            _record(my, opp, 0, 0, out, dies, state)
+        return state[0]
+    for order in range(2):
+        a = d1 if order == 0 else d2
+        b = d2 if order == 0 else d1
+        n0 = _sources(my, srcs[0])
+        moved0 = False
+        for i0 in range(n0):
+            s0 = srcs[0, i0]
+            t0 = _target(my, opp, s0, a)
+            if t0 < 0:
+                continue
+            moved0 = True
+            h0 = _move(my, opp, s0, t0)
+            n1 = _sources(my, srcs[1])
+            moved1 = False
+            for i1 in range(n1):
+                s1 = srcs[1, i1]
+                t1 = _target(my, opp, s1, b)
+                if t1 < 0:
+                    continue
+                moved1 = True
+                h1 = _move(my, opp, s1, t1)
+                _record(my, opp, 2, a, out, dies, state)
+                _unmove(my, opp, s1, t1, h1)
+            if not moved1:
+                _record(my, opp, 1, a, out, dies, state)
+            _unmove(my, opp, s0, t0, h0)
+        if not moved0:
+            _record(my, opp, 0, 0, out, dies, state)
+    n = state[0]
+    if state[1] == 1:  # only one die can be used: the larger one if it can
+        big = max(d1, d2)
+        has_big = False
+        for i in range(n):
+            if dies[i] == big:
+                has_big = True
+        if has_big:
+            k = 0
+            for i in range(n):
+                if dies[i] == big:
+                    for p in range(52):
+                        out[k, p] = out[i, p]
+                    dies[k] = dies[i]
+                    k += 1
+            n = k
+    return n
+
+
+@njit(cache=True)
+def _features(mine, bar, off, f):
+    """Features of the side whose checkers are ``mine`` (its own numbering)."""
+    pips = 25 * bar
+    blots = 0
+    home = 0
+    made = 0
+    run = 0
+    longest = 0
+    for p in range(1, 25):
+        c = mine[p]
+        pips += p * c
+        if c == 1:
+            blots += 1
+        if c >= 2:
+            made += 1
+            if p <= 6:
+                home += 1
+            run += 1
+            if run > longest:
+                longest = run
+        else:
+            run = 0
+    f[0] = pips
+    f[1] = blots
+    f[2] = home
+    f[3] = made
+    f[4] = longest
+    f[5] = bar
+    f[6] = off
+
+
+@njit(cache=True)
+def evaluate(my, opp, weights):
+    """The hand-written evaluation for the mover, as in Backgammon.evaluate."""
+    mine = np.zeros(25, dtype=np.int64)
+    theirs = np.zeros(25, dtype=np.int64)
+    for p in range(1, 25):
+        mine[p] = my[p]
+        theirs[25 - p] = opp[p]
+    a = np.zeros(7)
+    b = np.zeros(7)
+    _features(mine, my[25], my[0], a)
+    _features(theirs, opp[25], opp[0], b)
+    score = 0.0
+    for k in range(7):
+        score += weights[k] * (a[k] - b[k])
+    return math.tanh(score)
+
+
+@njit(cache=True)
+def _mirror(row, my2, opp2):
+    """The board after a play, seen by the next mover."""
+    for q in range(1, 25):
+        my2[q] = row[26 + 25 - q]
+        opp2[q] = row[25 - q]
+    my2[0] = row[26]
+    my2[25] = row[26 + 25]
+    opp2[0] = row[0]
+    opp2[25] = row[25]
+
+
+@njit(cache=True)
+def _win_size(loser_my, loser_opp):
+    """Points won against ``loser`` (seen from the loser's side)."""
+    if loser_my[0] > 0:
+        return 1.0
+    if loser_my[25] > 0:
+        return 3.0
+    for p in range(19, 25):  # the winner's home board, in the loser's numbering
+        if loser_my[p] > 0:
+            return 3.0
+    return 2.0
+
+
+@njit(cache=True)
+def chance_value(my, opp, depth, sign, weights, counts, work, dies, boards):
+    """Expectiminimax value, for the root player, of the chance node before ``my`` rolls;
+    ``sign`` is +1 when ``my`` is the root player. counts = [nodes, leaves]; ``work``,
+    ``dies`` and ``boards`` are scratch space, one slice per remaining depth."""
+    if opp[0] == 15:  # the previous mover has borne off everything
+        counts[1] += 1
+        return -sign * _win_size(my, opp)
+    if depth <= 0:
+        counts[1] += 1
+        return sign * evaluate(my, opp, weights)
+    counts[0] += 1
+    out = work[depth]
+    my2 = boards[depth, 0]
+    opp2 = boards[depth, 1]
+    total = 0.0
+    for r in range(21):
+        n = generate(my, opp, _ROLLS[r, 0], _ROLLS[r, 1], out, dies[depth])
+        counts[0] += 1  # the decision node after the roll
+        best = -1e9 if sign > 0 else 1e9
+        for i in range(n):
+            _mirror(out[i], my2, opp2)
+            v = chance_value(my2, opp2, depth - 1, -sign, weights, counts, work, dies, boards)
+            if sign > 0:
+                if v > best:
+                    best = v
+            elif v < best:
+                best = v
+        total += _PROBS[r] * best
+    return total
+
+
+@njit(cache=True)
+def root_values(my, opp, d1, d2, depth, weights, counts):
+    """The value of each distinct play at a decision node (the mover is the root player),
+    and the plays' boards."""
+    work = np.empty((depth + 1, MAX_PLAYS, 52), dtype=np.int64)
+    dies = np.empty((depth + 1, MAX_PLAYS), dtype=np.int64)
+    boards = np.empty((depth + 1, 2, 26), dtype=np.int64)
+    out = np.empty((MAX_PLAYS, 52), dtype=np.int64)
+    root_dies = np.empty(MAX_PLAYS, dtype=np.int64)
+    n = generate(my, opp, d1, d2, out, root_dies)
+    counts[0] += 1
+    values = np.empty(n)
+    my2 = np.empty(26, dtype=np.int64)
+    opp2 = np.empty(26, dtype=np.int64)
+    for i in range(n):
+        _mirror(out[i], my2, opp2)
+        values[i] = chance_value(my2, opp2, depth - 1, -1.0, weights, counts, work, dies,
+                                 boards)
+    return values, out[:n].copy()
+
+
+LO, HI = -3.0, 3.0  # the bounds of every backgammon value (a backgammon is 3 points)
+
+
+@njit(cache=True)
+def star_chance(my, opp, d, sign, alpha, beta, probing, weights, counts, work, dies, boards,
+                bounds):
+    """Star1 (Star2 with ``probing``) at the chance node before ``my`` rolls: the compiled
+    twin of :class:`gamesearch.search.chance.StarSearch`, step for step (one self-recursive
+    function: the decision nodes are inlined, as numba's caching dislikes mutual recursion)."""
+    if opp[0] == 15:
+        counts[1] += 1
+        return -sign * _win_size(my, opp)
+    if d <= 0:
+        counts[1] += 1
+        return sign * evaluate(my, opp, weights)
+    counts[0] += 1
+    lower = bounds[d, 0]
+    upper = bounds[d, 1]
+    for i in range(21):
+        lower[i] = LO
+        upper[i] = HI
+    if probing:
+        out = work[d]
+        my2 = boards[d, 0]
+        opp2 = boards[d, 1]
+        for i in range(21):
+            p_i = _PROBS[i]
+            generate(my, opp, _ROLLS[i, 0], _ROLLS[i, 1], out, dies[d])
+            _mirror(out[0], my2, opp2)
+            if sign > 0:  # a MAX child is worth at least its first move
+                others = 0.0
+                for j in range(21):
+                    if j != i:
+                        others += _PROBS[j] * lower[j]
+                high = min((beta - others) / p_i, HI)
+                if lower[i] >= high:
+                    continue
+                v = star_chance(my2, opp2, d - 1, -sign, lower[i], high, probing, weights,
+                                counts, work, dies, boards, bounds)
+                if v > lower[i]:
+                    lower[i] = v
+                bound = 0.0
+                for j in range(21):
+                    bound += _PROBS[j] * lower[j]
+                if bound >= beta:
+                    counts[2] += 1
+                    return bound
+            else:  # a MIN child is worth at most its first move
+                others = 0.0
+                for j in range(21):
+                    if j != i:
+                        others += _PROBS[j] * upper[j]
+                low = max((alpha - others) / p_i, LO)
+                if low >= upper[i]:
+                    continue
+                v = star_chance(my2, opp2, d - 1, -sign, low, upper[i], probing, weights,
+                                counts, work, dies, boards, bounds)
+                if v < upper[i]:
+                    upper[i] = v
+                bound = 0.0
+                for j in range(21):
+                    bound += _PROBS[j] * upper[j]
+                if bound <= alpha:
+                    counts[2] += 1
+                    return bound
+    done = 0.0
+    rest_lo = 0.0
+    rest_hi = 0.0
+    for i in range(21):
+        rest_lo += _PROBS[i] * lower[i]
+    for i in range(21):
+        rest_hi += _PROBS[i] * upper[i]
+    for i in range(21):
+        p = _PROBS[i]
+        rest_lo -= p * lower[i]
+        rest_hi -= p * upper[i]
+        a_i = (alpha - done - rest_hi) / p
+        b_i = (beta - done - rest_lo) / p
+        if upper[i] <= a_i:
+            counts[2] += 1
+            return min(done + p * upper[i] + rest_hi, alpha)
+        if lower[i] >= b_i:
+            counts[2] += 1
+            return max(done + p * lower[i] + rest_lo, beta)
+        if lower[i] == upper[i]:
+            v = lower[i]
+        else:  # the decision node after roll i: fail-soft alpha-beta over its plays
+            counts[0] += 1
+            out = work[d]
+            n = generate(my, opp, _ROLLS[i, 0], _ROLLS[i, 1], out, dies[d])
+            my2 = boards[d, 0]
+            opp2 = boards[d, 1]
+            a = max(a_i, lower[i])
+            b = min(b_i, upper[i])
+            v = -np.inf if sign > 0 else np.inf
+            for k in range(n):
+                _mirror(out[k], my2, opp2)
+                w = star_chance(my2, opp2, d - 1, -sign, a, b, probing, weights, counts,
+                                work, dies, boards, bounds)
+                if sign > 0:
+                    v = max(v, w)
+                    a = max(a, w)
+                else:
+                    v = min(v, w)
+                    b = min(b, w)
+                if a >= b:
+                    counts[2] += 1
+                    break
+        if v <= a_i:
+            counts[2] += 1
+            return min(done + p * v + rest_hi, alpha)
+        if v >= b_i:
+            counts[2] += 1
+            return max(done + p * v + rest_lo, beta)
+        done += p * v
+    return done
+
+
+@njit(cache=True)
+def star_root(my, opp, d1, d2, depth, probing, weights, counts):
+    """*-minimax at a decision node: (value, index of the chosen play, the plays' boards)."""
+    work = np.empty((depth + 1, MAX_PLAYS, 52), dtype=np.int64)
+    dies = np.empty((depth + 1, MAX_PLAYS), dtype=np.int64)
+    boards = np.empty((depth + 1, 2, 26), dtype=np.int64)
+    bounds = np.empty((depth + 1, 2, 21))
+    out = np.empty((MAX_PLAYS, 52), dtype=np.int64)
+    root_dies = np.empty(MAX_PLAYS, dtype=np.int64)
+    n = generate(my, opp, d1, d2, out, root_dies)
+    counts[0] += 1
+    my2 = np.empty(26, dtype=np.int64)
+    opp2 = np.empty(26, dtype=np.int64)
+    best = -np.inf
+    chosen = -1
+    for i in range(n):
+        if best >= HI:
+            break
+        _mirror(out[i], my2, opp2)
+        v = star_chance(my2, opp2, depth - 1, -1.0, max(best, LO), HI, probing, weights,
+                        counts, work, dies, boards, bounds)
+        if v > best or chosen < 0:
+            best = v
+            chosen = i
+    return best, chosen, out[:n].copy()
+
+
+def arrays(s: BackgammonState) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's board for a state (the mover's view, opponent's bar in opp[25])."""
+    my, opp, opp_bar = relative(s)
+    opp[25] = opp_bar
+    return np.array(my, dtype=np.int64), np.array(opp, dtype=np.int64)
+
+
+def expectiminimax_kernel(game, s: BackgammonState, depth: int = 2,
+                          pruning: str | None = None) -> SearchResult:
+    """Compiled expectiminimax at a decision node, with the hand-written evaluation: the
+    same value, action and node counts as the pure-Python search (``pruning`` None,
+    "star1" or "star2", as in :func:`gamesearch.search.chance.expectiminimax`)."""
+    clock = Clock(None)
+    my, opp = arrays(s)
+    counts = np.zeros(3, dtype=np.int64)
+    if pruning is None:
+        values, boards = root_values(my, opp, s.dice[0], s.dice[1], depth, _W, counts)
+        best = int(np.argmax(values))
+        value = float(values[best])
+    else:
+        value, best, boards = star_root(my, opp, s.dice[0], s.dice[1], depth,
+                                        pruning == "star2", _W, counts)
+        value, best = float(value), int(best)
+    target = (tuple(int(v) for v in boards[best, :26]),
+              tuple(int(v) for v in boards[best, 26:51]))
+    action = None
+    for play, position in game.plays(s):
+        if position[0] == target[0] and position[1][:25] == target[1]:
+            action = play
+            break
+    stats = SearchStats(nodes=int(counts[0]), leaves=int(counts[1]), cutoffs=int(counts[2]),
+                        depth=depth, seconds=clock.elapsed())
+    stats.extra["kernel"] = "numba"
+    return SearchResult(value, action, [action], stats)
+
+
+class GammonAgent(Agent):
+    """The depth-2 backgammon player: expectiminimax with the hand-written evaluation, on the
+    compiled kernel where it applies (a backgammon decision node, no sampling), else the
+    readable search with *-minimax pruning."""
+
+    interactive = False
+
+    def __init__(self, depth: int = 2, pruning: str | None = "star2",
+                 samples: int | None = None, seed: int | None = None,
+                 kernel: bool = True) -> None:
+        self.depth, self.pruning, self.samples, self.seed = depth, pruning, samples, seed
+        self.kernel = kernel
+        self.spec = "gammon"
+
+    def __call__(self, game, state) -> SearchResult:
+        from gamesearch.games.backgammon import Backgammon
+        from gamesearch.search.chance import expectiminimax
+
+        if (self.kernel and isinstance(game, Backgammon) and state.dice is not None
+                and self.samples is None and self.depth >= 1):
+            return expectiminimax_kernel(game, state, self.depth, pruning=self.pruning)
+        return expectiminimax(game, state, depth=self.depth, pruning=self.pruning,
+                              samples=self.samples, seed=self.seed)
+
+    def reset(self) -> None:
+        """Nothing is kept between games."""
