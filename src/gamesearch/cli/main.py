@@ -23,6 +23,7 @@ app = typer.Typer(
 # Command modules register themselves on ``app`` when imported.
 COMMAND_MODULES = [
     "gamesearch.cli.core",
+    "gamesearch.cli.connect4",
 ]
 
 
