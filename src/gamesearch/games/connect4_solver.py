@@ -251,6 +251,7 @@ class Connect4Solver:
         self.tt_keys = np.zeros(size, np.uint32)
         self.tt_vals = np.zeros(size, np.uint8)
         self.buf = np.zeros((self.cells + 1, 2, width), np.int64)
+        self.stats = np.zeros(1, np.int64)
         self.set_book(book)
 
     @property
@@ -274,7 +275,7 @@ class Connect4Solver:
 
     def _call(self, current: int, mask: int, moves: int, alpha: int, beta: int, mode: int,
               stats: np.ndarray) -> int:
-        return int(self.code.negamax(np.int64(current), np.int64(mask), np.int64(moves),
+        return int(self.code.negamax(current, mask, moves,
                                      alpha, beta, mode, self.tt_keys, self.tt_vals,
                                      self.book_keys, self.book_vals, self.book_depth, stats,
                                      self.buf))
@@ -283,7 +284,8 @@ class Connect4Solver:
         """The exact score of a pure-game state for the player to move (weak: its sign)."""
         current, mask, moves, won = state
         start = _time.perf_counter()
-        stats = np.zeros(1, np.int64)
+        stats = self.stats
+        stats[0] = 0
         if won:  # the previous player has four in a row: the player to move has lost
             score = -(self.cells // 2 + 1 - (moves + 1) // 2)
         elif moves == self.cells:
