@@ -122,13 +122,15 @@ def _minimax(depth: int | None = None) -> Agent:
 
 
 def _alphabeta(depth: int | None = None, time: float | None = None, pvs: bool = False,
-               tt: int = 1 << 18) -> Agent:
+               tt: int = 1 << 18, pure: bool = False) -> Agent:
     from gamesearch.search.alphabeta import alphabeta
     from gamesearch.search.tt import TranspositionTable
 
-    return AlphaBetaAgent(alphabeta, depth=depth, time=time,
-                          null_window="pvs" if pvs else None, table_capacity=tt,
-                          table_type=TranspositionTable)
+    agent = AlphaBetaAgent(alphabeta, depth=depth, time=time,
+                           null_window="pvs" if pvs else None, table_capacity=tt,
+                           table_type=TranspositionTable)
+    agent.pure = pure
+    return agent
 
 
 class AlphaBetaAgent(Agent):
@@ -143,12 +145,22 @@ class AlphaBetaAgent(Agent):
         self.table = table_type(table_capacity)
         self.spec = "alphabeta"
 
+    pure = False  # True: never the game's compiled kernel (docs/KERNELS.md)
+    kernel_table = None
+
     def __call__(self, game: Game, state: State) -> SearchResult:
+        if not self.pure and getattr(game, "kernel", None) is not None:
+            from gamesearch.kernels.search import KernelTable, kernel_alphabeta
+
+            self.kernel_table = self.kernel_table or KernelTable()
+            return kernel_alphabeta(game, state, depth=self.depth, time=self.time,
+                                    table=self.kernel_table)
         return self.search(game, state, depth=self.depth, time=self.time,
                            null_window=self.null_window, tt=self.table)
 
     def reset(self) -> None:
         self.table = self.table_type(self.table_capacity)
+        self.kernel_table = None
 
 
 register_agent("random", _random, "a uniformly random legal move (seed=N)")
@@ -156,6 +168,13 @@ register_agent("human", _human, "a person typing moves")
 register_agent("minimax", _minimax, "minimax to depth=N plies (no limit: to the end)")
 register_agent("alphabeta", _alphabeta,
                "alpha-beta to depth=N plies and/or time=T seconds (iterative deepening)")
+
+from gamesearch.agents.perfect import kernel_mcts_agent, solver_agent  # noqa: E402
+
+register_agent("solver", solver_agent,
+               "perfect play from a game's exact solver (connect4; weak=true, seed=N)")
+register_agent("kernel-mcts", kernel_mcts_agent,
+               "compiled MCTS for games with a kernel (simulations=N, c=C, seed=N)")
 
 __all__ = ["AGENTS", "Agent", "FunctionAgent", "HumanAgent", "RandomAgent", "act",
            "make_agent", "register_agent"]

@@ -31,6 +31,7 @@ COMMAND_MODULES = [
     "gamesearch.cli.theory",
     "gamesearch.cli.serve",
     "gamesearch.cli.pacman",
+    "gamesearch.cli.connect4",
 ]
 
 

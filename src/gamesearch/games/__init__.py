@@ -71,7 +71,14 @@ def _tree(file: str = "") -> Game:
 register(GameEntry("tictactoe", "Tic-tac-toe on 3x3 (a draw)", _tictactoe))
 register(GameEntry("nim", "Nim with any piles; normal or misère play", _nim))
 register(GameEntry("ii-nim", "The lectures' II-Nim: piles 2 and 2, last stick loses", _ii_nim))
-register(GameEntry("connect4", "Connect Four, 7x6 by default (other sizes too)", _connect4))
+def _connect4_solver(game: Game, state: Any, options: dict) -> dict:
+    from gamesearch.games.connect4_perfect import solve_entry
+
+    return solve_entry(game, state, options)
+
+
+register(GameEntry("connect4", "Connect Four, 7x6 by default (other sizes too)", _connect4,
+                   solver=_connect4_solver))
 register(GameEntry("tree", "An explicit game tree from a JSON file (file=PATH)", _tree))
 
 

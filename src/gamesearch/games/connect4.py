@@ -169,6 +169,16 @@ class ConnectFour(Game):
             self._window_cache = cached
         return cached
 
+    @property
+    def kernel(self):
+        """The compiled kernel (docs/KERNELS.md), made on first use; None when the board does
+        not fit the kernel's 63 bits."""
+        if self.width * (self.height + 1) > 63:
+            return None
+        from gamesearch.games.connect4_kernel import make_kernel
+
+        return make_kernel(self.width, self.height)
+
     # --- people ---------------------------------------------------------------------
     def action_to_string(self, state: C4State, column: int) -> str:
         return str(column + 1)

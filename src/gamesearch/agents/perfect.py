@@ -1,0 +1,61 @@
+"""Agents that use compiled kernels: ``solver`` (perfect play where a game has a perfect
+solver: Connect Four) and ``kernel-mcts`` (compiled UCT for any game with a kernel)."""
+
+from __future__ import annotations
+
+import random
+
+from gamesearch.agents import Agent
+from gamesearch.errors import GameSearchError
+from gamesearch.game import Game, State
+from gamesearch.search.result import SearchResult, SearchStats
+
+
+class PerfectAgent(Agent):
+    """Plays a move of the best exact score; among equals the centre-most (or a seeded
+    random one when ``seed`` is given). ``weak``: only win/draw/loss count."""
+
+    def __init__(self, weak: bool = False, seed: int | None = None) -> None:
+        self.weak = weak
+        self.rng = random.Random(seed) if seed is not None else None
+        self.spec = "solver"
+
+    def __call__(self, game: Game, state: State) -> SearchResult:
+        from gamesearch.games.connect4 import ConnectFour
+
+        if not isinstance(game, ConnectFour):
+            raise GameSearchError(f"the solver agent plays connect4 only, not {game.name}")
+        from gamesearch.games.connect4_perfect import analyze, session_solver
+
+        solver = session_solver(game)
+        scores = analyze(game, state, self.weak, solver)
+        best = max(scores.values())
+        choices = [c for c in game.order_actions(state, list(scores)) if scores[c] == best]
+        action = self.rng.choice(choices) if self.rng else choices[0]
+        return SearchResult(best, action, [action], SearchStats(), action_values=scores)
+
+
+class KernelMCTSAgent(Agent):
+    """Compiled UCT with random play-outs (``simulations`` per move)."""
+
+    def __init__(self, simulations: int = 20000, c: float = 1.4142, seed: int = 0) -> None:
+        self.simulations, self.c, self.seed = simulations, c, seed
+        self.spec = "kernel-mcts"
+        self.moves = 0
+
+    def __call__(self, game: Game, state: State) -> SearchResult:
+        from gamesearch.kernels.search import kernel_mcts
+
+        self.moves += 1
+        return kernel_mcts(game, state, self.simulations, self.c, self.seed + self.moves)
+
+    def reset(self) -> None:
+        self.moves = 0
+
+
+def solver_agent(weak: bool = False, seed: int | None = None) -> Agent:
+    return PerfectAgent(weak, seed)
+
+
+def kernel_mcts_agent(simulations: int = 20000, c: float = 1.4142, seed: int = 0) -> Agent:
+    return KernelMCTSAgent(simulations, c, seed)

@@ -1,0 +1,162 @@
+"""Connect Four opening books built by our own solver, shipped or loaded as .npz files.
+
+A book of depth N holds the exact score of every position with at most N stones (one entry
+per mirror pair, keyed like the solver's table). Building it solves only the positions with
+exactly N stones; shallower scores follow by negamax over the book itself. The solved
+positions are appended to ``FILE.partial`` as they finish, so a killed build resumes where it
+stopped; the finished book is written to FILE and the partial file removed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from gamesearch.errors import FileFormatError, GameSearchError
+from gamesearch.games.connect4 import ConnectFour
+
+BOOK_DIR = Path(__file__).resolve().parent.parent / "data" / "connect4"
+
+
+def canonical_key(game: ConnectFour, state: tuple) -> int:
+    """current + mask, or that of the mirror image when smaller (the solver's key)."""
+    key = state[0] + state[1]
+    h1, col = game.h1, (1 << game.h1) - 1
+    mirror = 0
+    for c in range(game.width):
+        mirror |= ((key >> (c * h1)) & col) << ((game.width - 1 - c) * h1)
+    return min(key, mirror)
+
+
+@dataclass
+class OpeningBook:
+    """Exact scores of shallow positions: sorted canonical keys and their scores."""
+
+    width: int
+    height: int
+    depth: int
+    keys: np.ndarray
+    values: np.ndarray
+
+    def get(self, game: ConnectFour, state: tuple) -> int | None:
+        """The book's score for the player to move, or None when absent."""
+        if state[2] > self.depth:
+            return None
+        key = canonical_key(game, state)
+        i = int(np.searchsorted(self.keys, key))
+        if i < len(self.keys) and int(self.keys[i]) == key:
+            return int(self.values[i])
+        return None
+
+    def save(self, path: str | Path) -> None:
+        np.savez_compressed(path, keys=self.keys, values=self.values,
+                            meta=np.array([self.width, self.height, self.depth], np.int64))
+
+    @classmethod
+    def load(cls, path: str | Path) -> OpeningBook:
+        """Read a book written by :meth:`save`; a broken file is named in the error."""
+        try:
+            with np.load(path) as data:
+                width, height, depth = (int(x) for x in data["meta"])
+                keys = data["keys"].astype(np.int64)
+                values = data["values"].astype(np.int8)
+        except (OSError, KeyError, ValueError) as err:
+            raise FileFormatError(f"opening book {str(path)!r}: {err}") from None
+        if len(keys) != len(values) or np.any(np.diff(keys) <= 0):
+            raise FileFormatError(f"opening book {str(path)!r}: keys not sorted or sizes differ")
+        return cls(width, height, depth, keys, values)
+
+
+def default_book(width: int, height: int) -> OpeningBook | None:
+    """The book shipped with the package for this board size, if any."""
+    path = BOOK_DIR / f"book_{width}x{height}.npz"
+    return OpeningBook.load(path) if path.exists() else None
+
+
+def positions_by_ply(game: ConnectFour, depth: int) -> list[dict[int, tuple]]:
+    """Every non-terminal position with 0..depth stones, one per mirror pair, by ply."""
+    levels = [{canonical_key(game, game.initial_state()): game.initial_state()}]
+    for _ in range(depth):
+        nxt: dict[int, tuple] = {}
+        for state in levels[-1].values():
+            for column in game.actions(state):
+                child = game.result(state, column)
+                if not game.is_terminal(child):
+                    nxt.setdefault(canonical_key(game, child), child)
+        levels.append(nxt)
+    return levels
+
+
+def read_partial(path: Path) -> dict[int, int]:
+    """The scores already solved by an interrupted build."""
+    done: dict[int, int] = {}
+    if not path.exists():
+        return done
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        parts = line.split()
+        if len(parts) != 2:
+            if number == len(path.read_text().splitlines()):
+                break  # a line cut short by the kill: solved again
+            raise FileFormatError(f"{str(path)!r} line {number}: expected 'key score'")
+        done[int(parts[0])] = int(parts[1])
+    return done
+
+
+def build_book(width: int, height: int, depth: int, path: str | Path,
+               progress: Callable[[int, int], None] | None = None,
+               log_table: int = 22) -> OpeningBook:
+    """Solve every position with ``depth`` stones (resuming from ``path``.partial), back the
+    scores up to the empty board, and write the book to ``path``."""
+    from gamesearch.games.connect4_solver import Connect4Solver
+
+    game = ConnectFour(width, height)
+    if not 0 <= depth <= game.cells:
+        raise GameSearchError(f"book depth {depth}: give 0-{game.cells}")
+    path = Path(path)
+    partial = Path(str(path) + ".partial")
+    levels = positions_by_ply(game, depth)
+    scores = read_partial(partial)
+    leaves = levels[depth]
+    todo = [(k, s) for k, s in sorted(leaves.items()) if k not in scores]
+    solver = Connect4Solver(width, height, log_table=log_table)
+    total, finished = len(leaves), len(leaves) - len(todo)
+    if progress:
+        progress(finished, total)
+    with partial.open("a") as out:
+        for key, state in todo:
+            scores[key] = solver.solve(state).score
+            out.write(f"{key} {scores[key]}\n")
+            out.flush()
+            finished += 1
+            if progress:
+                progress(finished, total)
+    for ply in range(depth - 1, -1, -1):
+        for key, state in levels[ply].items():
+            scores[key] = backed_up_score(game, state, scores)
+    wanted = set().union(*[set(level) for level in levels])
+    keys = np.array(sorted(k for k in scores if k in wanted), np.int64)
+    values = np.array([scores[int(k)] for k in keys], np.int8)
+    book = OpeningBook(width, height, depth, keys, values)
+    book.save(path)
+    if not str(path).endswith(".npz") and Path(str(path) + ".npz").exists():
+        os.replace(str(path) + ".npz", path)
+    partial.unlink(missing_ok=True)
+    return book
+
+
+def backed_up_score(game: ConnectFour, state: tuple, scores: dict[int, int]) -> int:
+    """Negamax over the children: a win at once, a full-board draw, or a book entry."""
+    mover = game.to_move(state)
+    best = None
+    for column in game.actions(state):
+        child = game.result(state, column)
+        if game.is_terminal(child):
+            value = game.utilities(child)[mover]
+        else:
+            value = -scores[canonical_key(game, child)]
+        best = value if best is None else max(best, value)
+    return best

@@ -1,0 +1,323 @@
+"""A perfect Connect Four solver, compiled: the algorithm of Pascal Pons' article "Solving
+Connect 4: how to build a perfect AI" (connect4.gamesolver.org), written for numba.
+
+* bitboards (the layout of games/connect4.py), negamax with alpha-beta;
+* scores in the benchmark convention (22 minus the winner's stones at the end, on 7x6);
+* null-window searches narrowing the score range (:func:`negamax` in driver mode);
+* a transposition table of a prime number of slots holding 32-bit partial keys and 8-bit
+  bounds (the Chinese remainder theorem makes the partial key unambiguous), always-replace;
+* moves that let the opponent win at once are never tried, a forced move (the opponent
+  threatens one cell) is the only move tried, two threats lose at once;
+* moves ordered by the number of winning cells (threats) they create, centre first on ties;
+* mirror symmetry: a position and its mirror image share one table entry and book entry;
+* an opening book (:mod:`gamesearch.games.connect4_book`) answers shallow positions.
+
+The functions are templates over the board's constants, compiled per size by
+:func:`gamesearch.kernels.specialize.specialize`; :class:`Connect4Solver` is the Python face.
+"""
+
+from __future__ import annotations
+
+import functools
+import time as _time
+from dataclasses import dataclass
+
+import numpy as np
+
+from gamesearch.errors import GameSearchError
+
+NODE, STRONG, WEAK = 0, 1, 2
+DEFAULT_LOG_TABLE = 24  # 2^24 slots of 5 bytes: about 84 MB, Pons' default
+
+
+def winning_cells(position, mask):
+    """Empty cells where ``position``'s player would complete four in a row."""
+    r = (position << 1) & (position << 2) & (position << 3)  # vertical
+    for shift in (H1, HEIGHT, H1 + 1):  # noqa: F821  horizontal, both diagonals
+        p = (position << shift) & (position << 2 * shift)
+        r |= p & (position << 3 * shift)
+        r |= p & (position >> shift)
+        p = (position >> shift) & (position >> 2 * shift)
+        r |= p & (position << shift)
+        r |= p & (position >> 3 * shift)
+    return r & (BOARD ^ mask)  # noqa: F821
+
+
+def bit_count(x):
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+def mirror_key(k):
+    """The key of the mirror image (columns reversed): columns never carry into each other."""
+    m = 0
+    for c in range(WIDTH):  # noqa: F821
+        m |= ((k >> (c * H1)) & KEY_COLUMN) << ((WIDTH - 1 - c) * H1)  # noqa: F821
+    return m
+
+
+def canonical_key(current, mask):
+    k = current + mask
+    if MIRROR:  # noqa: F821
+        m = mirror_key(k)
+        if m < k:
+            return m
+    return k
+
+
+def book_value(k, book_keys, book_vals):
+    """The book's score for canonical key ``k``, or -1000 when absent (binary search)."""
+    lo = 0
+    hi = book_keys.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if book_keys[mid] < k:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < book_keys.shape[0] and book_keys[lo] == k:
+        return book_vals[lo]
+    return -1000
+
+
+def negamax(current, mask, moves, alpha, beta, mode, tt_keys, tt_vals, book_keys, book_vals,
+            book_depth, stats, buf):
+    """Mode NODE: Pons' negamax on a position where the player to move cannot win at once;
+    fail-soft bounds as in his article. Modes STRONG / WEAK: the driver that narrows the
+    score range with null windows and returns the exact score (or its sign). ``buf`` holds
+    the move lists, one row per ply: numba's cache crashes on a cached recursive function
+    that allocates, so nothing here allocates."""
+    cells = WIDTH * HEIGHT  # noqa: F821
+    node = mode - mode  # NODE as a plain int64: a literal here would give the recursive call
+    # a second signature, which numba's cache cannot reload (numba issue #6713)
+    if mode != NODE:
+        if winning_cells(current, mask) & ((mask + BOTTOM) & BOARD):  # noqa: F821
+            return (cells + 1 - moves) // 2
+        lo = -((cells - moves) // 2)
+        hi = (cells + 1 - moves) // 2
+        if mode == WEAK:
+            lo, hi = -1, 1
+        while lo < hi:
+            med = lo + (hi - lo) // 2
+            if med <= 0 and -((-lo) // 2) < med:  # C's division: toward zero
+                med = -((-lo) // 2)
+            elif med >= 0 and hi // 2 > med:
+                med = hi // 2
+            r = negamax(current, mask, moves, med, med + 1, node, tt_keys, tt_vals,
+                        book_keys, book_vals, book_depth, stats, buf)
+            if r <= med:
+                hi = r
+            else:
+                lo = r
+        return lo
+
+    stats[0] += 1
+    possible = (mask + BOTTOM) & BOARD  # noqa: F821
+    opponent_win = winning_cells(current ^ mask, mask)
+    forced = possible & opponent_win
+    if forced:
+        if forced & (forced - 1):
+            return -((cells - moves) // 2)  # two threats: lost next move
+        possible = forced
+    possible &= ~(opponent_win >> 1)  # never play below an opponent's winning cell
+    if possible == 0:
+        return -((cells - moves) // 2)
+    if moves >= cells - 2:
+        return 0
+    low = -((cells - 2 - moves) // 2)
+    if alpha < low:
+        alpha = low
+        if alpha >= beta:
+            return alpha
+    high = (cells - 1 - moves) // 2
+    if beta > high:
+        beta = high
+        if alpha >= beta:
+            return beta
+
+    k = canonical_key(current, mask)
+    size = tt_keys.shape[0]
+    slot = k % size
+    v = int(tt_vals[slot]) if tt_keys[slot] == (k & 0xFFFFFFFF) else 0
+    if v:
+        if v > MAX_S - MIN_S + 1:  # noqa: F821  a lower bound
+            low = v + 2 * MIN_S - MAX_S - 2  # noqa: F821
+            if alpha < low:
+                alpha = low
+                if alpha >= beta:
+                    return alpha
+        else:  # an upper bound
+            high = v + MIN_S - 1  # noqa: F821
+            if beta > high:
+                beta = high
+                if alpha >= beta:
+                    return beta
+    if moves <= book_depth:
+        b = book_value(k, book_keys, book_vals)
+        if b != -1000:
+            return b
+
+    # order: most threats created first; ties keep the centre-first column order
+    order_moves = buf[moves, 0]
+    order_scores = buf[moves, 1]
+    n = 0
+    for i in range(WIDTH - 1, -1, -1):  # noqa: F821
+        move = possible & (COLUMN << (ORDER[i] * H1))  # noqa: F821
+        if move:
+            score = bit_count(winning_cells(current | move, mask))
+            pos = n
+            while pos > 0 and order_scores[pos - 1] > score:
+                order_moves[pos] = order_moves[pos - 1]
+                order_scores[pos] = order_scores[pos - 1]
+                pos -= 1
+            order_moves[pos] = move
+            order_scores[pos] = score
+            n += 1
+    for i in range(n - 1, -1, -1):
+        new_mask = mask | order_moves[i]
+        score = -negamax(current ^ mask, new_mask, moves + 1, -beta, -alpha, node, tt_keys,
+                         tt_vals, book_keys, book_vals, book_depth, stats, buf)
+        if score >= beta:
+            tt_keys[slot] = k & 0xFFFFFFFF
+            tt_vals[slot] = score + MAX_S - 2 * MIN_S + 2  # noqa: F821
+            return score
+        if score > alpha:
+            alpha = score
+    tt_keys[slot] = k & 0xFFFFFFFF
+    tt_vals[slot] = alpha - MIN_S + 1  # noqa: F821
+    return alpha
+
+
+TEMPLATES = (winning_cells, bit_count, mirror_key, canonical_key, book_value, negamax)
+
+
+def next_prime(n: int) -> int:
+    """The smallest prime >= n (table sizes: odd, so coprime with 2^32)."""
+    def prime(m: int) -> bool:
+        if m < 2:
+            return False
+        f = 2
+        while f * f <= m:
+            if m % f == 0:
+                return False
+            f += 1
+        return True
+
+    while not prime(n):
+        n += 1
+    return n
+
+
+@functools.cache
+def compiled(width: int = 7, height: int = 6, mirror: bool = True):
+    """The solver compiled for one board size (cached on disk by numba)."""
+    from gamesearch.games.connect4_kernel import check_size, constants
+    from gamesearch.kernels.specialize import source_tag, specialize
+
+    check_size(width, height)
+    consts = constants(width, height)
+    consts.update(COLUMN=(1 << height) - 1, KEY_COLUMN=(1 << (height + 1)) - 1, MIRROR=mirror,
+                  MIN_S=consts["MIN_SCORE"], MAX_S=consts["MAX_SOLVER_SCORE"])
+    tag = f"c4solver_{width}x{height}_{'m' if mirror else 'n'}_{source_tag(*TEMPLATES)}"
+    return specialize(TEMPLATES, consts, tag)
+
+
+@dataclass
+class Solved:
+    """One solve: the score for the player to move, and what it cost."""
+
+    score: int
+    nodes: int
+    seconds: float
+
+
+class Connect4Solver:
+    """Strong and weak solving of Connect Four positions, keeping its table between calls.
+
+    ``log_table``: the table has the first prime above 2^log_table slots of 5 bytes each
+    (24: about 84 MB); memory stays at that size. ``book``: an opening book
+    (:class:`gamesearch.games.connect4_book.OpeningBook`) or None.
+    """
+
+    def __init__(self, width: int = 7, height: int = 6, log_table: int = DEFAULT_LOG_TABLE,
+                 book=None, mirror: bool = True) -> None:
+        self.width, self.height = width, height
+        self.cells = width * height
+        self.code = compiled(width, height, mirror)
+        size = next_prime(1 << log_table)
+        self.tt_keys = np.zeros(size, np.uint32)
+        self.tt_vals = np.zeros(size, np.uint8)
+        self.buf = np.zeros((self.cells + 1, 2, width), np.int64)
+        self.stats = np.zeros(1, np.int64)
+        self.set_book(book)
+
+    @property
+    def table_bytes(self) -> int:
+        return self.tt_keys.nbytes + self.tt_vals.nbytes
+
+    def set_book(self, book) -> None:
+        """Use an opening book (None: none)."""
+        if book is not None and (book.width, book.height) != (self.width, self.height):
+            raise GameSearchError(f"opening book is for {book.width}x{book.height}, "
+                                  f"not {self.width}x{self.height}")
+        self.book = book
+        self.book_keys = book.keys if book is not None else np.zeros(0, np.int64)
+        self.book_vals = book.values if book is not None else np.zeros(0, np.int8)
+        self.book_depth = book.depth if book is not None else -1
+
+    def reset(self) -> None:
+        """Empty the table (fresh timing)."""
+        self.tt_keys[:] = 0
+        self.tt_vals[:] = 0
+
+    def _call(self, current: int, mask: int, moves: int, alpha: int, beta: int, mode: int,
+              stats: np.ndarray) -> int:
+        return int(self.code.negamax(current, mask, moves,
+                                     alpha, beta, mode, self.tt_keys, self.tt_vals,
+                                     self.book_keys, self.book_vals, self.book_depth, stats,
+                                     self.buf))
+
+    def solve(self, state: tuple, weak: bool = False) -> Solved:
+        """The exact score of a pure-game state for the player to move (weak: its sign)."""
+        current, mask, moves, won = state
+        start = _time.perf_counter()
+        stats = self.stats
+        stats[0] = 0
+        if won:  # the previous player has four in a row: the player to move has lost
+            score = -(self.cells // 2 + 1 - (moves + 1) // 2)
+        elif moves == self.cells:
+            score = 0
+        else:
+            score = self._call(current, mask, moves, 0, 1, WEAK if weak else STRONG, stats)
+        if weak:
+            score = (score > 0) - (score < 0)
+        return Solved(score, int(stats[0]), _time.perf_counter() - start)
+
+    def analyze(self, game, state: tuple, weak: bool = False) -> dict[int, int]:
+        """The score of every legal column (0-based) for the player to move."""
+        scores: dict[int, int] = {}
+        for column in game.actions(state):
+            child = game.result(state, column)
+            scores[column] = -self.solve(child, weak).score
+        return scores
+
+    def principal_variation(self, game, state: tuple, score: int, length: int = 42) -> list:
+        """Perfect moves from ``state`` (centre first among equals), up to ``length``."""
+        line: list[int] = []
+        s = state
+        while len(line) < length and not game.is_terminal(s):
+            target = score if not line else None
+            best, best_score = None, None
+            for column in game.order_actions(s, game.actions(s)):
+                child = game.result(s, column)
+                v = -self.solve(child).score
+                if best_score is None or v > best_score:
+                    best, best_score = column, v
+                if target is not None and v == target:
+                    break
+            line.append(best)
+            s = game.result(s, best)
+        return line

@@ -1,0 +1,78 @@
+"""The kernel contract: what a game provides to get compiled search (docs/KERNELS.md).
+
+A :class:`GameKernel` bundles a game's compiled primitives (numba ``njit`` functions over a
+state that is a tuple of int64, copied on every move: copy-make, no allocation):
+
+=====================  ==========================================================
+``legal(s, out)``      writes the legal actions (small ints) into ``out``, best
+                       first; returns how many
+``play(s, a)``         the state after action ``a`` (a new tuple)
+``is_terminal(s)``     the terminal test
+``terminal_value(s)``  the utility of a terminal state for the player to move
+``evaluate(s)``        a heuristic value for the player to move (same scale)
+``to_move(s)``         0 or 1
+``key(s)``             a 64-bit hash of the state, unique or nearly so
+=====================  ==========================================================
+
+plus ``max_actions`` and two plain-Python adapters: ``encode(state)`` turns a game state
+into the kernel tuple and ``decode(a)`` turns a kernel action into the game's action.
+The generic searches (:mod:`~gamesearch.kernels.negamax`, :mod:`~gamesearch.kernels.mcts`)
+are compiled for the game on first use and cached on disk (``cache=True``).
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+PRIMITIVES = ("legal", "play", "is_terminal", "terminal_value", "evaluate", "to_move", "key")
+
+KERNELS: dict[str, Callable[[], GameKernel]] = {}
+"""Kernel makers by name, for ``gamesearch warmup`` (each game module adds its own)."""
+
+
+@dataclass
+class GameKernel:
+    """A game's compiled primitives and the generic searches compiled against them."""
+
+    name: str
+    primitives: types.SimpleNamespace
+    max_actions: int
+    encode: Callable[[Any], tuple[int, ...]]
+    decode: Callable[[int], Any]
+    tag: str
+    compiled: dict[str, types.SimpleNamespace] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        missing = [p for p in PRIMITIVES if not hasattr(self.primitives, p)]
+        if missing:
+            raise TypeError(f"kernel {self.name!r} lacks primitive(s) {', '.join(missing)}")
+
+    def _specialized(self, family: str) -> types.SimpleNamespace:
+        if family not in self.compiled:
+            from gamesearch.kernels import mcts, negamax
+            from gamesearch.kernels.specialize import specialize
+
+            module = {"negamax": negamax, "mcts": mcts}[family]
+            bindings = {p: getattr(self.primitives, p) for p in PRIMITIVES}
+            bindings["MAX_ACTIONS"] = self.max_actions
+            self.compiled[family] = specialize(module.TEMPLATES, bindings,
+                                               f"{self.name}_{self.tag}")
+        return self.compiled[family]
+
+    @property
+    def negamax(self) -> types.SimpleNamespace:
+        """The generic negamax templates compiled for this game."""
+        return self._specialized("negamax")
+
+    @property
+    def mcts(self) -> types.SimpleNamespace:
+        """The generic MCTS template compiled for this game."""
+        return self._specialized("mcts")
+
+
+def register_kernel(name: str, maker: Callable[[], GameKernel]) -> None:
+    """Let ``gamesearch warmup`` compile this kernel (``maker`` builds it)."""
+    KERNELS[name] = maker

@@ -1,0 +1,112 @@
+"""Generic compiled negamax alpha-beta: templates written once against the kernel contract.
+
+These are plain Python functions; :func:`gamesearch.kernels.specialize.specialize` compiles a
+copy per game with the game's primitives bound to the names used here (``legal``, ``play``,
+``is_terminal``, ``terminal_value``, ``evaluate``, ``key``, ``MAX_ACTIONS``). See
+docs/KERNELS.md for the contract. Values are for the player to move (negamax), which is the
+alpha-beta value from the root player's viewpoint at the root.
+
+The transposition table is five numpy arrays of one fixed size (a power of two, set from a
+memory cap by :func:`gamesearch.kernels.search.table_entries`): full 64-bit keys, values,
+remaining depth, bound kind and best move. Replacement: always replace (the newest entry wins
+its slot), as in Pons' Connect Four solver; a full key is checked on every probe, so a
+collision only costs a lookup, never a wrong value.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+EXACT, LOWER, UPPER = 0, 1, 2
+PROVEN_DEPTH = 30000  # the depth stored for a value that rests on ends of games only
+GOLDEN = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit integer
+
+# statistics slots shared with the Python wrapper
+NODES, LEAVES, TT_HITS, CUTOFFS, UNPROVEN = 0, 1, 2, 3, 4
+
+
+def tt_slot(k, size):
+    """The table slot of key ``k`` (Fibonacci hashing; size is a power of two)."""
+    return ((k * GOLDEN) >> 17) & (size - 1)
+
+
+def negamax(s, depth, alpha, beta, ply, use_tt, pvs, tt_keys, tt_vals, tt_depth, tt_flag,
+            tt_move, moves_buf, stats, root_move):
+    """Fail-soft negamax alpha-beta to ``depth`` plies with a table and optional PVS; at the
+    root (ply 0) the best action goes to ``root_move[0]``.
+
+    (The root is not a separate function: numba's cache crashes when a cached function
+    calls a cached recursive one, so the recursion is the only entry point.)"""
+    if is_terminal(s):  # noqa: F821  (bound by specialize)
+        stats[LEAVES] += 1
+        return terminal_value(s)  # noqa: F821
+    if depth <= 0:
+        stats[LEAVES] += 1
+        stats[UNPROVEN] += 1
+        return evaluate(s)  # noqa: F821
+    stats[NODES] += 1
+    unproven0 = stats[UNPROVEN]
+    k = key(s)  # noqa: F821
+    slot = tt_slot(k, tt_keys.shape[0])
+    hint = -1
+    if use_tt and tt_keys[slot] == k:
+        hint = tt_move[slot]
+        if tt_depth[slot] >= depth and ply > 0:  # the root always searches: it names a move
+            v = tt_vals[slot]
+            f = tt_flag[slot]
+            if tt_depth[slot] < PROVEN_DEPTH:
+                stats[UNPROVEN] += 1
+            if f == EXACT:
+                stats[TT_HITS] += 1
+                return v
+            if f == LOWER and v > alpha:
+                alpha = v
+            elif f == UPPER and v < beta:
+                beta = v
+            if alpha >= beta:
+                stats[TT_HITS] += 1
+                return v
+    alpha0 = alpha
+    moves = moves_buf[ply]
+    n = legal(s, moves)  # noqa: F821
+    if hint >= 0:  # the table's move first, the rest in the game's order
+        for i in range(n):
+            if moves[i] == hint:
+                for j in range(i, 0, -1):
+                    moves[j] = moves[j - 1]
+                moves[0] = hint
+                break
+    best = -np.inf
+    best_move = moves[0]
+    for i in range(n):
+        child = play(s, moves[i])  # noqa: F821
+        if i == 0 or not pvs:
+            v = -negamax(child, depth - 1, -beta, -alpha, ply + 1, use_tt, pvs, tt_keys, tt_vals,
+                         tt_depth, tt_flag, tt_move, moves_buf, stats, root_move)
+        else:
+            v = -negamax(child, depth - 1, -np.nextafter(alpha, np.inf), -alpha, ply + 1,
+                         use_tt, pvs, tt_keys, tt_vals, tt_depth, tt_flag, tt_move, moves_buf,
+                         stats, root_move)
+            if alpha < v < beta:
+                v = -negamax(child, depth - 1, -beta, -alpha, ply + 1, use_tt, pvs, tt_keys,
+                             tt_vals, tt_depth, tt_flag, tt_move, moves_buf, stats, root_move)
+        if v > best:
+            best = v
+            best_move = moves[i]
+        if v > alpha:
+            alpha = v
+        if alpha >= beta:
+            stats[CUTOFFS] += 1
+            break
+    if ply == 0:
+        root_move[0] = best_move
+    if use_tt:
+        tt_keys[slot] = k
+        tt_vals[slot] = best
+        tt_depth[slot] = PROVEN_DEPTH if stats[UNPROVEN] == unproven0 else depth
+        tt_flag[slot] = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
+        tt_move[slot] = best_move
+    return best
+
+
+TEMPLATES = (tt_slot, negamax)

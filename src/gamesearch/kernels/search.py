@@ -1,0 +1,151 @@
+"""Python entry points to the compiled searches: plain arguments in, a SearchResult out.
+
+:func:`kernel_alphabeta` is iterative-deepening negamax with a fixed-size table and principal
+variation search (null windows after the first move); :func:`kernel_mcts` is UCT with random
+play-outs. Both take any game whose ``kernel`` attribute is a
+:class:`~gamesearch.kernels.contract.GameKernel`.
+"""
+
+from __future__ import annotations
+
+import time as _time
+from typing import Any
+
+import numpy as np
+
+from gamesearch.errors import GameSearchError
+from gamesearch.game import Game, State
+from gamesearch.kernels.contract import GameKernel
+from gamesearch.kernels.negamax import EXACT, NODES, PROVEN_DEPTH, UNPROVEN
+from gamesearch.search.result import SearchResult, SearchStats
+
+BYTES_PER_ENTRY = 8 + 8 + 2 + 1 + 1  # key, value, depth, bound kind, move
+DEFAULT_TABLE_MB = 64
+MAX_PLY = 512
+
+
+def table_entries(megabytes: float) -> int:
+    """The largest power of two of entries that fits in ``megabytes`` (at least 1024)."""
+    entries = 1024
+    while entries * 2 * BYTES_PER_ENTRY <= megabytes * 2**20:
+        entries *= 2
+    return entries
+
+
+class KernelTable:
+    """A fixed-size transposition table in numpy arrays: its memory never grows."""
+
+    def __init__(self, megabytes: float = DEFAULT_TABLE_MB) -> None:
+        n = table_entries(megabytes)
+        self.keys = np.full(n, -1, np.int64)
+        self.values = np.zeros(n, np.float64)
+        self.depth = np.zeros(n, np.int16)
+        self.flag = np.zeros(n, np.int8)
+        self.move = np.zeros(n, np.int8)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in (self.keys, self.values, self.depth, self.flag, self.move))
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return self.keys, self.values, self.depth, self.flag, self.move
+
+
+def game_kernel(game: Game) -> GameKernel:
+    """The game's kernel, or an error naming the game."""
+    kernel = getattr(game, "kernel", None)
+    if not isinstance(kernel, GameKernel):
+        raise GameSearchError(f"{game.name} has no compiled kernel; use the pure search")
+    return kernel
+
+
+def kernel_alphabeta(game: Game, state: State, depth: int | None = None,
+                     time: float | None = None, pvs: bool = True, tt: bool = True,
+                     table: KernelTable | None = None) -> SearchResult:
+    """Compiled alpha-beta: iterative deepening to ``depth`` (None: to the end of the game)
+    within ``time`` seconds. The clock is read between iterations, so the last iteration
+    started may run past the budget; the deepest finished one is returned."""
+    if game.is_terminal(state):
+        raise GameSearchError("the game is over: there is nothing to search")
+    kernel = game_kernel(game)
+    code = kernel.negamax
+    s = kernel.encode(state)
+    table = table if table is not None else KernelTable(DEFAULT_TABLE_MB if tt else 0.001)
+    moves_buf = np.zeros((MAX_PLY, max(kernel.max_actions, 1)), np.int64)
+    stats = np.zeros(5, np.int64)
+    root_move = np.zeros(1, np.int64)
+    start = _time.perf_counter()
+    limit = PROVEN_DEPTH - 1 if depth is None else depth
+    value, action, reached = None, None, 0
+    d = 1 if (time is not None or depth is None) else limit
+    while d <= limit:
+        unproven0 = stats[UNPROVEN]
+        value = code.negamax(s, d, -np.inf, np.inf, 0, tt, pvs, *table.arrays(), moves_buf,
+                             stats, root_move)
+        action = root_move[0]
+        reached = d
+        if stats[UNPROVEN] == unproven0:  # every leaf was the end of the game: exact
+            break
+        spent = _time.perf_counter() - start
+        if time is not None and spent * 3 > time:  # the next iteration would not fit
+            break
+        d += 1
+    seconds = _time.perf_counter() - start
+    action = kernel.decode(int(action))
+    pv = _principal_variation(game, state, kernel, table, action) if tt else [action]
+    search_stats = SearchStats(nodes=int(stats[NODES]), leaves=int(stats[1]),
+                               cutoffs=int(stats[3]), tt_hits=int(stats[2]), depth=reached,
+                               seconds=seconds, extra={"kernel": kernel.name,
+                                                       "table_bytes": table.nbytes})
+    return SearchResult(_plain(value), action, pv, search_stats)
+
+
+def kernel_mcts(game: Game, state: State, simulations: int = 10_000, c: float = 1.4142,
+                seed: int = 0, max_nodes: int = 1 << 20) -> SearchResult:
+    """Compiled UCT: ``simulations`` random play-outs; the most visited move is chosen and
+    its value is the mover's win rate (draws count one half)."""
+    if game.is_terminal(state):
+        raise GameSearchError("the game is over: there is nothing to search")
+    kernel = game_kernel(game)
+    n_act = max(kernel.max_actions, 1)
+    moves = np.zeros(n_act, np.int64)
+    visits = np.zeros(n_act, np.float64)
+    wins = np.zeros(n_act, np.float64)
+    start = _time.perf_counter()
+    n = kernel.mcts.mcts_run(kernel.encode(state), simulations, c,
+                             max(max_nodes, n_act + 1), seed, moves, visits, wins)
+    seconds = _time.perf_counter() - start
+    best = int(np.argmax(visits[:n]))
+    action = kernel.decode(int(moves[best]))
+    values = {kernel.decode(int(moves[i])): float(wins[i] / visits[i]) if visits[i] else 0.0
+              for i in range(n)}
+    stats = SearchStats(nodes=simulations, seconds=seconds, iterations=simulations,
+                        extra={"kernel": kernel.name})
+    return SearchResult(values[action], action, [action], stats, action_values=values)
+
+
+def _principal_variation(game: Game, state: State, kernel: GameKernel, table: KernelTable,
+                         first: Any) -> list:
+    """The best move, then the moves of exact table entries as far as they go."""
+    line = [first]
+    s = game.result(state, first)
+    size = table.keys.shape[0]
+    code = kernel.negamax
+    for _ in range(MAX_PLY):
+        if game.is_terminal(s):
+            break
+        k = kernel.primitives.key(kernel.encode(s))
+        slot = code.tt_slot(k, size)
+        if table.keys[slot] != k or table.flag[slot] != EXACT:
+            break
+        a = kernel.decode(int(table.move[slot]))
+        if a not in game.actions(s):
+            break
+        line.append(a)
+        s = game.result(s, a)
+    return line
+
+
+def _plain(value: Any) -> Any:
+    value = float(value)
+    return int(value) if value.is_integer() else value

@@ -1,0 +1,58 @@
+"""Compile a generic kernel template for one game: the numba analogue of a C++ template.
+
+A template is a plain Python function (readable, testable as Python) that calls the game's
+primitives by bare global names (``legal``, ``play``, ...). :func:`specialize` makes a copy
+of each template function whose globals hold one game's compiled primitives and constants,
+and compiles it with ``numba.njit(cache=True)``. Numba treats those globals as compile-time
+constants, so the game's functions are inlined as if written in place: no indirect calls.
+
+Why not a closure factory? Numba cannot cache closures that capture compiled functions (the
+cache key changes every session, numba issue #6264), so every session would recompile. A
+copy whose ``__qualname__`` names the game (and a hash of its source) gets its own cache
+entry, keyed on the template's file, and is compiled once per machine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import types
+from collections.abc import Callable, Iterable
+from typing import Any
+
+
+def source_tag(*modules_or_funcs: Any) -> str:
+    """A short hash of source code: part of the cache name, so editing a game's primitives
+    gives its specialized kernels a new cache entry."""
+    digest = hashlib.sha1()
+    for item in modules_or_funcs:
+        try:
+            digest.update(inspect.getsource(item).encode())
+        except (OSError, TypeError):
+            digest.update(repr(item).encode())
+    return digest.hexdigest()[:10]
+
+
+def specialize(templates: Iterable[Callable[..., Any]], bindings: dict[str, Any],
+               tag: str) -> types.SimpleNamespace:
+    """Compile ``templates`` against ``bindings`` (primitives, constants) under ``tag``.
+
+    Returns a namespace of numba dispatchers, one per template, by the template's name.
+    Templates may call each other (and themselves, recursively) by name.
+    """
+    import numba
+
+    templates = list(templates)
+    namespace: dict[str, Any] = {}
+    for template in templates:
+        scope = dict(template.__globals__)
+        scope.update(bindings)
+        clone = types.FunctionType(template.__code__, scope, template.__name__,
+                                   template.__defaults__, template.__closure__)
+        clone.__qualname__ = f"{template.__name__}__{tag}"
+        clone.__doc__ = template.__doc__
+        namespace[template.__name__] = (numba.njit(cache=True)(clone), scope)
+    compiled = {name: dispatcher for name, (dispatcher, _) in namespace.items()}
+    for _, scope in namespace.values():
+        scope.update(compiled)  # calls between templates (and recursion) reach the clones
+    return types.SimpleNamespace(**compiled)

@@ -1,0 +1,70 @@
+"""The Connect Four commands: answers, JSON, and one-line errors naming the bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gamesearch.cli.main import main
+
+
+def run(capsys, *argv):
+    code = 0
+    try:
+        main(list(argv))
+    except SystemExit as exit_:
+        code = exit_.code or 0
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("moves, named", [
+    ("48", "move 2 ('8')"),        # column out of range
+    ("4444444", "move 7 ('4')"),   # full column
+    ("45454545", "move 8 ('5')"),  # after X won with move 7
+    ("44a", "move 3 ('a')"),       # a letter
+])
+def test_invalid_positions_are_rejected_naming_the_first_bad_move(capsys, moves, named):
+    for argv in (["solve", "connect4", "--position", moves], ["analyze", "connect4", moves]):
+        code, out, err = run(capsys, *argv)
+        assert code == 2
+        assert moves in err and named in err
+        assert len(err.strip().splitlines()) == 1
+
+
+def test_solve_json_gives_the_published_score(capsys):
+    code, out, _ = run(capsys, "solve", "connect4", "--position", "44455554221", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["score"] == -15 and data["outcome"] == "loss"
+    code, out, _ = run(capsys, "solve", "connect4", "--position", "44455554221", "--weak",
+                       "--json")
+    assert json.loads(out)["result"] == -1
+
+
+def test_analyze_json_scores_every_column(capsys):
+    code, out, _ = run(capsys, "analyze", "connect4", "44455554221", "--json")
+    data = json.loads(out)
+    assert code == 0 and max(v for v in data["scores"].values() if v is not None) == -15
+    assert set(data["scores"]) == {str(c) for c in range(1, 8)}
+
+
+def test_batch_reports_correctness(capsys, tmp_path):
+    path = tmp_path / "set.txt"
+    path.write_text("2252576253462244111563365343671351441 -1\n44455554221 -15\n")
+    code, out, _ = run(capsys, "solve", "connect4", "--batch", str(path), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["correct"] == 2 and data["wrong"] == 0
+    path.write_text("4455 18\nxyz 3 4\n")
+    code, _, err = run(capsys, "solve", "connect4", "--batch", str(path))
+    assert code == 2 and "line 2" in err
+
+
+def test_solver_agent_plays_a_best_move():
+    from gamesearch.agents import make_agent
+    from gamesearch.games import load_game
+
+    game = load_game("connect4")
+    s = game.state_from_string("44455554221")
+    result = make_agent("solver")(game, s)
+    assert result.value == -15 and result.action_values[result.action] == -15

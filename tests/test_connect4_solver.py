@@ -1,0 +1,101 @@
+"""The perfect solver: Pons' published scores, weak signs, other sizes, the opening book."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from gamesearch.games.connect4 import ConnectFour
+from gamesearch.games.connect4_book import OpeningBook, build_book, positions_by_ply
+from gamesearch.games.connect4_perfect import read_benchmark, run_batch
+from gamesearch.games.connect4_solver import Connect4Solver
+from gamesearch.search.alphabeta import alphabeta
+
+DATA = Path(__file__).parent / "data" / "connect4"
+SETS = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3"]
+GAME = ConnectFour()
+
+
+@pytest.fixture(scope="module")
+def solver():
+    return Connect4Solver(log_table=22)
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_every_published_score_on_the_samples(solver, name):
+    report = run_batch(GAME, solver, str(DATA / name), progress=False)
+    assert report["positions"] >= 12
+    assert report["wrong"] == 0, report["first_wrong"]
+
+
+@pytest.mark.parametrize("name", SETS)
+def test_weak_solve_gives_the_sign(solver, name):
+    for moves, score in read_benchmark(str(DATA / name))[:12]:
+        result = solver.solve(GAME.state_from_string(moves), weak=True).score
+        assert result == (score > 0) - (score < 0), moves
+
+
+def test_article_examples(solver):
+    # Pons' article: "4455" scores 18 (hmm: for the player to move, X), "44455554221" -15
+    assert solver.solve(GAME.state_from_string("44455554221")).score == -15
+    scores = solver.analyze(GAME, GAME.state_from_string("44455554221"))
+    assert max(scores.values()) == -15
+
+
+def test_terminal_positions_score_the_loss():
+    s = GAME.state_from_string("4545454")  # X completes column 4 with its 4th stone
+    assert Connect4Solver(log_table=10).solve(s).score == -(22 - 4)
+
+
+@pytest.mark.parametrize("size", [(4, 4), (5, 4)])
+def test_other_sizes_match_pure_alphabeta(size):
+    game = ConnectFour(*size)
+    solver = Connect4Solver(*size, log_table=16)
+    rng = random.Random(7)
+    for _ in range(40):
+        s = game.initial_state()
+        for _ in range(rng.randrange(game.cells)):
+            if game.is_terminal(s):
+                break
+            s = game.result(s, rng.choice(game.actions(s)))
+        if game.cells - s[2] > 12 or game.is_terminal(s):
+            continue
+        assert solver.solve(s).score == alphabeta(game, s).value
+
+
+def test_book_round_trip_matches_the_solver(tmp_path):
+    path = tmp_path / "book.npz"
+    book = build_book(5, 4, 3, path)
+    loaded = OpeningBook.load(path)
+    assert (loaded.keys == book.keys).all() and (loaded.values == book.values).all()
+    game = ConnectFour(5, 4)
+    plain = Connect4Solver(5, 4, log_table=14)
+    with_book = Connect4Solver(5, 4, log_table=14, book=loaded)
+    for level in positions_by_ply(game, 3):
+        for state in level.values():
+            assert loaded.get(game, state) == plain.solve(state).score
+            assert with_book.solve(state).score == plain.solve(state).score
+    assert with_book.solve(game.initial_state()).nodes <= 2  # answered by the book
+
+
+def test_book_build_resumes_after_a_kill(tmp_path):
+    path = tmp_path / "book.npz"
+    calls = []
+
+    def kill_after_five(done, total):
+        calls.append(done)
+        if done == 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        build_book(5, 4, 3, path, progress=kill_after_five)
+    partial = Path(str(path) + ".partial")
+    assert len(partial.read_text().splitlines()) == 5
+    seen = []
+    book = build_book(5, 4, 3, path, progress=lambda done, total: seen.append(done))
+    assert seen[0] == 5  # the five solved positions were kept
+    assert not partial.exists()
+    fresh = build_book(5, 4, 3, tmp_path / "fresh.npz")
+    assert (book.keys == fresh.keys).all() and (book.values == fresh.values).all()
