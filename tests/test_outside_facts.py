@@ -170,3 +170,17 @@ def test_timed_agent_always_answers_with_a_legal_move() -> None:
         assert time.perf_counter() - began <= 0.05 + BUDGET_MARGIN
         assert result.action in game.actions(state)
         state = game.result(state, result.action)
+
+
+def test_prepared_kernel_agent_honours_its_budget_from_the_first_move() -> None:
+    """With a compiled kernel, ``prepare`` pays the compile cost before the clock runs."""
+    game = load_game("connect4")
+    agent = make_agent("alphabeta:time=0.05")
+    agent.prepare(game)
+    state = game.initial_state()
+    for _ in range(4):
+        began = time.perf_counter()
+        result = agent(game, state)
+        assert time.perf_counter() - began <= 0.05 + BUDGET_MARGIN
+        assert result.stats.extra.get("kernel", "").startswith("connect4")
+        state = game.result(state, result.action)

@@ -226,6 +226,8 @@ def _play_one(game: Game, start: State, index: int, agents: dict[str, Agent], sp
     """Game ``index``: fresh (or freshly seeded) agents, A in seat ``index % N``."""
     a = _fresh(agents["A"], spec_a, seed, 2 * index)
     b = _fresh(agents["B"], spec_b, seed, 2 * index + 1)
+    a.prepare(game)
+    b.prepare(game)
     n = game.num_players
     a_seat = index % n
     seats = [a if p == a_seat else b for p in range(n)]

@@ -84,6 +84,7 @@ def play_command(
         agent = make_agent(spec)
         if agent.interactive:
             agent.ask = _asker(out)
+        agent.prepare(game)  # compile kernels before any clock runs
         agents.append(agent)
     for p, agent in enumerate(agents):
         out.print(f"{game.player_name(p)}: {agent.spec}")
