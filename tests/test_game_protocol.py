@@ -62,3 +62,15 @@ def test_states_are_hashable_and_immutable() -> None:
         t = game.result(s, game.actions(s)[0])
         assert hash(s) != hash(t) or s != t
         assert game.initial_state() == s  # the transition did not mutate the start
+
+
+def test_terminal_root_value_is_the_movers_in_every_search() -> None:
+    """A finished game searched anyway: every search reports the mover's utility."""
+    from gamesearch.games.tictactoe import TicTacToe
+    from gamesearch.search.strict_alphabeta import alphabeta_strict
+
+    game = TicTacToe()
+    state = game.state_from_string("xxxoo....")  # X has a row; O would be to move
+    assert game.is_terminal(state) and game.to_move(state) == 1
+    assert minimax(game, state).value == -1
+    assert alphabeta_strict(game, state).value == -1

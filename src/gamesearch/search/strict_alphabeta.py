@@ -28,10 +28,10 @@ def alphabeta_strict(
 ) -> SearchResult:
     """Alpha-beta (MAX at the root, all others MIN) pruning only on strict inequality."""
     clock, stats = Clock(None), SearchStats()
-    if game.is_terminal(state):
-        stats.leaves = 1
-        return SearchResult(game.utilities(state)[0], None, [], stats)
     root = game.to_move(state)
+    if game.is_terminal(state):  # the value is the root mover's, as in minimax
+        stats.leaves = 1
+        return SearchResult(game.utilities(state)[max(root, 0)], None, [], stats)
     if root == CHANCE:
         raise GameSearchError("alpha-beta: the root is a chance node; use expectiminimax")
     cut = evaluator(game, evaluate)
