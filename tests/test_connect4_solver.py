@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from gamesearch.games.connect4 import ConnectFour
@@ -20,7 +21,7 @@ GAME = ConnectFour()
 
 @pytest.fixture(scope="module")
 def solver():
-    return Connect4Solver(log_table=22)
+    return Connect4Solver()
 
 
 @pytest.mark.parametrize("name", SETS)
@@ -47,6 +48,45 @@ def test_article_examples(solver):
 def test_terminal_positions_score_the_loss():
     s = GAME.state_from_string("4545454")  # X completes column 4 with its 4th stone
     assert Connect4Solver(log_table=10).solve(s).score == -(22 - 4)
+
+
+def random_positions(game: ConnectFour, count: int, min_stones: int, seed: int) -> list:
+    """Non-terminal positions reached by random play with at least ``min_stones`` stones."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        s = game.initial_state()
+        target = rng.randrange(min_stones, game.cells)
+        while s[2] < target and not game.is_terminal(s):
+            s = game.result(s, rng.choice(game.actions(s)))
+        if not game.is_terminal(s):
+            found.append(s)
+    return found
+
+
+@pytest.mark.parametrize("size", [(7, 6), (5, 4)])
+def test_explicit_stack_visits_the_recursive_nodes(size):
+    """search() (a loop over an explicit stack, one packed table) is negamax() (recursive,
+    Pons' two arrays) rewritten: without ETC both visit exactly the same nodes."""
+    game = ConnectFour(*size)
+    log_table = 24 if size == (7, 6) else 16
+    loop = Connect4Solver(*size, log_table=log_table, etc=False)
+    recursive = Connect4Solver(*size, log_table=log_table, recursive=True)
+    with_etc = Connect4Solver(*size, log_table=log_table)
+    for s in random_positions(game, 150, game.cells // 2 - 4, seed=3):
+        a, b, c = loop.solve(s), recursive.solve(s), with_etc.solve(s)
+        assert (a.score, a.nodes) == (b.score, b.nodes)
+        assert c.score == b.score and c.nodes <= b.nodes + 50
+        assert with_etc.solve(s, weak=True).score == (c.score > 0) - (c.score < 0)
+
+
+def test_wide_keys_use_a_64_bit_table():
+    """A small table leaves more key bits to keep than 25: entries grow to 64 bits."""
+    small, default = Connect4Solver(log_table=16), Connect4Solver()
+    assert small.table.dtype == np.uint64 and default.table.dtype == np.uint32
+    assert default.table_bytes < 70_000_000  # 2^24 slots of 4 bytes
+    for s in random_positions(GAME, 40, 16, seed=5):
+        assert small.solve(s).score == default.solve(s).score
 
 
 @pytest.mark.parametrize("size", [(4, 4), (5, 4)])

@@ -53,4 +53,4 @@ def _solver() -> None:
     from gamesearch.games.connect4_solver import Connect4Solver
 
     game = ConnectFour()
-    Connect4Solver(log_table=10).solve(game.state_from_string("4455443"))
+    Connect4Solver().solve(game.state_from_string("4455443"))
