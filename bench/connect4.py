@@ -29,8 +29,8 @@ from gamesearch.kernels.search import kernel_alphabeta, kernel_mcts
 from gamesearch.search.alphabeta import alphabeta
 
 SETS = [("Test_L3_R1", "End-Easy", 1000), ("Test_L2_R1", "Middle-Easy", 1000),
-        ("Test_L2_R2", "Middle-Medium", 100), ("Test_L1_R1", "Begin-Easy", 1000),
-        ("Test_L1_R2", "Begin-Medium", 30), ("Test_L1_R3", "Begin-Hard", 5)]
+        ("Test_L2_R2", "Middle-Medium", 200), ("Test_L1_R1", "Begin-Easy", 1000),
+        ("Test_L1_R2", "Begin-Medium", 200), ("Test_L1_R3", "Begin-Hard", 20)]
 
 
 def read(path: Path, limit: int) -> list[tuple[str, int]]:

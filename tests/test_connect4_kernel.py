@@ -113,3 +113,14 @@ def test_compiled_mcts_takes_the_winning_move():
     assert result.action in (2, 6)
     assert result.stats.iterations == 20000
     assert sum(1 for _ in result.action_values) == 7
+
+
+def test_time_budget_abandons_an_iteration_that_does_not_fit():
+    """From the empty board no iteration proves the value: the clock ends the search inside
+    an iteration, and what comes back is the deepest finished one, unchanged by the rest."""
+    s = GAME.initial_state()
+    result = kernel_alphabeta(GAME, s, time=0.4)
+    assert result.stats.extra["abandoned"]
+    assert result.stats.seconds < 0.4 * 2 + 0.3
+    fixed = kernel_alphabeta(GAME, s, depth=result.stats.depth)
+    assert (result.value, result.action) == (fixed.value, fixed.action)

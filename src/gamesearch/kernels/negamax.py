@@ -21,8 +21,10 @@ EXACT, LOWER, UPPER = 0, 1, 2
 PROVEN_DEPTH = 30000  # the depth stored for a value that rests on ends of games only
 GOLDEN = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit integer
 
-# statistics slots shared with the Python wrapper
-NODES, LEAVES, TT_HITS, CUTOFFS, UNPROVEN = 0, 1, 2, 3, 4
+# statistics slots shared with the Python wrapper; NODE_LIMIT > 0 stops the search once
+# that many nodes are counted (the wrapper's deadline), and ABORTED says it happened
+NODES, LEAVES, TT_HITS, CUTOFFS, UNPROVEN, NODE_LIMIT, ABORTED = 0, 1, 2, 3, 4, 5, 6
+N_STATS = 7
 
 
 def tt_slot(k, size):
@@ -45,6 +47,9 @@ def negamax(s, depth, alpha, beta, ply, use_tt, pvs, tt_keys, tt_vals, tt_depth,
         stats[UNPROVEN] += 1
         return evaluate(s)  # noqa: F821
     stats[NODES] += 1
+    if stats[NODE_LIMIT] > 0 and stats[NODES] > stats[NODE_LIMIT]:
+        stats[ABORTED] = 1
+        return 0.0
     unproven0 = stats[UNPROVEN]
     k = key(s)  # noqa: F821
     slot = tt_slot(k, tt_keys.shape[0])
@@ -90,6 +95,8 @@ def negamax(s, depth, alpha, beta, ply, use_tt, pvs, tt_keys, tt_vals, tt_depth,
             if alpha < v < beta:
                 v = -negamax(child, depth - 1, -beta, -alpha, ply + 1, use_tt, pvs, tt_keys,
                              tt_vals, tt_depth, tt_flag, tt_move, moves_buf, stats, root_move)
+        if stats[ABORTED]:  # out of time: unwind without storing anything
+            return 0.0
         if v > best:
             best = v
             best_move = moves[i]

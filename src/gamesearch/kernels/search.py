@@ -16,7 +16,15 @@ import numpy as np
 from gamesearch.errors import GameSearchError
 from gamesearch.game import Game, State
 from gamesearch.kernels.contract import GameKernel
-from gamesearch.kernels.negamax import EXACT, NODES, PROVEN_DEPTH, UNPROVEN
+from gamesearch.kernels.negamax import (
+    ABORTED,
+    EXACT,
+    N_STATS,
+    NODE_LIMIT,
+    NODES,
+    PROVEN_DEPTH,
+    UNPROVEN,
+)
 from gamesearch.search.result import SearchResult, SearchStats
 
 BYTES_PER_ENTRY = 8 + 8 + 2 + 1 + 1  # key, value, depth, bound kind, move
@@ -63,8 +71,9 @@ def kernel_alphabeta(game: Game, state: State, depth: int | None = None,
                      time: float | None = None, pvs: bool = True, tt: bool = True,
                      table: KernelTable | None = None) -> SearchResult:
     """Compiled alpha-beta: iterative deepening to ``depth`` (None: to the end of the game)
-    within ``time`` seconds. The clock is read between iterations, so the last iteration
-    started may run past the budget; the deepest finished one is returned."""
+    within ``time`` seconds. An iteration gets a node budget from the speed measured so far
+    and the time left; one that runs out is abandoned (nothing of it is stored) and the
+    deepest finished iteration is returned. The first iteration always finishes."""
     if game.is_terminal(state):
         raise GameSearchError("the game is over: there is nothing to search")
     kernel = game_kernel(game)
@@ -72,7 +81,7 @@ def kernel_alphabeta(game: Game, state: State, depth: int | None = None,
     s = kernel.encode(state)
     table = table if table is not None else KernelTable(DEFAULT_TABLE_MB if tt else 0.001)
     moves_buf = np.zeros((MAX_PLY, max(kernel.max_actions, 1)), np.int64)
-    stats = np.zeros(5, np.int64)
+    stats = np.zeros(N_STATS, np.int64)
     root_move = np.zeros(1, np.int64)
     start = _time.perf_counter()
     limit = PROVEN_DEPTH - 1 if depth is None else depth
@@ -80,14 +89,19 @@ def kernel_alphabeta(game: Game, state: State, depth: int | None = None,
     d = 1 if (time is not None or depth is None) else limit
     while d <= limit:
         unproven0 = stats[UNPROVEN]
-        value = code.negamax(s, d, -np.inf, np.inf, 0, tt, pvs, *table.arrays(), moves_buf,
-                             stats, root_move)
-        action = root_move[0]
-        reached = d
-        if stats[UNPROVEN] == unproven0:  # every leaf was the end of the game: exact
+        nodes0 = stats[NODES]
+        if time is not None and value is not None:
+            spent = _time.perf_counter() - start
+            if spent >= time:
+                break
+            rate = max(nodes0, 1) / max(spent, 1e-6)
+            stats[NODE_LIMIT] = nodes0 + max(1, int(rate * (time - spent)))
+        result = code.negamax(s, d, -np.inf, np.inf, 0, tt, pvs, *table.arrays(), moves_buf,
+                              stats, root_move)
+        if stats[ABORTED]:  # this iteration did not fit: keep the previous one
             break
-        spent = _time.perf_counter() - start
-        if time is not None and spent * 3 > time:  # the next iteration would not fit
+        value, action, reached = result, root_move[0], d
+        if stats[UNPROVEN] == unproven0:  # every leaf was the end of the game: exact
             break
         d += 1
     seconds = _time.perf_counter() - start
@@ -96,7 +110,8 @@ def kernel_alphabeta(game: Game, state: State, depth: int | None = None,
     search_stats = SearchStats(nodes=int(stats[NODES]), leaves=int(stats[1]),
                                cutoffs=int(stats[3]), tt_hits=int(stats[2]), depth=reached,
                                seconds=seconds, extra={"kernel": kernel.name,
-                                                       "table_bytes": table.nbytes})
+                                                       "table_bytes": table.nbytes,
+                                                       "abandoned": bool(stats[ABORTED])})
     return SearchResult(_plain(value), action, pv, search_stats)
 
 

@@ -31,14 +31,15 @@ def warmup_steps() -> list[tuple[str, Callable[[], float]]]:
 
 
 def _negamax(kernel) -> None:
+    from gamesearch.kernels.negamax import N_STATS
     from gamesearch.kernels.search import KernelTable
 
     p = kernel.primitives
     s = kernel.encode((0, 0, 0, False))
     table = KernelTable(0.01)
     kernel.negamax.negamax(s, 1, -np.inf, np.inf, 0, True, True, *table.arrays(),
-                           np.zeros((8, kernel.max_actions), np.int64), np.zeros(5, np.int64),
-                           np.zeros(1, np.int64))
+                           np.zeros((8, kernel.max_actions), np.int64),
+                           np.zeros(N_STATS, np.int64), np.zeros(1, np.int64))
     p.evaluate(s)
 
 
