@@ -13,6 +13,7 @@ import functools
 
 import numpy as np
 
+from gamesearch.kernels.bits import popcount
 from gamesearch.kernels.contract import GameKernel, register_kernel
 
 
@@ -67,14 +68,6 @@ def evaluate(s):
         elif a == 0 and b > 0:
             score -= LINE_WEIGHTS[b]  # noqa: F821
     return max(-0.99, min(0.99, score / 200))
-
-
-def popcount(x):
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
 
 
 def to_move(s):

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gamesearch.errors import GameSearchError
+from gamesearch.kernels.bits import popcount
 
 NODE, STRONG, WEAK = 0, 1, 2
 DEFAULT_LOG_TABLE = 24  # 2^24 slots (Pons' default count) of 4 bytes: about 67 MB
@@ -51,14 +52,6 @@ def winning_cells(position, mask):
         r |= p & (position << shift)
         r |= p & (position >> 3 * shift)
     return r & (BOARD ^ mask)  # noqa: F821
-
-
-def bit_count(x):
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
 
 
 def mirror_key(k):
@@ -177,7 +170,7 @@ def negamax(current, mask, moves, alpha, beta, mode, tt_keys, tt_vals, book_keys
     for i in range(WIDTH - 1, -1, -1):  # noqa: F821
         move = possible & (COLUMN << (ORDER[i] * H1))  # noqa: F821
         if move:
-            score = bit_count(winning_cells(current | move, mask))
+            score = popcount(winning_cells(current | move, mask))
             pos = n
             while pos > 0 and order_scores[pos - 1] > score:
                 order_moves[pos] = order_moves[pos - 1]
@@ -199,14 +192,6 @@ def negamax(current, mask, moves, alpha, beta, mode, tt_keys, tt_vals, book_keys
     tt_keys[slot] = k & 0xFFFFFFFF
     tt_vals[slot] = alpha - MIN_S + 1  # noqa: F821
     return alpha
-
-
-def popcount(x):
-    """Bits set in a board (below 2^63), in constant time."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56
 
 
 # the columns of one stack frame of :func:`search`
@@ -418,8 +403,8 @@ def solve_score(current, mask, moves, weak, table, book_keys, book_vals, book_de
     return lo
 
 
-TEMPLATES = (winning_cells, bit_count, mirror_key, canonical_key, book_value, negamax,
-             popcount, search, solve_score)
+TEMPLATES = (winning_cells, popcount, mirror_key, canonical_key, book_value, negamax,
+             search, solve_score)
 
 
 def next_prime(n: int) -> int:
