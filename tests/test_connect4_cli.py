@@ -68,3 +68,13 @@ def test_solver_agent_plays_a_best_move():
     s = game.state_from_string("44455554221")
     result = make_agent("solver")(game, s)
     assert result.value == -15 and result.action_values[result.action] == -15
+
+
+def test_warmup_compiles_the_kernels_of_the_named_sizes(capsys):
+    code, out, _ = run(capsys, "warmup", "connect4:width=4,height=4", "--json")
+    assert code == 0
+    names = [step["kernel"] for step in json.loads(out)["compiled"]]
+    assert names == ["connect4_4x4 primitives + negamax", "connect4_4x4 MCTS",
+                     "connect4_4x4 perfect solver"]
+    code, _, err = run(capsys, "warmup", "nim")
+    assert code == 2 and "nim" in err and "no compiled kernel" in err

@@ -86,12 +86,20 @@ def book_command(
         console.print(f"wrote {data['positions']} positions (depth {depth}) to {path}")
 
 
+WARMUP_GAMES = typer.Argument(None, metavar="[GAME]...",
+                              help="game specs, e.g. connect4:width=6,height=5 "
+                                   "(default: every kernel at its default size)")
+
+
 @app.command("warmup")
-def warmup_command(json_out: bool = typer.Option(False, "--json", help="JSON output")) -> None:
+def warmup_command(
+    games: list[str] = WARMUP_GAMES,
+    json_out: bool = typer.Option(False, "--json", help="JSON output"),
+) -> None:
     """Compile every kernel now (numba caches them on disk: later runs start at once)."""
     from gamesearch.kernels.warmup import warmup_steps
 
-    steps = warmup_steps()
+    steps = warmup_steps(games or ())
     done = []
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 

@@ -4,7 +4,7 @@ on disk, so later sessions load it instead of compiling."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -17,16 +17,31 @@ def _timed(fn: Callable[[], object]) -> Callable[[], float]:
     return run
 
 
-def warmup_steps() -> list[tuple[str, Callable[[], float]]]:
-    """(name, step) pairs; each step compiles (or loads) one kernel and returns seconds."""
+def warmup_steps(games: Sequence[str] = ()) -> list[tuple[str, Callable[[], float]]]:
+    """(name, step) pairs; each step compiles (or loads) one kernel and returns seconds.
+
+    ``games``: game specs (``connect4:width=6,height=5``) whose kernels to compile; none:
+    every registered kernel at its default size. Connect Four also gets its perfect solver.
+    A game without a kernel is named in the error."""
     import gamesearch.games.connect4_kernel  # noqa: F401  (registers its kernel)
+    from gamesearch.errors import GameSearchError
+    from gamesearch.games import load_game
+    from gamesearch.games.connect4 import ConnectFour
     from gamesearch.kernels.contract import KERNELS
 
+    targets = []
+    for spec in games or sorted(KERNELS):
+        game = load_game(spec)
+        kernel = getattr(game, "kernel", None)
+        if kernel is None:
+            raise GameSearchError(f"{spec}: this game has no compiled kernel to warm up")
+        targets.append((kernel.name, game, kernel))
     steps = []
-    for name, maker in sorted(KERNELS.items()):
-        steps.append((f"{name} primitives + negamax", _timed(lambda m=maker: _negamax(m()))))
-        steps.append((f"{name} MCTS", _timed(lambda m=maker: _mcts(m()))))
-    steps.append(("connect4 perfect solver", _timed(_solver)))
+    for name, game, kernel in targets:
+        steps.append((f"{name} primitives + negamax", _timed(lambda k=kernel: _negamax(k))))
+        steps.append((f"{name} MCTS", _timed(lambda k=kernel: _mcts(k))))
+        if isinstance(game, ConnectFour):
+            steps.append((f"{name} perfect solver", _timed(lambda g=game: _solver(g))))
     return steps
 
 
@@ -49,9 +64,10 @@ def _mcts(kernel) -> None:
                          np.zeros(n, np.int64), np.zeros(n), np.zeros(n))
 
 
-def _solver() -> None:
-    from gamesearch.games.connect4 import ConnectFour
+def _solver(game) -> None:
     from gamesearch.games.connect4_solver import Connect4Solver
 
-    game = ConnectFour()
-    Connect4Solver().solve(game.state_from_string("4455443"))
+    state = game.initial_state()
+    for column in (game.width // 2, game.width // 2, game.width // 2 - 1):
+        state = game.result(state, column)
+    Connect4Solver(game.width, game.height).solve(state, weak=True)
