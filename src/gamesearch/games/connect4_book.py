@@ -108,7 +108,7 @@ def read_partial(path: Path) -> dict[int, int]:
 
 def build_book(width: int, height: int, depth: int, path: str | Path,
                progress: Callable[[int, int], None] | None = None,
-               log_table: int = 22) -> OpeningBook:
+               log_table: int | None = None) -> OpeningBook:
     """Solve every position with ``depth`` stones (resuming from ``path``.partial), back the
     scores up to the empty board, and write the book to ``path``."""
     from gamesearch.games.connect4_solver import Connect4Solver
@@ -122,7 +122,8 @@ def build_book(width: int, height: int, depth: int, path: str | Path,
     scores = read_partial(partial)
     leaves = levels[depth]
     todo = [(k, s) for k, s in sorted(leaves.items()) if k not in scores]
-    solver = Connect4Solver(width, height, log_table=log_table)
+    solver = Connect4Solver(width, height, **({} if log_table is None else
+                                              {"log_table": log_table}))
     total, finished = len(leaves), len(leaves) - len(todo)
     if progress:
         progress(finished, total)

@@ -33,7 +33,7 @@ def session_solver(game: ConnectFour, log_table: int | None = None, book: str | 
     log_table = DEFAULT_LOG_TABLE if log_table is None else log_table
     key = (game.width, game.height, log_table)
     if key not in _SOLVERS:
-        if notice and not is_cached(compiled(game.width, game.height).negamax):
+        if notice and not is_cached(compiled(game.width, game.height, True, log_table).search):
             print(f"compiling the Connect Four {game.width}x{game.height} solver (first use "
                   "on this machine; cached afterwards, or run 'gamesearch warmup')...",
                   file=sys.stderr, flush=True)
