@@ -68,6 +68,16 @@ def test_solver_agent_plays_a_best_move():
     s = game.state_from_string("44455554221")
     result = make_agent("solver")(game, s)
     assert result.value == -15 and result.action_values[result.action] == -15
+    # the fast path (solve, then children until one keeps the score) against every child
+    from gamesearch.games.connect4_perfect import analyze
+
+    for moves in ("4453", "444555", "2252576253462244", "334444"):
+        s = game.state_from_string(moves)
+        scores = analyze(game, s)
+        fast = make_agent("solver")(game, s)
+        seeded = make_agent("solver:seed=3")(game, s)
+        assert scores[fast.action] == max(scores.values()) == fast.value
+        assert scores[seeded.action] == max(scores.values())
 
 
 def test_warmup_compiles_the_kernels_of_the_named_sizes(capsys):

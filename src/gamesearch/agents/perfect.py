@@ -13,7 +13,11 @@ from gamesearch.search.result import SearchResult, SearchStats
 
 class PerfectAgent(Agent):
     """Plays a move of the best exact score; among equals the centre-most (or a seeded
-    random one when ``seed`` is given). ``weak``: only win/draw/loss count."""
+    random one when ``seed`` is given). ``weak``: only win/draw/loss count.
+
+    Without a seed it solves the position once, then its children centre first until one
+    keeps that score (usually the first or second: the table is warm from the first solve);
+    with a seed it needs every child's score, to choose among all the equals."""
 
     def __init__(self, weak: bool = False, seed: int | None = None) -> None:
         self.weak = weak
@@ -28,10 +32,21 @@ class PerfectAgent(Agent):
         from gamesearch.games.connect4_perfect import analyze, session_solver
 
         solver = session_solver(game)
+        if self.rng is None:
+            if game.is_terminal(state):
+                raise GameSearchError("the game is over: there is no move to choose")
+            best = solver.solve(state, self.weak).score
+            scores: dict[int, int] = {}
+            for column in game.order_actions(state, game.actions(state)):
+                scores[column] = -solver.solve(game.result(state, column), self.weak).score
+                if scores[column] == best:
+                    return SearchResult(best, column, [column], SearchStats(),
+                                        action_values=scores)
+            raise AssertionError(f"no child keeps the score {best}")  # the solver is wrong
         scores = analyze(game, state, self.weak, solver)
         best = max(scores.values())
         choices = [c for c in game.order_actions(state, list(scores)) if scores[c] == best]
-        action = self.rng.choice(choices) if self.rng else choices[0]
+        action = self.rng.choice(choices)
         return SearchResult(best, action, [action], SearchStats(), action_values=scores)
 
 
