@@ -139,3 +139,18 @@ def test_book_build_resumes_after_a_kill(tmp_path):
     assert not partial.exists()
     fresh = build_book(5, 4, 3, tmp_path / "fresh.npz")
     assert (book.keys == fresh.keys).all() and (book.values == fresh.values).all()
+
+
+def test_batch_keeps_the_finished_positions_on_ctrl_c(solver):
+    class StopsOnThird:
+        calls = 0
+
+        def solve(self, state, weak=False):
+            StopsOnThird.calls += 1
+            if StopsOnThird.calls == 3:
+                raise KeyboardInterrupt
+            return solver.solve(state, weak)
+
+    report = run_batch(GAME, StopsOnThird(), str(DATA / "Test_L3_R1"), progress=False)
+    assert report["positions"] == 2 and report["correct"] == 2
+    assert report["interrupted"].startswith("after 2 of ")

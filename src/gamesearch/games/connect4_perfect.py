@@ -151,30 +151,38 @@ def run_batch(game: ConnectFour, solver: Any, path: str, weak: bool = False,
             states.append(game.state_from_string(moves))
         except GameSearchError as err:
             raise FileFormatError(f"{path!r} line {number}: {err}") from None
-    correct = wrong = 0
+    correct = wrong = done = 0
     seconds = nodes = 0
     first_wrong = None
+    interrupted = False
     bar = _progress(progress)
     with bar:
         task = bar.add_task(f"solving {Path(path).name}", total=len(rows))
-        for (moves, expected), state in zip(rows, states):
-            start = _time.perf_counter()
-            solved = solver.solve(state, weak)
-            seconds += _time.perf_counter() - start
-            nodes += solved.nodes
-            if expected is not None:
-                want = (expected > 0) - (expected < 0) if weak else expected
-                if solved.score == want:
-                    correct += 1
-                else:
-                    wrong += 1
-                    first_wrong = first_wrong or f"{moves}: {solved.score} (expected {want})"
-            bar.advance(task)
-    n = max(len(rows), 1)
-    return {"file": path, "mode": "weak" if weak else "strong", "positions": len(rows),
-            "correct": correct, "wrong": wrong, "first_wrong": first_wrong,
-            "mean_seconds": seconds / n, "mean_nodes": nodes / n,
-            "nodes_per_second": round(nodes / seconds) if seconds else 0}
+        try:
+            for (moves, expected), state in zip(rows, states):
+                start = _time.perf_counter()
+                solved = solver.solve(state, weak)
+                seconds += _time.perf_counter() - start
+                nodes += solved.nodes
+                done += 1
+                if expected is not None:
+                    want = (expected > 0) - (expected < 0) if weak else expected
+                    if solved.score == want:
+                        correct += 1
+                    else:
+                        wrong += 1
+                        first_wrong = first_wrong or f"{moves}: {solved.score} (expected {want})"
+                bar.advance(task)
+        except KeyboardInterrupt:  # Ctrl-C: report the positions finished so far
+            interrupted = True
+    n = max(done, 1)
+    report = {"file": path, "mode": "weak" if weak else "strong", "positions": done,
+              "correct": correct, "wrong": wrong, "first_wrong": first_wrong,
+              "mean_seconds": seconds / n, "mean_nodes": nodes / n,
+              "nodes_per_second": round(nodes / seconds) if seconds else 0}
+    if interrupted:
+        report["interrupted"] = f"after {done} of {len(rows)} positions"
+    return report
 
 
 def _progress(enabled: bool):
