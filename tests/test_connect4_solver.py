@@ -154,3 +154,26 @@ def test_batch_keeps_the_finished_positions_on_ctrl_c(solver):
     report = run_batch(GAME, StopsOnThird(), str(DATA / "Test_L3_R1"), progress=False)
     assert report["positions"] == 2 and report["correct"] == 2
     assert report["interrupted"].startswith("after 2 of ")
+
+
+def test_the_shipped_7x6_book_has_the_published_opening_values():
+    """The book (built by `gamesearch book connect4 --depth 2`) against outside facts: the
+    first player wins, with the centre column only; columns 3 and 5 draw, the others lose
+    (Allis 1988, Tromp 1995); in the benchmark convention the win comes with the last stone
+    (score 1: the empty board's score on connect4.gamesolver.org, and our solver's)."""
+    from gamesearch.games.connect4_book import default_book
+
+    book = default_book(7, 6)
+    assert book is not None and book.depth >= 2
+    assert book.get(GAME, GAME.initial_state()) == 1
+    first = [-book.get(GAME, GAME.state_from_string(str(c))) for c in range(1, 8)]
+    assert [(v > 0) - (v < 0) for v in first] == [-1, -1, 0, 1, 0, -1, -1]
+    assert max(first) == first[3] == 1
+    # every entry below the book's depth is the negamax of its children's entries
+    for level in positions_by_ply(GAME, book.depth - 1):
+        for state in level.values():
+            children = [-book.get(GAME, GAME.result(state, c)) for c in GAME.actions(state)]
+            assert book.get(GAME, state) == max(children)
+    # the solver with the book answers shallow positions without searching
+    with_book = Connect4Solver(book=book)
+    assert with_book.solve(GAME.state_from_string("4")).nodes <= 2
