@@ -245,3 +245,18 @@ def test_symmetric_key_under_iterative_deepening_and_mtdf() -> None:
         assert pv_problem(state, mtdf(GAME, state), complete=False) is None
         timed = alphabeta(GAME, state, time=0.5)
         assert timed.action in GAME.actions(state)
+
+
+def test_a_stop_request_ends_iterative_deepening_inside_an_iteration():
+    """The web app's "Move now" / closed view: ``stop`` is polled during the search, so the
+    deepening ends inside the running iteration and yields the deepest finished one."""
+    game = ConnectFour()
+    seen = []
+
+    def stop() -> bool:
+        return len(seen) >= 5  # asked during depth 6 (thousands of nodes: polled)
+
+    for result in iterative_deepening(game, game.initial_state(), stop=stop):
+        seen.append(result)
+    assert [r.stats.depth for r in seen] == [1, 2, 3, 4, 5, 5]  # the last: the final answer
+    assert seen[-1].action == seen[-2].action and seen[-1].value == seen[-2].value

@@ -81,7 +81,7 @@ class AlphaBeta:
         # the state itself; a game's state_key may merge symmetric images (tic-tac-toe), so
         # then the action only orders moves (checked legal) and the PV is rebuilt from values.
         self.trust_tt_action = self.key is None
-        self.timed = self.clock.deadline is not None
+        self.timed = self.clock.limited
         self.killers: list[tuple] = []  # per ply: up to two actions that caused a cut-off
         self.history: dict[int, defaultdict] = {}  # per player: action -> credit
         self.stats = SearchStats()
@@ -385,6 +385,7 @@ def iterative_deepening(
     state: State,
     max_depth: int | None = None,
     time: float | None = None,
+    stop: Callable[[], bool] | None = None,
     **options: Any,
 ) -> Iterator[SearchResult]:
     """Search depth 1, 2, 3, ... yielding each completed result (sunfish style).
@@ -392,11 +393,12 @@ def iterative_deepening(
     Stops after ``max_depth``, when a search reaches the end of the game everywhere (its
     value is exact), or when ``time`` runs out: then it yields a final result, the deepest
     completed one (or, if not even depth 1 finished, the first legal action in order) with
-    the time actually spent. Callers may stop iterating at any point.
+    the time actually spent. Callers may stop iterating at any point; ``stop`` (polled
+    during the search) ends it inside an iteration, as running out of time does.
     """
     if game.is_terminal(state):
         raise GameSearchError("the game is over: there is nothing to search")
-    clock = Clock(time)
+    clock = Clock(time, stop)
     options.setdefault("tt", True)
     searcher = AlphaBeta(game, clock=clock, **options)
     best: SearchResult | None = None

@@ -8,6 +8,7 @@ player as a tuple. Users, tests and benchmarks all read the same :class:`SearchS
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -128,16 +129,28 @@ def _plain(value: Any) -> Any:
 
 
 class Clock:
-    """A deadline for anytime search: ``expired()`` is cheap enough to call every node."""
+    """A deadline for anytime search: ``expired()`` is cheap enough to call every node.
 
-    __slots__ = ("deadline", "start")
+    ``stop``: an optional callable asked at every ``expired()`` (a person pressed "Move now",
+    or closed the view); once it returns True the clock stays expired. Searches call
+    ``expired()`` every few hundred nodes when the clock is ``limited``."""
 
-    def __init__(self, seconds: float | None) -> None:
+    __slots__ = ("deadline", "start", "stop")
+
+    def __init__(self, seconds: float | None, stop: Callable[[], bool] | None = None) -> None:
         self.start = time.perf_counter()
         self.deadline = None if seconds is None else self.start + seconds
+        self.stop = stop
+
+    @property
+    def limited(self) -> bool:
+        """True when the search may be cut short: a deadline or a stop request."""
+        return self.deadline is not None or self.stop is not None
 
     def expired(self) -> bool:
-        """True once the budget is spent (never, without a budget)."""
+        """True once the budget is spent (never, without a budget) or ``stop`` said so."""
+        if self.stop is not None and self.stop():
+            self.deadline = self.start  # stopped: expired from now on
         return self.deadline is not None and time.perf_counter() >= self.deadline
 
     def elapsed(self) -> float:

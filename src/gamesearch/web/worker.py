@@ -104,7 +104,7 @@ def think(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
     depths = []
     last, stopped = None, False
     for result in iterative_deepening(
-        game, state, options["depth"], time=budget,
+        game, state, options["depth"], time=budget, stop=lambda: bool(stop_flag.value),
         null_window="pvs" if options["pvs"] else None,
         tt=TranspositionTable(max(1024, min(options["tt"], 1 << 20))),
     ):
