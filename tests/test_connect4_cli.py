@@ -88,3 +88,13 @@ def test_warmup_compiles_the_kernels_of_the_named_sizes(capsys):
                      "connect4_4x4 perfect solver"]
     code, _, err = run(capsys, "warmup", "nim")
     assert code == 2 and "nim" in err and "no compiled kernel" in err
+
+
+@pytest.mark.parametrize("argv, named", [
+    (["solve", "connect4", "--position", "4", "--table", "40"], "table size 2^40"),
+    (["book", "connect4", "--depth", "99"], "book depth 99"),
+])
+def test_bad_sizes_are_refused_before_any_work(capsys, argv, named):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and named in err
+    assert "compiling" not in err and "solving" not in out

@@ -68,6 +68,8 @@ def book_command(
     from gamesearch.games.connect4_book import build_book
 
     game = _connect4(game_name, extra_params(ctx))
+    if not 0 <= depth <= game.cells:
+        raise GameSearchError(f"book depth {depth}: give 0-{game.cells}")
     path = output or f"book_{game.width}x{game.height}_d{depth}.npz"
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeRemainingColumn(), console=console,

@@ -28,9 +28,15 @@ def session_solver(game: ConnectFour, log_table: int | None = None, book: str | 
                    notice: bool = True):
     """The session's solver for this board size (made, and compiled if needed, once)."""
     from gamesearch.games.connect4_book import OpeningBook, default_book
-    from gamesearch.games.connect4_solver import DEFAULT_LOG_TABLE, Connect4Solver, compiled
+    from gamesearch.games.connect4_solver import (
+        DEFAULT_LOG_TABLE,
+        Connect4Solver,
+        check_table,
+        compiled,
+    )
 
     log_table = DEFAULT_LOG_TABLE if log_table is None else log_table
+    check_table(log_table)
     key = (game.width, game.height, log_table)
     if key not in _SOLVERS:
         if notice and not is_cached(compiled(game.width, game.height, True, log_table).search):

@@ -407,6 +407,12 @@ TEMPLATES = (winning_cells, popcount, mirror_key, canonical_key, book_value, neg
              search, solve_score)
 
 
+def check_table(log_table: int) -> None:
+    """Table sizes from 2^8 to 2^32 slots; anything else is named in the error."""
+    if not 8 <= log_table <= 32:
+        raise GameSearchError(f"table size 2^{log_table}: choose 8..32")
+
+
 def next_prime(n: int) -> int:
     """The smallest prime >= n (table sizes: odd, so coprime with 2^32)."""
     def prime(m: int) -> bool:
@@ -466,8 +472,7 @@ class Connect4Solver:
     def __init__(self, width: int = 7, height: int = 6, log_table: int = DEFAULT_LOG_TABLE,
                  book=None, mirror: bool = True, recursive: bool = False,
                  etc: bool = True) -> None:
-        if not 8 <= log_table <= 32:
-            raise GameSearchError(f"table size 2^{log_table}: choose 8..32")
+        check_table(log_table)
         self.width, self.height = width, height
         self.cells = width * height
         self.code = compiled(width, height, mirror, log_table, etc)
