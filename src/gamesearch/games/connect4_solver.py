@@ -86,6 +86,17 @@ def book_value(k, book_keys, book_vals):
     return -1000
 
 
+def null_window(lo, hi):
+    """The next guess of the driver's null-window search in [lo, hi): Pons' choice, the
+    middle pulled toward zero (C's division rounds toward zero), where scores cluster."""
+    med = lo + (hi - lo) // 2
+    if med <= 0 and -((-lo) // 2) < med:
+        med = -((-lo) // 2)
+    elif med >= 0 and hi // 2 > med:
+        med = hi // 2
+    return med
+
+
 def negamax(current, mask, moves, alpha, beta, mode, tt_keys, tt_vals, book_keys, book_vals,
             book_depth, stats, buf):
     """Mode NODE: Pons' negamax on a position where the player to move cannot win at once;
@@ -104,11 +115,7 @@ def negamax(current, mask, moves, alpha, beta, mode, tt_keys, tt_vals, book_keys
         if mode == WEAK:
             lo, hi = -1, 1
         while lo < hi:
-            med = lo + (hi - lo) // 2
-            if med <= 0 and -((-lo) // 2) < med:  # C's division: toward zero
-                med = -((-lo) // 2)
-            elif med >= 0 and hi // 2 > med:
-                med = hi // 2
+            med = null_window(lo, hi)
             r = negamax(current, mask, moves, med, med + 1, node, tt_keys, tt_vals,
                         book_keys, book_vals, book_depth, stats, buf)
             if r <= med:
@@ -389,11 +396,7 @@ def solve_score(current, mask, moves, weak, table, book_keys, book_vals, book_de
     if weak:
         lo, hi = -1, 1
     while lo < hi:
-        med = lo + (hi - lo) // 2
-        if med <= 0 and -((-lo) // 2) < med:  # C's division: toward zero
-            med = -((-lo) // 2)
-        elif med >= 0 and hi // 2 > med:
-            med = hi // 2
+        med = null_window(lo, hi)
         r = search(current, mask, moves, med, med + 1, table, book_keys, book_vals,
                    book_depth, stats, st)
         if r <= med:
@@ -403,8 +406,8 @@ def solve_score(current, mask, moves, weak, table, book_keys, book_vals, book_de
     return lo
 
 
-TEMPLATES = (winning_cells, popcount, mirror_key, canonical_key, book_value, negamax,
-             search, solve_score)
+TEMPLATES = (winning_cells, popcount, mirror_key, canonical_key, book_value, null_window,
+             negamax, search, solve_score)
 
 
 def check_table(log_table: int) -> None:
