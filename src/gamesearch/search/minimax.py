@@ -37,6 +37,19 @@ def evaluator(game: Game, evaluate: Callable[[State, int], float] | None = None)
     return method
 
 
+def finished_root(game: Game, state: State, stats: SearchStats,
+                  name: str) -> SearchResult | None:
+    """The answer at a finished root (the root mover's utility, one leaf), or None; a chance
+    root is refused, naming the search: the two-player searches share this start."""
+    root = game.to_move(state)
+    if game.is_terminal(state):
+        stats.leaves = 1
+        return SearchResult(game.utilities(state)[max(root, 0)], None, [], stats)
+    if root == CHANCE:
+        raise GameSearchError(f"{name}: the root is a chance node; use expectiminimax")
+    return None
+
+
 def minimax(
     game: Game,
     state: State,
@@ -52,11 +65,9 @@ def minimax(
     clock = Clock(None)
     stats = SearchStats()
     root = game.to_move(state)
-    if game.is_terminal(state):
-        stats.leaves = 1
-        return SearchResult(game.utilities(state)[max(root, 0)], None, [], stats)
-    if root == CHANCE:
-        raise GameSearchError("minimax: the root is a chance node; use expectiminimax")
+    finished = finished_root(game, state, stats, "minimax")
+    if finished is not None:
+        return finished
     cut = evaluator(game, evaluate)
     limit = INFINITE_DEPTH if depth is None else depth
 

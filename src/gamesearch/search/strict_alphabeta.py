@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE, Game, State
-from gamesearch.search.minimax import INFINITE_DEPTH, Trace, evaluator
+from gamesearch.search.minimax import INFINITE_DEPTH, Trace, evaluator, finished_root
 from gamesearch.search.result import Clock, SearchResult, SearchStats
 
 
@@ -29,11 +29,9 @@ def alphabeta_strict(
     """Alpha-beta (MAX at the root, all others MIN) pruning only on strict inequality."""
     clock, stats = Clock(None), SearchStats()
     root = game.to_move(state)
-    if game.is_terminal(state):  # the value is the root mover's, as in minimax
-        stats.leaves = 1
-        return SearchResult(game.utilities(state)[max(root, 0)], None, [], stats)
-    if root == CHANCE:
-        raise GameSearchError("alpha-beta: the root is a chance node; use expectiminimax")
+    finished = finished_root(game, state, stats, "alpha-beta")
+    if finished is not None:
+        return finished
     cut = evaluator(game, evaluate)
     limit = INFINITE_DEPTH if depth is None else depth
 
