@@ -36,6 +36,7 @@ def match_command(
     """
     from gamesearch.agents import make_agent
     from gamesearch.arena.match import run_match
+    from gamesearch.catalog import check_agent_fits
     from gamesearch.cli.common import load_with_params, position
 
     params = extra_params(ctx)
@@ -43,6 +44,7 @@ def match_command(
     start = position(game, position_text)
     label = game_name + "".join(f",{k}={v}" for k, v in sorted(params.items()))
     for spec in (spec_a, spec_b):
+        check_agent_fits(spec, game)
         make_agent(spec)  # bad specs fail here, before the progress bar starts
     err = Console(stderr=True, highlight=False)
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),

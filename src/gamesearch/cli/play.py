@@ -19,26 +19,12 @@ from gamesearch.cli.main import app
 from gamesearch.errors import GameSearchError, IllegalActionError
 from gamesearch.game import CHANCE, Game, State
 
-DEFAULT_AI = {
-    "connect4": "alphabeta:time=1",
-}
-"""A sensible opponent per game; others get exact alpha-beta when small, else 1 s of it."""
-SMALL_GAMES = {"tictactoe", "nim", "ii-nim", "tree"}
 
+def default_ai(game: Game, player: int = 1) -> str:
+    """The agent spec the CLI plays against when none is given: the catalog's default."""
+    from gamesearch.catalog import default_agent
 
-def default_ai(game: Game) -> str:
-    """The agent spec the CLI plays against when none is given: alpha-beta (exact on small
-    games, 1 s per move on others), expectiminimax where the game has chance nodes."""
-    from gamesearch.agents import AGENTS
-
-    small = game.name in SMALL_GAMES
-    if game.name in DEFAULT_AI:
-        return DEFAULT_AI[game.name]
-    if type(game).chance_outcomes is not Game.chance_outcomes:  # the game has chance nodes
-        if "expectiminimax" in AGENTS:
-            return "expectiminimax" if small else "expectiminimax:depth=3"
-        return "random"
-    return "alphabeta" if small else "alphabeta:time=1"
+    return default_agent(game, player)
 
 
 class QuitGame(Exception):
@@ -71,6 +57,7 @@ def play_command(
     gamesearch play nim --piles 3,4,5 --misere
     """
     from gamesearch.agents import make_agent
+    from gamesearch.catalog import check_agent_fits
     from gamesearch.cli.common import load_with_params, position
 
     game = load_with_params(game_name, extra_params(ctx))
@@ -78,9 +65,10 @@ def play_command(
     if game.is_terminal(state):
         raise GameSearchError(f"position {position_text!r}: the game is already over")
     out = Console(stderr=True, highlight=False) if json_out else console
-    specs = [player1] + [player2 or default_ai(game)] * (game.num_players - 1)
+    specs = [player1] + [player2 or default_ai(game, p) for p in range(1, game.num_players)]
     agents = []
-    for spec in specs:
+    for seat, spec in enumerate(specs):
+        check_agent_fits(spec, game, seat)
         agent = make_agent(spec)
         if agent.interactive:
             agent.ask = _asker(out)

@@ -70,6 +70,7 @@ class TreeGame(Game):
         if len(vectors) > 1:
             raise FileFormatError(f"{source}: leaf utility lists differ in length: {vectors}")
         self.zero_sum = not vectors
+        self.has_chance = any(n.player == CHANCE and n.children for n in self.nodes)
 
     # --- construction ----------------------------------------------------------------
     def _build(self, spec: Any, depth: int, path: str, parent: int | None, label: str,

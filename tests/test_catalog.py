@@ -1,0 +1,90 @@
+"""The catalog: every default agent fits its game and answers a move; mismatches are refused
+in one line that names the agents that fit (issue: pig-optimal on tic-tac-toe, ismcts on
+Connect Four were tracebacks)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gamesearch.agents import AGENTS, act, make_agent
+from gamesearch.catalog import agent_problem, agents_for, check_agent_fits, default_agent
+from gamesearch.errors import GameSearchError
+from gamesearch.game import CHANCE
+from gamesearch.games import REGISTRY, load_game
+
+SMALL = {"pig": "pig:goal=20"}
+
+
+def first_decision(game, seed=0):
+    state, rng = game.initial_state(), random.Random(seed)
+    while game.to_move(state) == CHANCE:
+        state = game.result(state, act(None, game, state, rng).action)
+    return state
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_every_default_fits_and_plays_a_legal_move(name):
+    game = load_game(SMALL.get(name, name))
+    state = first_decision(game)
+    for seat in range(game.num_players):
+        spec = default_agent(game, seat)
+        assert agent_problem(spec, game, seat) is None, (name, seat, spec)
+    mover = game.to_move(state)
+    agent = make_agent(default_agent(game, mover))
+    agent.prepare(game)
+    assert agent(game, state).action in list(game.actions(state))
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_every_fitting_agent_plays_a_legal_move(name):
+    """What the catalog offers really plays: no agent it lists raises on the game."""
+    game = load_game(SMALL.get(name, name))
+    state = first_decision(game, seed=1)
+    quick = {"minimax": "minimax:depth=1", "alphabeta": "alphabeta:depth=1",
+             "maxn": "maxn:depth=1", "paranoid": "paranoid:depth=1",
+             "expectimax": "expectimax:depth=1", "expectiminimax": "expectiminimax:depth=1",
+             "mcts": "mcts:iterations=30", "ismcts": "ismcts:iterations=30",
+             "pimc": "pimc:samples=2", "kernel-mcts": "kernel-mcts:simulations=100",
+             "gammon": "gammon:depth=1", "pacman": "pacman:depth=1"}
+    mover = game.to_move(state)
+    exact = name == "tree" or not hasattr(game, "evaluate")  # no evaluation at a depth cut
+    for kind in agents_for(game, mover):
+        if kind in ("human",) or kind == "solver" and game.name == "connect4":
+            continue
+        spec = quick.get(kind, kind)
+        if exact and ":depth=" in spec:  # searched to the end instead
+            spec = kind
+        result = make_agent(spec)(game, state)
+        assert result.action in list(game.actions(state)), (name, spec)
+
+
+@pytest.mark.parametrize(("spec", "game_name", "words"), [
+    ("pig-optimal", "tictactoe", "plays pig only"),
+    ("ismcts", "connect4", "hidden-information games"),
+    ("alphabeta", "backgammon", "chance nodes"),
+    ("alphabeta:depth=3", "kuhn_poker", "hidden card"),
+    ("kernel-mcts", "nim", "compiled kernel"),
+    ("gammon", "pig", "plays backgammon only"),
+])
+def test_mismatches_name_the_reason_and_the_fitting_agents(spec, game_name, words):
+    game = load_game(game_name)
+    problem = agent_problem(spec, game)
+    assert problem is not None and words in problem
+    assert "agents for " + game_name in problem
+    with pytest.raises(GameSearchError):
+        check_agent_fits(spec, game)
+
+
+def test_pacman_seats():
+    game = load_game("pacman")
+    assert "pacman" in agents_for(game, 0) and "ghost" not in agents_for(game, 0)
+    assert "ghost" in agents_for(game, 1) and "pacman" not in agents_for(game, 1)
+    assert default_agent(game, 0) == "pacman" and default_agent(game, 2) == "ghost"
+
+
+def test_every_registered_agent_is_in_the_catalog():
+    from gamesearch.catalog import AGENT_NEEDS
+
+    assert set(AGENTS) <= set(AGENT_NEEDS)
