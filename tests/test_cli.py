@@ -173,7 +173,7 @@ def test_play_samples_chance_moves_with_the_seed(cli) -> None:
          "children": [{"value": 1}, {"value": 2}]},
         {"action": "tails", "probability": 0.5, "player": "max",
          "children": [{"value": 3}, {"value": 4}]}]})
-    args = ("play", "tree", "--file", tree, "--player1", "alphabeta", "--player2", "random")
+    args = ("play", "tree", "--file", tree, "--player1", "expectiminimax", "--player2", "random")
     seen = set()
     for seed in range(8):
         first = run_json(cli, *args, "--seed", str(seed))
