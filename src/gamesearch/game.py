@@ -156,9 +156,12 @@ class Game:
         raise IllegalActionError(f"illegal or malformed move {text!r}; legal moves: {shown}")
 
     def state_from_string(self, text: str) -> State:
-        """A position written as moves from the start, separated by spaces or commas."""
+        """A position written as moves from the start, separated by commas, or by spaces
+        when no move is written with one (``gamesearch.testing.check_game`` writes
+        ``", ".join`` of the moves and checks that this reads them back)."""
         state = self.initial_state()
-        for token in text.replace(",", " ").split():
+        tokens = [t.strip() for t in text.split(",")] if "," in text else text.split()
+        for token in filter(None, tokens):
             if self.is_terminal(state):
                 raise IllegalActionError(f"position {text!r}: move {token!r} after the game ended")
             try:

@@ -196,8 +196,9 @@ class ConnectFour(Game):
 
     def state_from_string(self, text: str) -> C4State:
         """Columns played from the empty board, one digit each (``4453``), as the benchmark
-        sets write positions; the message names the first bad move."""
-        moves = text.strip()
+        sets write positions (spaces and commas between them are allowed: ``4, 4, 5, 3``);
+        the message names the first bad move."""
+        moves = "".join(text.replace(",", " ").split())
         state = self.initial_state()
         for i, ch in enumerate(moves):
             where = f"position {moves!r}, move {i + 1} ({ch!r})"

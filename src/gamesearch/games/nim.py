@@ -88,7 +88,10 @@ class Nim(Game):
         return (pile, count)
 
     def state_from_string(self, text: str) -> NimState:
-        """Piles as numbers (``3,4,5``), the first player to move."""
+        """Piles as numbers (``3,4,5``), the first player to move; or moves from this
+        game's start written as PILE:COUNT (``1:2, 3:1``; nothing: the start)."""
+        if ":" in text or not text.strip():
+            return super().state_from_string(text)
         try:
             piles = tuple(int(p) for p in text.replace(",", " ").split())
         except ValueError:
