@@ -24,7 +24,9 @@ class GameCheckError(GameSearchError, AssertionError):
                  state: Any = None, seed: int | None = None) -> None:
         self.check, self.game, self.detail = check, game, detail
         self.moves, self.state, self.seed = moves, state, seed
-        where = f"moves from the start: {moves!r}" if moves else "at the initial state"
+        shown_moves = moves if len(moves) <= 300 else (
+            f"{moves[:140]} ... {moves[-140:]}")  # the full text stays in .moves
+        where = f"moves from the start: {shown_moves!r}" if moves else "at the initial state"
         shown = repr(state)
         if len(shown) > 300:
             shown = shown[:297] + "..."

@@ -1,0 +1,125 @@
+"""The game and kernel contract: every registered game passes check_game (and check_kernel
+where it has a kernel), and each check catches a toy game broken for it."""
+
+from __future__ import annotations
+
+import pytest
+
+from check_toys import (
+    BROKEN,
+    BROKEN_PRIMITIVES,
+    DiePile,
+    ForgetfulPositions,
+    HiddenCoin,
+    RepeatedAction,
+    die_pile_kernel,
+)
+from gamesearch.catalog import has_chance
+from gamesearch.errors import GameSearchError
+from gamesearch.games import REGISTRY, load_game
+from gamesearch.testing import GameCheckError, check_game, check_kernel
+from gamesearch.testing.game_checks import has_hidden_information
+
+ALWAYS = {"attributes", "initial-state", "terminal-test", "to-move", "legal-actions",
+          "transition", "utilities", "keys", "termination", "action-strings", "positions",
+          "render"}
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_every_registered_game_keeps_the_protocol(name: str) -> None:
+    game = load_game(name)
+    report = check_game(game)
+    expected = set(ALWAYS)
+    if has_chance(game):
+        expected.add("chance-outcomes")
+    if has_hidden_information(game):
+        expected.add("information-sets")
+    assert expected <= set(report.checks), report
+    assert report.playouts == 20 and report.terminals == 20 and report.positions > 20
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_every_registered_kernel_plays_the_readable_rules(name: str) -> None:
+    game = load_game(name)
+    kernel = getattr(game, "kernel", None)
+    if kernel is None:
+        return
+    report = check_kernel(game, kernel)
+    assert report.checks["kernel-play"] > 100 and report.checks["kernel-terminal-value"] == 30
+
+
+def test_the_kernel_check_covers_a_kernel() -> None:
+    """The parametrised test above is not vacuous: Connect Four has a kernel."""
+    assert [n for n in sorted(REGISTRY) if getattr(load_game(n), "kernel", None)] == ["connect4"]
+
+
+def test_the_toy_games_pass() -> None:
+    assert check_game(DiePile()).checks["chance-outcomes"] > 0
+    assert check_game(HiddenCoin()).checks["information-sets"] > 0
+    assert check_kernel(DiePile(), die_pile_kernel()).checks["kernel-evaluate"] > 0
+
+
+@pytest.mark.parametrize("check", sorted(BROKEN))
+def test_each_check_catches_its_broken_game(check: str) -> None:
+    game = BROKEN[check]()
+    with pytest.raises(GameCheckError) as caught:
+        check_game(game, max_moves=200)
+    err = caught.value
+    assert err.check == check, str(err)
+    assert f"check {check!r} failed for {game.name}" in str(err)
+    assert isinstance(err, GameSearchError) and "\n" not in str(err)
+
+
+@pytest.mark.parametrize("check", sorted(BROKEN_PRIMITIVES))
+def test_each_kernel_check_catches_its_broken_primitive(check: str) -> None:
+    with pytest.raises(GameCheckError) as caught:
+        check_kernel(DiePile(), die_pile_kernel(**BROKEN_PRIMITIVES[check]))
+    assert caught.value.check == check, str(caught.value)
+
+
+def test_a_kernel_without_a_primitive_is_refused() -> None:
+    kernel = die_pile_kernel()
+    del kernel.primitives.key
+    with pytest.raises(GameCheckError, match="lacks primitive"):
+        check_kernel(DiePile(), kernel)
+
+
+def test_the_error_names_moves_that_reproduce_the_position() -> None:
+    """The moves in the error, read by the game, reach the position that broke the rule."""
+    game = RepeatedAction()
+    with pytest.raises(GameCheckError) as caught:
+        check_game(game, seed=3)
+    err = caught.value
+    assert err.moves and game.state_from_string(err.moves) == err.state
+    assert "seed 3" in str(err)
+
+
+def test_a_game_that_cannot_read_moves_fails_at_the_first_move() -> None:
+    with pytest.raises(GameCheckError) as caught:
+        check_game(ForgetfulPositions())
+    assert caught.value.moves.count(",") >= 1  # an end is reached after a few moves
+
+
+def test_the_kernel_check_compares_evaluations_only_when_asked() -> None:
+    kernel = die_pile_kernel(**BROKEN_PRIMITIVES["kernel-evaluate"])
+    report = check_kernel(DiePile(), kernel, evaluation_tolerance=None)
+    assert report.checks["kernel-evaluate"] > 0
+
+
+def test_positions_read_moves_separated_by_commas() -> None:
+    """What check_game writes (moves joined by ", ") every game reads back, also where a
+    move is written with spaces (backgammon) or the game has its own position format."""
+    c4 = load_game("connect4")
+    assert c4.state_from_string("4, 4, 5") == c4.state_from_string("4 4 5") \
+        == c4.state_from_string("445")
+    nim = load_game("nim:piles=3-4-5")
+    start = nim.initial_state()
+    assert nim.state_from_string("") == start
+    assert nim.state_from_string("1:2, 3:5") == nim.result(nim.result(start, (0, 2)), (2, 5))
+    assert nim.state_from_string("3,4,5") == start  # piles, as before
+    bg = load_game("backgammon")
+    s = bg.result(bg.initial_state(), (1, 2))
+    play = bg.string_to_action(s, "24/22 24/23")
+    assert bg.state_from_string("1-2, 24/22 24/23") == bg.result(s, play)
+    ttt = load_game("tictactoe")
+    assert ttt.state_from_string("1, 5, 9") == ttt.state_from_string("159")
