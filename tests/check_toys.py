@@ -167,6 +167,16 @@ class SilentRender(DiePile):
         return None
 
 
+class NanEvaluation(DiePile):
+    def evaluate(self, s, player):
+        return float("nan") if s[0] == 1 else super().evaluate(s, player)
+
+
+class LosingOrder(DiePile):
+    def order_actions(self, s, actions):
+        return actions[:1]
+
+
 BROKEN = {
     "attributes": NoPlayers,
     "initial-state": ListStart,
@@ -182,6 +192,8 @@ BROKEN = {
     "positions": ForgetfulPositions,
     "information-sets": PeekingSampler,
     "render": SilentRender,
+    "evaluation": NanEvaluation,
+    "action-order": LosingOrder,
 }
 """Each check of check_game, and a toy game that only it catches."""
 

@@ -23,6 +23,10 @@ the check, the game and the moves that reach the position. The checks:
 ``information-sets``  hidden-information games: an information set is stable and fixes the
                       legal actions, and ``sample_state`` gives states in the same set
 ``render``            ``render`` and ``player_name`` answer strings
+``evaluation``        where the game has ``evaluate``: a finite number for every player at
+                      every live position, the same every call (or a GameSearchError
+                      refusing, as a tree without ``eval`` at a node does)
+``action-order``      where the game has ``order_actions``: a reordering of the legal actions
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE
 from gamesearch.testing.failure import Trail, require
 from gamesearch.testing.walk import walk
@@ -113,8 +118,10 @@ class GameChecker:
         actions = self.legal_actions(s)
         if mover == CHANCE:
             self.chance(s, actions)
-        elif self.hidden:
-            self.information_sets(s, mover, actions)
+        else:
+            self.optional_capabilities(s, actions)
+            if self.hidden:
+                self.information_sets(s, mover, actions)
         sample = actions if len(actions) <= self.actions_per_state else self.rng.sample(
             actions, self.actions_per_state)
         for a in sample:
@@ -285,6 +292,36 @@ class GameChecker:
         require(t, "information-sets", live and options == actions,
                 lambda: f"sample_state({info!r}) gave {sampled!r}, where player {mover} "
                         f"is not to move with the legal actions {actions!r}")
+
+    def optional_capabilities(self, s: Hashable, actions: list) -> None:
+        """``evaluate`` and ``order_actions``, where the game has them (at player nodes)."""
+        if getattr(self.game, "evaluate", None) is not None:
+            self.evaluation(s)
+        order = getattr(self.game, "order_actions", None)
+        if order is not None:
+            t = self.trail
+            with t.guard("action-order", "order_actions(s, actions)"):
+                ordered = list(order(s, list(actions)))
+            require(t, "action-order", len(ordered) == len(actions)
+                    and Counter(ordered) == Counter(actions),
+                    lambda: f"order_actions gave {ordered!r}, not a reordering of {actions!r}")
+            self.ok("action-order")
+
+    def evaluation(self, s: Hashable) -> None:
+        g, t = self.game, self.trail
+        try:
+            values = [g.evaluate(s, p) for p in range(g.num_players)]
+            again = [g.evaluate(s, p) for p in range(g.num_players)]
+        except GameSearchError:
+            return  # a clear refusal (a tree node without "eval"): nothing to compare
+        except Exception as err:  # noqa: BLE001 - any crash of the game is the finding
+            raise t.fail("evaluation", f"evaluate(s, player) raised {type(err).__name__}: "
+                                       f"{err}") from err
+        require(t, "evaluation", all(isinstance(v, (int, float)) and math.isfinite(v)
+                                     for v in values) and values == again,
+                lambda: f"evaluate gave {values!r}, then {again!r} (finite numbers, "
+                        "one per player, the same every call)")
+        self.ok("evaluation")
 
     def render(self, s: Hashable) -> None:
         g, t = self.game, self.trail
