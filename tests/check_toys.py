@@ -162,6 +162,21 @@ class PeekingSampler(HiddenCoin):
         return ("tails",)
 
 
+class CrashingParser(DiePile):
+    def string_to_action(self, s, text):
+        return int(text) if s[0] >= 0 else super().string_to_action(s, text)
+
+
+class BlindOnlooker(HiddenCoin):
+    """Player 2's samples forget the toss (player 1's are right)."""
+
+    def information_set(self, s, player):
+        return ("moves", len(s))
+
+    def sample_state(self, info, player, rng):
+        return () if player == 1 else ("heads",)
+
+
 class SilentRender(DiePile):
     def render(self, s):
         return None
@@ -192,6 +207,7 @@ BROKEN = {
     "positions": ForgetfulPositions,
     "information-sets": PeekingSampler,
     "render": SilentRender,
+    "bad-input": CrashingParser,
     "evaluation": NanEvaluation,
     "action-order": LosingOrder,
 }

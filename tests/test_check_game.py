@@ -8,6 +8,7 @@ import pytest
 from check_toys import (
     BROKEN,
     BROKEN_PRIMITIVES,
+    BlindOnlooker,
     DiePile,
     ForgetfulPositions,
     HiddenCoin,
@@ -22,7 +23,7 @@ from gamesearch.testing.game_checks import has_hidden_information
 
 ALWAYS = {"attributes", "initial-state", "terminal-test", "to-move", "legal-actions",
           "transition", "utilities", "keys", "termination", "action-strings", "positions",
-          "render"}
+          "bad-input", "render"}
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))
@@ -68,6 +69,12 @@ def test_each_check_catches_its_broken_game(check: str) -> None:
     assert err.check == check, str(err)
     assert f"check {check!r} failed for {game.name}" in str(err)
     assert isinstance(err, GameSearchError) and "\n" not in str(err)
+
+
+def test_information_sets_of_players_not_to_move_are_checked() -> None:
+    with pytest.raises(GameCheckError, match="player 1's information set") as caught:
+        check_game(BlindOnlooker())
+    assert caught.value.check == "information-sets"
 
 
 @pytest.mark.parametrize("check", sorted(BROKEN_PRIMITIVES))

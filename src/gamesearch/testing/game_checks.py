@@ -23,6 +23,8 @@ the check, the game and the moves that reach the position. The checks:
 ``information-sets``  hidden-information games: an information set is stable and fixes the
                       legal actions, and ``sample_state`` gives states in the same set
 ``render``            ``render`` and ``player_name`` answer strings
+``bad-input``         garbled move and position texts (cut, doubled, stray characters,
+                      huge numbers) give a legal action or a GameSearchError, never a crash
 ``evaluation``        where the game has ``evaluate``: a finite number for every player at
                       every live position, the same every call (or a GameSearchError
                       refusing, as a tree without ``eval`` at a node does)
@@ -245,6 +247,34 @@ class GameChecker:
             require(t, "action-strings", back == a,
                     f"action {a!r} is written {text!r}, which reads back as {back!r}")
         self.ok("action-strings")
+        if self.rng.random() < 0.1:  # now and then: a parser is slower than a move
+            for text in garble(self.rng.choice(texts), self.rng):
+                self.bad_move(s, actions, text)
+            self.ok("bad-input")
+
+    def bad_move(self, s: Hashable, actions: list, text: str) -> None:
+        """A garbled move reads as a legal action or is refused with a GameSearchError."""
+        t = self.trail
+        try:
+            action = self.game.string_to_action(s, text)
+        except GameSearchError:
+            return
+        except Exception as err:  # noqa: BLE001 - any crash of the parser is the finding
+            raise t.fail("bad-input", f"string_to_action(s, {text!r}) raised "
+                                      f"{type(err).__name__}: {err}") from err
+        require(t, "bad-input", action in actions,
+                lambda: f"string_to_action(s, {text!r}) gave {action!r}, not a legal action")
+
+    def bad_position(self, text: str) -> None:
+        """A garbled position reads as some state or is refused with a GameSearchError."""
+        t = self.trail
+        try:
+            hash(self.game.state_from_string(text))
+        except GameSearchError:
+            return
+        except Exception as err:  # noqa: BLE001 - any crash of the parser is the finding
+            raise t.fail("bad-input", f"state_from_string({text!r}) raised "
+                                      f"{type(err).__name__}: {err}") from err
 
     def positions(self, s: Hashable) -> None:
         """Read back the moves that reached ``s`` (and the game's own position text)."""
@@ -254,6 +284,10 @@ class GameChecker:
             back = g.state_from_string(moves)
         require(t, "positions", back == s,
                 lambda: f"the moves {moves!r} read back as {back!r}")
+        if g.is_terminal(s):  # garbled positions: once a play-out (each replays it)
+            for text in self.rng.sample(garble(moves, self.rng), 8):
+                self.bad_position(text)
+            self.ok("bad-input")
         printer = getattr(g, "state_to_string", None)
         if printer is not None:
             with t.guard("positions", "state_to_string(s) and reading it back"):
@@ -276,7 +310,21 @@ class GameChecker:
                         f"different legal actions: {known!r} vs {actions!r}")
         for _ in range(self.samples):
             self.sample(info, mover, actions)
+        for other in range(g.num_players):
+            if other != mover:
+                self.onlooker(s, other)
         self.ok("information-sets")
+
+    def onlooker(self, s: Hashable, player: int) -> None:
+        """A player not to move: its information set is stable and can be sampled from."""
+        g, t = self.game, self.trail
+        with t.guard("information-sets", f"information_set(s, {player}) and sampling it"):
+            info, again = g.information_set(s, player), g.information_set(s, player)
+            sampled = g.sample_state(info, player, self.rng)
+            seen = g.information_set(sampled, player)
+        require(t, "information-sets", info == again == seen,
+                lambda: f"player {player}'s information set {info!r} (then {again!r}) gave "
+                        f"the sample {sampled!r}, whose information set is {seen!r}")
 
     def sample(self, info: Hashable, mover: int, actions: list) -> None:
         """A state drawn from ``info`` lies in ``info``, with the same mover and actions."""
@@ -334,6 +382,14 @@ class GameChecker:
         self.ok("render")
 
 
+def garble(text: str, rng: random.Random) -> list[str]:
+    """Broken versions of a move or position text: what people mistype, and worse."""
+    cut = rng.randrange(len(text) + 1)
+    return ["", " ", text[:cut], text[cut:], text + text, text + "x", "x" + text,
+            text.replace(",", ";"), text + ",", "," + text, text + ", " + text, "-1", "0",
+            "9" * 40, "1e999", "nan", "é☃", "\x00", text.upper(), text.swapcase()[::-1]]
+
+
 def check_game(game: Any, *, playouts: int = 20, seed: int = 0, max_moves: int = 10_000,
                actions_per_state: int = 8, samples: int = 3) -> CheckReport:
     """Check that ``game`` keeps the protocol of game.py along ``playouts`` random play-outs.
@@ -354,7 +410,7 @@ def check_game(game: Any, *, playouts: int = 20, seed: int = 0, max_moves: int =
         if len(checker.trail.states) == 1:
             report.playouts += 1
         over = game.is_terminal(s)
-        if over or rng.random() < 0.05:  # moves read back: at every end, now and then before
+        if over or rng.random() < 0.02:  # moves read back: at every end, now and then before
             checker.positions(s)
     report.checks["termination"] = report.playouts
     return report
