@@ -132,6 +132,21 @@ class BothWin(DiePile):
         return (1, 1)
 
 
+class OverTheTop(DiePile):
+    max_utility = 0.5
+
+
+class SplitTeam(DiePile):
+    zero_sum = False
+    num_players = 3
+
+    def team(self, player):
+        return player % 2  # players 1 and 3 are a team, but 3 never scores
+
+    def utilities(self, s):
+        return (*super().utilities(s), 0)
+
+
 class KeyWithoutMover(DiePile):
     def state_key(self, s):
         return s[0]

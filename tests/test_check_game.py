@@ -12,7 +12,9 @@ from check_toys import (
     DiePile,
     ForgetfulPositions,
     HiddenCoin,
+    OverTheTop,
     RepeatedAction,
+    SplitTeam,
     die_pile_kernel,
 )
 from gamesearch.catalog import has_chance
@@ -75,6 +77,13 @@ def test_information_sets_of_players_not_to_move_are_checked() -> None:
     with pytest.raises(GameCheckError, match="player 1's information set") as caught:
         check_game(BlindOnlooker())
     assert caught.value.check == "information-sets"
+
+
+@pytest.mark.parametrize("game", [OverTheTop(), SplitTeam()], ids=repr)
+def test_utilities_respect_max_utility_and_teams(game: DiePile) -> None:
+    with pytest.raises(GameCheckError, match="max_utility|team mates") as caught:
+        check_game(game)
+    assert caught.value.check == "utilities"
 
 
 @pytest.mark.parametrize("check", sorted(BROKEN_PRIMITIVES))

@@ -13,7 +13,8 @@ the check, the game and the moves that reach the position. The checks:
 ``chance-outcomes``   probabilities valid and summing to 1, outcomes are the actions
 ``transition``        ``result`` is deterministic, does not change its input, and gives the
                       same state for an equal copy of the input (copy consistency)
-``utilities``         at an end: one finite number per player, summing to 0 when zero-sum
+``utilities``         at an end: one finite number per player, summing to 0 when zero-sum,
+                      within ``max_utility`` and equal for team mates (``team``) where given
 ``keys``              equal states hash alike; ``state_key`` stable, and states that share a
                       key agree on mover, end, number of actions and utilities
 ``termination``       every play-out ends within ``max_moves`` moves
@@ -205,6 +206,17 @@ class GameChecker:
         if getattr(g, "zero_sum", False):
             require(t, "utilities", abs(sum(u)) <= 1e-9,
                     lambda: f"utilities {u!r} of a zero-sum game sum to {sum(u)!r}")
+        bound = getattr(g, "max_utility", None)
+        if bound is not None:
+            require(t, "utilities", all(abs(x) <= bound for x in u),
+                    lambda: f"utilities {u!r} exceed the game's max_utility {bound!r}")
+        team = getattr(g, "team", None)
+        if team is not None:
+            with t.guard("utilities", "team(player)"):
+                teams = [team(p) for p in range(g.num_players)]
+            require(t, "utilities", all(u[p] == u[q] for p in range(len(u))
+                                        for q in range(len(u)) if teams[p] == teams[q]),
+                    lambda: f"team mates ({teams!r}) get different utilities {u!r}")
         self.ok("utilities")
 
     def keys(self, s: Hashable, over: bool) -> None:
