@@ -169,6 +169,24 @@ class ForgetfulPositions(DiePile):
         return self.initial_state()
 
 
+class PrintedPile(DiePile):
+    """Writes a position as ``pile/mover`` too, and reads it back."""
+
+    def state_to_string(self, s):
+        return f"{s[0]}/{s[1]}"
+
+    def state_from_string(self, text):
+        if "/" in text:
+            pile, mover = text.split("/")
+            return (int(pile), int(mover))
+        return super().state_from_string(text)
+
+
+class MisprintedPile(PrintedPile):
+    def state_to_string(self, s):
+        return f"{s[0]}/0"
+
+
 class PeekingSampler(HiddenCoin):
     def information_set(self, s, player):
         return s[0]

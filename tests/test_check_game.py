@@ -3,7 +3,11 @@ where it has a kernel), and each check catches a toy game broken for it."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from check_toys import (
     BROKEN,
@@ -12,13 +16,16 @@ from check_toys import (
     DiePile,
     ForgetfulPositions,
     HiddenCoin,
+    MisprintedPile,
     OverTheTop,
+    PrintedPile,
     RepeatedAction,
     SplitTeam,
     die_pile_kernel,
 )
 from gamesearch.catalog import has_chance
 from gamesearch.errors import GameSearchError
+from gamesearch.game import CHANCE
 from gamesearch.games import REGISTRY, load_game
 from gamesearch.testing import GameCheckError, check_game, check_kernel
 from gamesearch.testing.game_checks import has_hidden_information
@@ -86,6 +93,13 @@ def test_utilities_respect_max_utility_and_teams(game: DiePile) -> None:
     assert caught.value.check == "utilities"
 
 
+def test_a_games_own_position_text_must_read_back() -> None:
+    assert check_game(PrintedPile()).checks["positions"] > 0
+    with pytest.raises(GameCheckError, match=r"is written '\d+/0'") as caught:
+        check_game(MisprintedPile())
+    assert caught.value.check == "positions"
+
+
 @pytest.mark.parametrize("check", sorted(BROKEN_PRIMITIVES))
 def test_each_kernel_check_catches_its_broken_primitive(check: str) -> None:
     with pytest.raises(GameCheckError) as caught:
@@ -139,3 +153,22 @@ def test_positions_read_moves_separated_by_commas() -> None:
     assert bg.state_from_string("1-2, 24/22 24/23") == bg.result(s, play)
     ttt = load_game("tictactoe")
     assert ttt.state_from_string("1, 5, 9") == ttt.state_from_string("159")
+
+
+GAMES = {name: load_game(name) for name in sorted(REGISTRY)}
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(text=st.text(max_size=24) | st.from_regex(r"[0-9a-zA-Z:/,*\- ]{0,24}", fullmatch=True))
+def test_parsers_refuse_any_text_cleanly(name: str, text: str) -> None:
+    """What check_game's garbling samples, hypothesis explores: any text gives a legal move
+    (or a state) or one GameSearchError, at the first position where a player moves."""
+    game = GAMES[name]
+    state = game.initial_state()
+    while game.to_move(state) == CHANCE:
+        state = game.result(state, game.actions(state)[0])
+    with contextlib.suppress(GameSearchError):
+        assert game.string_to_action(state, text) in game.actions(state)
+    with contextlib.suppress(GameSearchError):
+        hash(game.state_from_string(text))

@@ -32,7 +32,11 @@ Optional capabilities are plain methods a game may define; algorithms detect the
 * ``information_set(s, player)``      what the player knows (hidden-information games), and
   ``sample_state(info, player, rng)`` a full state consistent with it (docs/HIDDEN.md;
   team games may add ``team(player)``, and ``max_utility`` scales MCTS rewards);
-* ``kernel``                          an attribute holding a compiled kernel (docs/KERNELS.md).
+* ``kernel``                          an attribute holding a compiled kernel (docs/KERNELS.md);
+* ``state_to_string(s) -> str``       a position in the game's own notation, read back by
+  ``state_from_string`` (which always reads the moves from the start, too).
+
+``gamesearch.testing.check_game`` checks a game against all of this (docs/ADDING_A_GAME.md).
 
 A complete small game, the lectures' II-Nim (two piles of two sticks, a move takes sticks
 from one pile, whoever takes the last stick loses)::
