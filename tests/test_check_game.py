@@ -172,3 +172,21 @@ def test_parsers_refuse_any_text_cleanly(name: str, text: str) -> None:
         assert game.string_to_action(state, text) in game.actions(state)
     with contextlib.suppress(GameSearchError):
         hash(game.state_from_string(text))
+
+
+def test_the_checks_are_core_they_import_no_game_no_face() -> None:
+    """gamesearch.testing sits in the core layer (shared/DESIGN.md): only game.py, errors and
+    itself, so any game (and any algorithm's test) may use it without a cycle."""
+    import ast
+    from pathlib import Path
+
+    import gamesearch.testing as testing
+
+    allowed = ("gamesearch.game", "gamesearch.errors", "gamesearch.testing")
+    for path in Path(testing.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            for name in names:
+                if name.startswith("gamesearch"):
+                    assert name.startswith(allowed), f"{path.name} imports {name}"
