@@ -15,8 +15,9 @@ the check, the game and the moves that reach the position. The checks:
                       same state for an equal copy of the input (copy consistency)
 ``utilities``         at an end: one finite number per player, summing to 0 when zero-sum,
                       within ``max_utility`` and equal for team mates (``team``) where given
-``keys``              equal states hash alike; ``state_key`` stable, and states that share a
-                      key agree on mover, end, number of actions and utilities
+``keys``              equal states (deep or pickled copies) hash alike; ``state_key``
+                      stable, and states that share a key agree on mover, end, number of
+                      actions and utilities
 ``termination``       every play-out ends within ``max_moves`` moves
 ``action-strings``    ``string_to_action(action_to_string(a)) == a``, texts distinct per position
 ``positions``         ``state_from_string`` reads back the moves from the start written
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import copy
 import math
+import pickle
 import random
 from collections import Counter
 from collections.abc import Hashable
@@ -222,8 +224,11 @@ class GameChecker:
     def keys(self, s: Hashable, over: bool) -> None:
         g, t = self.game, self.trail
         twin = copy.deepcopy(s)
-        require(t, "keys", twin == s and hash(twin) == hash(s),
-                "an equal copy of the state does not hash alike (states must be values)")
+        with t.guard("keys", "pickling the state"):
+            shipped = pickle.loads(pickle.dumps(s))  # as a state travels to a worker process
+        require(t, "keys", twin == s == shipped and hash(twin) == hash(s) == hash(shipped),
+                "an equal copy of the state (deep or pickled) is unequal or hashes otherwise "
+                "(states must be values)")
         key = s
         if self.state_key is not None:
             with t.guard("keys", "state_key(s)"):
