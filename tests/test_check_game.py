@@ -28,7 +28,7 @@ from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE
 from gamesearch.games import REGISTRY, load_game
 from gamesearch.testing import GameCheckError, check_game, check_kernel
-from gamesearch.testing.game_checks import has_hidden_information
+from gamesearch.testing.hidden_checks import has_hidden_information
 
 ALWAYS = {"attributes", "initial-state", "terminal-test", "to-move", "legal-actions",
           "transition", "utilities", "keys", "termination", "action-strings", "positions",

@@ -3,7 +3,8 @@ PettingZoo's ``api_test`` are the models.)
 
 Random play-outs from the start; at every position they pass through, each check below runs
 and the first that fails raises :class:`~gamesearch.testing.failure.GameCheckError` naming
-the check, the game and the moves that reach the position. The checks:
+the check, the game and the moves that reach the position. The text checks live in
+text_checks.py, the information-set check in hidden_checks.py. The checks:
 
 ``attributes``        ``name`` a non-empty string, ``num_players`` a positive int
 ``initial-state``     the same hashable state every call
@@ -47,6 +48,8 @@ from typing import Any
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE
 from gamesearch.testing.failure import Trail, require
+from gamesearch.testing.hidden_checks import HiddenChecks, has_hidden_information
+from gamesearch.testing.text_checks import TextChecks
 from gamesearch.testing.walk import walk
 
 
@@ -66,13 +69,7 @@ class CheckReport:
                 f"({self.terminals} ends) passed: {ran}")
 
 
-def has_hidden_information(game: Any) -> bool:
-    """Whether players see only information sets (the game defines both methods)."""
-    return callable(getattr(game, "information_set", None)) and callable(
-        getattr(game, "sample_state", None))
-
-
-class GameChecker:
+class GameChecker(TextChecks, HiddenChecks):
     """The checks of one game, run position by position along random play-outs."""
 
     def __init__(self, game: Any, seed: int, actions_per_state: int, samples: int) -> None:
@@ -246,118 +243,6 @@ class GameChecker:
                         f"number of actions, utilities) {seen!r} vs {signature!r}")
         self.ok("keys")
 
-    def action_strings(self, s: Hashable, actions: list, sample: list) -> None:
-        g, t = self.game, self.trail
-        with t.guard("action-strings", "action_to_string(s, a)"):
-            texts = [g.action_to_string(s, a) for a in actions]
-        require(t, "action-strings", all(isinstance(x, str) and x.strip() and "\n" not in x
-                                         and "," not in x for x in texts),
-                lambda: f"action texts must be non-empty one-line strings without commas: "
-                        f"{texts!r}")
-        doubles = [x for x, n in Counter(texts).items() if n > 1]
-        require(t, "action-strings", not doubles,
-                lambda: f"different actions are written alike: {doubles!r}")
-        for a in sample:
-            text = texts[actions.index(a)]
-            with t.guard("action-strings", f"string_to_action(s, {text!r})"):
-                back = g.string_to_action(s, text)
-            require(t, "action-strings", back == a,
-                    f"action {a!r} is written {text!r}, which reads back as {back!r}")
-        self.ok("action-strings")
-        if self.rng.random() < 0.1:  # now and then: a parser is slower than a move
-            for text in garble(self.rng.choice(texts), self.rng):
-                self.bad_move(s, actions, text)
-            self.ok("bad-input")
-
-    def bad_move(self, s: Hashable, actions: list, text: str) -> None:
-        """A garbled move reads as a legal action or is refused with a GameSearchError."""
-        t = self.trail
-        try:
-            action = self.game.string_to_action(s, text)
-        except GameSearchError:
-            return
-        except Exception as err:  # noqa: BLE001 - any crash of the parser is the finding
-            raise t.fail("bad-input", f"string_to_action(s, {text!r}) raised "
-                                      f"{type(err).__name__}: {err}") from err
-        require(t, "bad-input", action in actions,
-                lambda: f"string_to_action(s, {text!r}) gave {action!r}, not a legal action")
-
-    def bad_position(self, text: str) -> None:
-        """A garbled position reads as some state or is refused with a GameSearchError."""
-        t = self.trail
-        try:
-            hash(self.game.state_from_string(text))
-        except GameSearchError:
-            return
-        except Exception as err:  # noqa: BLE001 - any crash of the parser is the finding
-            raise t.fail("bad-input", f"state_from_string({text!r}) raised "
-                                      f"{type(err).__name__}: {err}") from err
-
-    def positions(self, s: Hashable) -> None:
-        """Read back the moves that reached ``s`` (and the game's own position text)."""
-        g, t = self.game, self.trail
-        moves = t.moves_text()
-        with t.guard("positions", f"state_from_string({moves!r})"):
-            back = g.state_from_string(moves)
-        require(t, "positions", back == s,
-                lambda: f"the moves {moves!r} read back as {back!r}")
-        if g.is_terminal(s):  # garbled positions: once a play-out (each replays it)
-            for text in self.rng.sample(garble(moves, self.rng), 8):
-                self.bad_position(text)
-            self.ok("bad-input")
-        printer = getattr(g, "state_to_string", None)
-        if printer is not None:
-            with t.guard("positions", "state_to_string(s) and reading it back"):
-                text = printer(s)
-                back = g.state_from_string(text)
-            require(t, "positions", back == s,
-                    lambda: f"the position is written {text!r}, which reads back as {back!r}")
-        self.ok("positions")
-
-    def information_sets(self, s: Hashable, mover: int, actions: list) -> None:
-        g, t = self.game, self.trail
-        with t.guard("information-sets", f"information_set(s, {mover})"):
-            info, again = g.information_set(s, mover), g.information_set(s, mover)
-            hash(info)
-        require(t, "information-sets", info == again,
-                lambda: f"information_set gave {info!r} then {again!r}")
-        known = self.info_actions.setdefault((mover, info), actions)
-        require(t, "information-sets", known == actions,
-                lambda: f"two positions in information set {info!r} of player {mover} have "
-                        f"different legal actions: {known!r} vs {actions!r}")
-        for _ in range(self.samples):
-            self.sample(info, mover, actions)
-        for other in range(g.num_players):
-            if other != mover:
-                self.onlooker(s, other)
-        self.ok("information-sets")
-
-    def onlooker(self, s: Hashable, player: int) -> None:
-        """A player not to move: its information set is stable and can be sampled from."""
-        g, t = self.game, self.trail
-        with t.guard("information-sets", f"information_set(s, {player}) and sampling it"):
-            info, again = g.information_set(s, player), g.information_set(s, player)
-            sampled = g.sample_state(info, player, self.rng)
-            seen = g.information_set(sampled, player)
-        require(t, "information-sets", info == again == seen,
-                lambda: f"player {player}'s information set {info!r} (then {again!r}) gave "
-                        f"the sample {sampled!r}, whose information set is {seen!r}")
-
-    def sample(self, info: Hashable, mover: int, actions: list) -> None:
-        """A state drawn from ``info`` lies in ``info``, with the same mover and actions."""
-        g, t = self.game, self.trail
-        with t.guard("information-sets", f"sample_state({info!r}, {mover}, rng)"):
-            sampled = g.sample_state(info, mover, self.rng)
-            seen = g.information_set(sampled, mover)
-            live = not g.is_terminal(sampled) and g.to_move(sampled) == mover
-            options = list(g.actions(sampled)) if live else None
-        require(t, "information-sets", seen == info,
-                lambda: f"sample_state({info!r}) gave {sampled!r}, whose information set "
-                        f"is {seen!r}")
-        require(t, "information-sets", live and options == actions,
-                lambda: f"sample_state({info!r}) gave {sampled!r}, where player {mover} "
-                        f"is not to move with the legal actions {actions!r}")
-
     def optional_capabilities(self, s: Hashable, actions: list) -> None:
         """``evaluate`` and ``order_actions``, where the game has them (at player nodes)."""
         if getattr(self.game, "evaluate", None) is not None:
@@ -397,14 +282,6 @@ class GameChecker:
         require(t, "render", all(isinstance(n, str) and n for n in names),
                 f"player names must be non-empty strings: {names!r}")
         self.ok("render")
-
-
-def garble(text: str, rng: random.Random) -> list[str]:
-    """Broken versions of a move or position text: what people mistype, and worse."""
-    cut = rng.randrange(len(text) + 1)
-    return ["", " ", text[:cut], text[cut:], text + text, text + "x", "x" + text,
-            text.replace(",", ";"), text + ",", "," + text, text + ", " + text, "-1", "0",
-            "9" * 40, "1e999", "nan", "é☃", "\x00", text.upper(), text.swapcase()[::-1]]
 
 
 def check_game(game: Any, *, playouts: int = 20, seed: int = 0, max_moves: int = 10_000,
