@@ -58,6 +58,26 @@ def test_every_registered_kernel_plays_the_readable_rules(name: str) -> None:
     assert report.checks["kernel-play"] > 100 and report.checks["kernel-terminal-value"] == 30
 
 
+VARIANTS = ["nim:piles=1-2-3-4,misere=true", "takeaway:players=4,sticks=13,max_take=4",
+            "pig:goal=20", "pacman:layout=tiny", "whist:suits=2,ranks=2",
+            "connect4:width=6,height=5", "connect4:width=9,height=8"]
+
+
+@pytest.mark.parametrize("spec", VARIANTS)
+def test_games_with_other_parameters_keep_the_protocol(spec: str) -> None:
+    game = load_game(spec)
+    assert check_game(game, playouts=8).terminals == 8
+    if getattr(game, "kernel", None) is not None:  # 9x8 does not fit the kernel's 63 bits
+        assert check_kernel(game, game.kernel, playouts=8).checks["kernel-play"] > 10
+
+
+def test_a_tree_from_a_file_keeps_the_protocol() -> None:
+    from pathlib import Path
+
+    tree = Path(__file__).parent / "data" / "theory" / "lecture_tree.json"
+    assert check_game(load_game("tree", file=str(tree))).terminals == 20
+
+
 def test_the_kernel_check_covers_a_kernel() -> None:
     """The parametrised test above is not vacuous: Connect Four has a kernel."""
     assert [n for n in sorted(REGISTRY) if getattr(load_game(n), "kernel", None)] == ["connect4"]
