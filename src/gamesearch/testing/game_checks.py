@@ -83,10 +83,12 @@ class GameChecker(TextChecks, HiddenChecks):
         self.hidden = has_hidden_information(game)
 
     def ok(self, check: str) -> None:
+        """Count one passed check."""
         self.report.checks[check] += 1
 
     # --- once per game ------------------------------------------------------------------
     def attributes(self) -> None:
+        """The game's name and number of players, and a stable, hashable start."""
         g, t = self.game, self.trail
         name, n = getattr(g, "name", None), getattr(g, "num_players", None)
         require(t, "attributes", isinstance(name, str) and bool(name.strip()),
@@ -103,6 +105,7 @@ class GameChecker(TextChecks, HiddenChecks):
 
     # --- at every position ------------------------------------------------------------------
     def position(self, s: Hashable) -> None:
+        """Every check that applies to ``s`` (a terminal or a live position)."""
         g, t = self.game, self.trail
         with t.guard("terminal-test", "is_terminal(s)"):
             over = g.is_terminal(s)
@@ -131,6 +134,7 @@ class GameChecker(TextChecks, HiddenChecks):
         self.action_strings(s, actions, sample)
 
     def to_move(self, s: Hashable) -> int:
+        """The mover is a player or CHANCE, the same on every call."""
         g, t = self.game, self.trail
         with t.guard("to-move", "to_move(s)"):
             mover, again = g.to_move(s), g.to_move(s)
@@ -142,6 +146,7 @@ class GameChecker(TextChecks, HiddenChecks):
         return mover
 
     def legal_actions(self, s: Hashable) -> list:
+        """The legal actions: some, stable, hashable, never repeated."""
         g, t = self.game, self.trail
         with t.guard("legal-actions", "actions(s)"):
             actions, again = list(g.actions(s)), list(g.actions(s))
@@ -157,6 +162,7 @@ class GameChecker(TextChecks, HiddenChecks):
         return actions
 
     def chance(self, s: Hashable, actions: list) -> None:
+        """A chance node's outcomes: valid probabilities over exactly its actions."""
         g, t = self.game, self.trail
         with t.guard("chance-outcomes", "chance_outcomes(s)"):
             outcomes = list(g.chance_outcomes(s))
@@ -176,6 +182,7 @@ class GameChecker(TextChecks, HiddenChecks):
         self.ok("chance-outcomes")
 
     def transition(self, s: Hashable, a: Hashable) -> None:
+        """``result`` is a function of its input only, and leaves the input alone."""
         g, t = self.game, self.trail
         before, before_hash = copy.deepcopy(s), hash(s)
         with t.guard("transition", f"result(s, {a!r})"):
@@ -193,6 +200,7 @@ class GameChecker(TextChecks, HiddenChecks):
         self.ok("transition")
 
     def utilities(self, s: Hashable) -> None:
+        """A terminal's utilities are well-formed for this game."""
         g, t = self.game, self.trail
         with t.guard("utilities", "utilities(s)"):
             u, again = g.utilities(s), g.utilities(s)
@@ -219,6 +227,7 @@ class GameChecker(TextChecks, HiddenChecks):
         self.ok("utilities")
 
     def keys(self, s: Hashable, over: bool) -> None:
+        """Equal states hash alike, and a transposition key never joins unlike positions."""
         g, t = self.game, self.trail
         twin = copy.deepcopy(s)
         with t.guard("keys", "pickling the state"):
@@ -258,6 +267,7 @@ class GameChecker(TextChecks, HiddenChecks):
             self.ok("action-order")
 
     def evaluation(self, s: Hashable) -> None:
+        """The heuristic value is a finite number per player, stable between calls."""
         g, t = self.game, self.trail
         try:
             values = [g.evaluate(s, p) for p in range(g.num_players)]
@@ -274,6 +284,7 @@ class GameChecker(TextChecks, HiddenChecks):
         self.ok("evaluation")
 
     def render(self, s: Hashable) -> None:
+        """People see the position and the players' names as text."""
         g, t = self.game, self.trail
         with t.guard("render", "render(s)"):
             picture = g.render(s)

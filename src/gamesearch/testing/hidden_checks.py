@@ -26,9 +26,11 @@ class HiddenChecks:
     info_actions: dict[tuple[int, Hashable], list]
 
     def ok(self, check: str) -> None:
+        """Count one passed check (the GameChecker's)."""
         raise NotImplementedError
 
     def information_sets(self, s: Hashable, mover: int, actions: list) -> None:
+        """The mover's information set is stable, fixes its actions, and samples."""
         g, t = self.game, self.trail
         with t.guard("information-sets", f"information_set(s, {mover})"):
             info, again = g.information_set(s, mover), g.information_set(s, mover)

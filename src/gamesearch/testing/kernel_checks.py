@@ -59,9 +59,11 @@ class KernelChecker:
                                   f"{getattr(kernel, 'name', '?')}")
 
     def ok(self, check: str) -> None:
+        """Count one passed check."""
         self.report.checks[check] += 1
 
     def encode(self, s: Hashable) -> tuple:
+        """The kernel state of ``s``: a tuple of ints, the same for an equal state."""
         t = self.trail
         with t.guard("kernel-encode", "encode(s)"):
             k = self.kernel.encode(s)
@@ -73,6 +75,7 @@ class KernelChecker:
         return k
 
     def position(self, s: Hashable) -> None:
+        """Every kernel check that applies to ``s`` (chance nodes are skipped)."""
         g, p, t = self.game, self.p, self.trail
         over = bool(g.is_terminal(s))
         if not over and g.to_move(s) == CHANCE:
@@ -97,6 +100,7 @@ class KernelChecker:
             self.evaluation(s, k, mover)
 
     def terminal_value(self, s: Hashable, k: tuple, mover: int) -> None:
+        """The kernel's value of an end is the utility of the player to move."""
         t = self.trail
         with t.guard("kernel-terminal-value", "terminal_value(k)"):
             value = float(self.p.terminal_value(k))
@@ -106,6 +110,7 @@ class KernelChecker:
         self.ok("kernel-terminal-value")
 
     def legal_and_play(self, s: Hashable, k: tuple) -> None:
+        """The kernel's actions are the rules' actions, and lead to the same states."""
         g, p, t = self.game, self.p, self.trail
         with t.guard("kernel-legal", "legal(k, out) and decode"):
             n = int(p.legal(k, self.out))
@@ -130,6 +135,7 @@ class KernelChecker:
         self.ok("kernel-play")
 
     def evaluation(self, s: Hashable, k: tuple, mover: int) -> None:
+        """The kernel's heuristic value is finite (and the game's, where it has one)."""
         t = self.trail
         with t.guard("kernel-evaluate", "evaluate(k)"):
             value = float(self.p.evaluate(k))
@@ -142,6 +148,7 @@ class KernelChecker:
         self.ok("kernel-evaluate")
 
     def key(self, s: Hashable, k: tuple) -> None:
+        """The kernel's key is stable and tells apart what the rules tell apart."""
         t = self.trail
         with t.guard("kernel-keys", "key(k)"):
             key, again = int(self.p.key(k)), int(self.p.key(self.kernel.encode(s)))

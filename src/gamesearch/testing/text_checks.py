@@ -28,9 +28,11 @@ class TextChecks:
     rng: random.Random
 
     def ok(self, check: str) -> None:
+        """Count one passed check (the GameChecker's)."""
         raise NotImplementedError
 
     def action_strings(self, s: Hashable, actions: list, sample: list) -> None:
+        """Each action's text is one distinct line that reads back as the action."""
         g, t = self.game, self.trail
         with t.guard("action-strings", "action_to_string(s, a)"):
             texts = [g.action_to_string(s, a) for a in actions]
