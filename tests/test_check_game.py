@@ -78,6 +78,17 @@ def test_a_tree_from_a_file_keeps_the_protocol() -> None:
     assert check_game(load_game("tree", file=str(tree))).terminals == 20
 
 
+@pytest.mark.parametrize("seed", range(10))
+def test_random_trees_with_chance_nodes_keep_the_protocol(seed: int) -> None:
+    import random
+
+    from gamesearch.games.tree import TreeGame, random_tree
+
+    rng = random.Random(seed)
+    game = TreeGame(random_tree(rng, depth=rng.randint(1, 4), chance=0.3))
+    assert check_game(game, playouts=10, seed=seed).terminals == 10
+
+
 def test_the_kernel_check_covers_a_kernel() -> None:
     """The parametrised test above is not vacuous: Connect Four has a kernel."""
     assert [n for n in sorted(REGISTRY) if getattr(load_game(n), "kernel", None)] == ["connect4"]
