@@ -1,0 +1,240 @@
+"""Files that survive kill -9 and never clobber a user's work: the rules every long job follows.
+
+Why this module exists: long jobs (matches, CFR training, opening books, tables,
+tournaments) must lose no finished work when killed at any moment, and must never
+overwrite a file that a person made. So every writer in gamesearch goes through here:
+
+* :func:`atomic_write` / :func:`atomic_writer`: the new content goes to a temporary file
+  in the same folder, is flushed and fsynced, then renamed over the target (``os.replace``
+  is atomic on POSIX) and the folder is fsynced. A reader sees the old file or the new
+  one, never half of one; the previous version stays until the new one is complete.
+* :func:`check_output`: before writing, the target's folder must exist and the target,
+  when it exists, must be one of ours (each file format says how it recognises its own
+  files: a magic key in an ``.npz``, a header line in a log) unless ``force`` is given.
+* :class:`LineLog`: an append-only file of lines (a header line, then one record per
+  line), each line written, flushed and fsynced as it finishes; a line torn by a kill
+  (the file does not end with a newline) is cut off on reopening and redone.
+* :func:`npz_kind` / :data:`MAGIC_KEY`: ``.npz`` files we write carry a ``gamesearch``
+  entry naming their kind, so they are recognised as ours.
+* :class:`StopRequest`: Ctrl-C asks a long loop to stop at its next safe point (a second
+  Ctrl-C interrupts at once), so counters and sums are never left half updated.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import signal
+import sys
+import tempfile
+import threading
+import zipfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from gamesearch.errors import GameSearchError
+
+MAGIC_KEY = "gamesearch"
+"""The entry of an ``.npz`` written by gamesearch; its value names the kind of file."""
+
+
+class OutputFileError(GameSearchError):
+    """An output file that cannot or must not be written (missing folder, someone else's)."""
+
+
+def check_output(path: str | Path, is_ours: Callable[[Path], bool], force: bool = False,
+                 what: str = "file") -> Path:
+    """The output ``path``, checked: its folder exists, it is not a folder, and it is ours.
+
+    A file that exists and that ``is_ours`` does not recognise is refused unless ``force``:
+    gamesearch never overwrites a file it did not make. An empty file counts as ours
+    (there is nothing in it to lose).
+    """
+    path = Path(path)
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise OutputFileError(f"cannot write {what} {str(path)!r}: folder {str(parent)!r} "
+                              "does not exist")
+    if path.is_dir():
+        raise OutputFileError(f"cannot write {what} {str(path)!r}: it is a folder")
+    if path.exists() and not force and path.stat().st_size > 0 and not is_ours(path):
+        raise OutputFileError(f"{str(path)!r} exists and was not written by gamesearch as a "
+                              f"{what}; choose another name or add --force to overwrite it")
+    return path
+
+
+def fsync_folder(folder: str | Path) -> None:
+    """Make a rename or a new file in ``folder`` durable (no-op where folders cannot be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def atomic_writer(path: str | Path, binary: bool = True) -> Iterator[IO[Any]]:
+    """Write ``path`` all or nothing: yields a handle on a temporary file in the same folder,
+    which replaces ``path`` (after flush and fsync) only when the block ends without error."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as err:
+        raise OutputFileError(f"cannot write {str(path)!r}: {err.strerror}") from None
+    try:
+        with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"newline": ""})
+                       ) as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    fsync_folder(folder)
+
+
+def atomic_write(path: str | Path, data: bytes | str) -> None:
+    """Replace ``path`` by ``data`` atomically (see :func:`atomic_writer`)."""
+    with atomic_writer(path, binary=isinstance(data, bytes)) as handle:
+        handle.write(data)
+
+
+def npz_kind(path: str | Path) -> str | None:
+    """The kind written in an ``.npz`` file's :data:`MAGIC_KEY` entry, or None (not ours,
+    not an npz, unreadable). Reads only that entry."""
+    import numpy as np
+
+    try:
+        with zipfile.ZipFile(path) as archive:
+            if f"{MAGIC_KEY}.npy" not in archive.namelist():
+                return None
+            with archive.open(f"{MAGIC_KEY}.npy") as entry:
+                value = np.lib.format.read_array(io.BytesIO(entry.read(4096)),
+                                                 allow_pickle=False)
+        return str(value)
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError):
+        return None
+
+
+def npz_keys(path: str | Path) -> set[str]:
+    """The array names in an ``.npz`` file (empty when it is not a readable one)."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return {name.removesuffix(".npy") for name in archive.namelist()}
+    except (OSError, zipfile.BadZipFile):
+        return set()
+
+
+class LineLog:
+    """An append-only file of text lines: ``header`` first, then one record per line.
+
+    Opening reads the complete lines (:attr:`lines`, header excluded) and cuts off a
+    last line torn by a kill (no final newline), reporting it in :attr:`torn`. A new
+    file gets its header atomically (temporary file, fsync, rename). :meth:`append`
+    writes one line, flushes and fsyncs it before returning, so a returned append
+    survives kill -9. ``header_is_ours`` tells our files from others (refused unless
+    ``force``, in which case the file is started afresh).
+    """
+
+    def __init__(self, path: str | Path, header: str,
+                 header_is_ours: Callable[[str], bool], force: bool = False,
+                 what: str = "file") -> None:
+        self.path = check_output(path, lambda p: header_is_ours(_first_line(p)), force, what)
+        self.lines: list[str] = []
+        self.torn = ""
+        self.header = header
+        self._handle: IO[str] | None = None
+        data = self.path.read_bytes() if self.path.exists() else b""
+        if data and header_is_ours(_first_line(self.path)):
+            complete = data.rfind(b"\n") + 1
+            self.torn = data[complete:].decode("utf-8", "replace")
+            if self.torn:
+                with open(self.path, "r+b") as handle:
+                    handle.truncate(complete)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+            try:
+                text = data[:complete].decode("utf-8")
+            except UnicodeDecodeError:
+                raise OutputFileError(f"{self.path.name}: not UTF-8 text") from None
+            found = text.splitlines()
+            self.header_line = found[0]
+            self.lines = found[1:]
+        else:
+            atomic_write(self.path, header + "\n")
+            self.header_line = header
+
+    def append(self, line: str) -> None:
+        """Add one record line; it is on disk when this returns."""
+        if "\n" in line:
+            raise ValueError("a log record must be one line")
+        if self._handle is None:
+            self._handle = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 (kept open)
+        self._handle.write(line + "\n")
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+
+    def close(self) -> None:
+        """Close the file (appends reopen it)."""
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+    def __enter__(self) -> LineLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _first_line(path: Path) -> str:
+    """The first line of a file, at most 64 KiB of it, as text ('' when unreadable)."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(65536)
+    except OSError:
+        return ""
+    return head.split(b"\n", 1)[0].decode("utf-8", "replace")
+
+
+class StopRequest:
+    """Ctrl-C as a request: the first SIGINT sets :attr:`requested` (the loop stops at its
+    next safe point, keeping counters consistent); a second one raises KeyboardInterrupt.
+
+    Use as a context manager around the loop; outside the main thread it does nothing.
+    """
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._previous: Any = None
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+        print("stopping at the next safe point (Ctrl-C again to stop at once)",
+              file=sys.stderr)
+
+    def __enter__(self) -> StopRequest:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+            self._previous = None
+
+
+__all__ = ["MAGIC_KEY", "LineLog", "OutputFileError", "StopRequest", "atomic_write",
+           "atomic_writer", "check_output", "fsync_folder", "npz_keys", "npz_kind"]
