@@ -60,8 +60,8 @@ def check_output(path: str | Path, is_ours: Callable[[Path], bool], force: bool 
     if path.is_dir():
         raise OutputFileError(f"cannot write {what} {str(path)!r}: it is a folder")
     if path.exists() and not force and path.stat().st_size > 0 and not is_ours(path):
-        raise OutputFileError(f"{str(path)!r} exists and was not written by gamesearch as a "
-                              f"{what}; choose another name or add --force to overwrite it")
+        raise OutputFileError(f"{str(path)!r} exists and is not a gamesearch {what}; choose "
+                              "another name or add --force to overwrite it")
     return path
 
 
