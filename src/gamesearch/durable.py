@@ -23,6 +23,7 @@ overwrite a file that a person made. So every writer in gamesearch goes through 
 from __future__ import annotations
 
 import contextlib
+import glob
 import io
 import os
 import signal
@@ -103,6 +104,15 @@ def atomic_writer(path: str | Path, binary: bool = True) -> Iterator[IO[Any]]:
     fsync_folder(folder)
 
 
+def remove_stale_temps(path: str | Path) -> None:
+    """Delete temporary files that a killed :func:`atomic_writer` left beside ``path``."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    for temp in folder.glob(f".{glob.escape(path.name)}.*.tmp"):
+        with contextlib.suppress(OSError):
+            temp.unlink()
+
+
 def atomic_write(path: str | Path, data: bytes | str) -> None:
     """Replace ``path`` by ``data`` atomically (see :func:`atomic_writer`)."""
     with atomic_writer(path, binary=isinstance(data, bytes)) as handle:
@@ -150,6 +160,7 @@ class LineLog:
                  header_is_ours: Callable[[str], bool], force: bool = False,
                  what: str = "file") -> None:
         self.path = check_output(path, lambda p: header_is_ours(_first_line(p)), force, what)
+        remove_stale_temps(self.path)
         self.lines: list[str] = []
         self.torn = ""
         self.header = header
@@ -237,4 +248,5 @@ class StopRequest:
 
 
 __all__ = ["MAGIC_KEY", "LineLog", "OutputFileError", "StopRequest", "atomic_write",
-           "atomic_writer", "check_output", "fsync_folder", "npz_keys", "npz_kind"]
+           "atomic_writer", "check_output", "fsync_folder", "npz_keys", "npz_kind",
+           "remove_stale_temps"]

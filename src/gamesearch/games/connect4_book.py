@@ -18,7 +18,15 @@ from pathlib import Path
 
 import numpy as np
 
-from gamesearch.durable import MAGIC_KEY, LineLog, atomic_writer, check_output, npz_keys, npz_kind
+from gamesearch.durable import (
+    MAGIC_KEY,
+    LineLog,
+    atomic_writer,
+    check_output,
+    npz_keys,
+    npz_kind,
+    remove_stale_temps,
+)
 from gamesearch.errors import FileFormatError, GameSearchError
 from gamesearch.games.connect4 import ConnectFour
 
@@ -143,6 +151,7 @@ def build_book(width: int, height: int, depth: int, path: str | Path,
     if not 0 <= depth <= game.cells:
         raise GameSearchError(f"book depth {depth}: give 0-{game.cells}")
     path = check_output(path, is_book, force, "opening book")
+    remove_stale_temps(path)
     header = partial_header(width, height, depth)
     with LineLog(Path(str(path) + ".partial"), header,
                  lambda line: line.startswith(PARTIAL_MAGIC), force, "partial book") as log:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gamesearch.durable import OutputFileError, atomic_write, atomic_writer
+from gamesearch.durable import OutputFileError, atomic_write, atomic_writer, remove_stale_temps
 from gamesearch.errors import GameSearchError
 from gamesearch.game import Game
 from gamesearch.imperfect.best_response import expected_value, exploitability
@@ -45,6 +45,8 @@ class CFRTraining:
                  resume: bool = False, force: bool = False,
                  checkpoint_every: float = 60.0) -> None:
         self.folder = prepare_folder(Path(folder), resume, force)
+        for name in FILES.values():
+            remove_stale_temps(self.folder / name)
         self.solver = CFRSolver(game, plus=plus)
         self.curve: list[tuple[int, float]] = []
         self.checkpoint_every = checkpoint_every

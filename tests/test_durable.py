@@ -1,0 +1,287 @@
+"""gamesearch.durable and the files of long jobs: atomic writes, never clobbering a user's
+file, append-only logs that survive torn lines, and one-line errors for broken files."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+
+import hypothesis.strategies as st
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from gamesearch.cli.main import main
+from gamesearch.durable import (
+    LineLog,
+    OutputFileError,
+    atomic_write,
+    atomic_writer,
+    check_output,
+    npz_kind,
+    remove_stale_temps,
+)
+from gamesearch.errors import GameSearchError
+
+
+@pytest.fixture
+def cli(capsys, monkeypatch):
+    """Run the command line in-process: (exit status, stdout, stderr)."""
+    def run(*args: str) -> tuple[int, str, str]:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+        try:
+            main(list(args))
+            code = 0
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else 1
+        out, err = capsys.readouterr()
+        return code, out, err
+    return run
+
+
+def one_line_error(code: int, err: str, *words: str) -> None:
+    """Exit 2, one line on stderr, no traceback, naming ``words``."""
+    assert code == 2, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    for word in words:
+        assert word in err, err
+
+
+# --- the module -------------------------------------------------------------------------
+
+
+def test_atomic_writer_keeps_the_old_file_when_the_write_fails(tmp_path) -> None:
+    path = tmp_path / "f.txt"
+    atomic_write(path, "old\n")
+    with pytest.raises(RuntimeError), atomic_writer(path, binary=False) as handle:
+        handle.write("half of the new")
+        raise RuntimeError("killed mid-write")
+    assert path.read_text() == "old\n"
+    assert os.listdir(tmp_path) == ["f.txt"]  # no temporary file left behind
+    atomic_write(path, b"new")
+    assert path.read_bytes() == b"new"
+
+
+def test_stale_temporary_files_are_removed(tmp_path) -> None:
+    path = tmp_path / "a.npz"
+    (tmp_path / ".a.npz.x1y2.tmp").write_bytes(b"left by kill -9")
+    (tmp_path / ".other.npz.x1y2.tmp").write_bytes(b"not a.npz's")
+    remove_stale_temps(path)
+    assert sorted(os.listdir(tmp_path)) == [".other.npz.x1y2.tmp"]
+
+
+def test_check_output_refuses_what_is_not_ours(tmp_path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes")
+    with pytest.raises(OutputFileError, match="not a gamesearch book.*--force"):
+        check_output(notes, lambda p: False, what="book")
+    assert check_output(notes, lambda p: False, force=True) == notes
+    assert check_output(notes, lambda p: True) == notes
+    with pytest.raises(OutputFileError, match="folder .*nodir.* does not exist"):
+        check_output(tmp_path / "nodir" / "x.npz", lambda p: True)
+    with pytest.raises(OutputFileError, match="is a folder"):
+        check_output(tmp_path, lambda p: True)
+    (tmp_path / "empty").write_text("")
+    check_output(tmp_path / "empty", lambda p: False)  # nothing to lose
+    assert notes.read_text() == "my notes"
+
+
+def test_npz_kind_reads_the_magic_entry(tmp_path) -> None:
+    np.savez(tmp_path / "ours.npz", gamesearch=np.array("cfr-checkpoint"), x=np.zeros(3))
+    np.savez(tmp_path / "theirs.npz", x=np.zeros(3))
+    (tmp_path / "text.npz").write_text("hello")
+    assert npz_kind(tmp_path / "ours.npz") == "cfr-checkpoint"
+    assert npz_kind(tmp_path / "theirs.npz") is None
+    assert npz_kind(tmp_path / "text.npz") is None
+    assert npz_kind(tmp_path / "missing.npz") is None
+
+
+def _ours(line: str) -> bool:
+    return line.startswith("# log")
+
+
+def test_line_log_appends_and_cuts_a_torn_tail(tmp_path) -> None:
+    path = tmp_path / "log.txt"
+    with LineLog(path, "# log v1", _ours) as log:
+        assert log.lines == [] and not log.torn
+        log.append("a")
+        log.append("b")
+    assert path.read_text() == "# log v1\na\nb\n"
+    with open(path, "a") as handle:
+        handle.write("c-cut-sh")  # a kill in the middle of a line
+    with LineLog(path, "# log v1", _ours) as log:
+        assert log.lines == ["a", "b"] and log.torn == "c-cut-sh"
+        log.append("c")
+    assert path.read_text() == "# log v1\na\nb\nc\n"  # not "c-cut-shc"
+    with pytest.raises(ValueError):
+        LineLog(path, "# log v1", _ours).append("two\nlines")
+
+
+def test_line_log_never_takes_over_a_foreign_file(tmp_path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("shopping list\n")
+    with pytest.raises(OutputFileError, match="--force"):
+        LineLog(path, "# log v1", _ours)
+    assert path.read_text() == "shopping list\n"
+    with LineLog(path, "# log v1", _ours, force=True) as log:
+        assert log.lines == []
+    assert path.read_text() == "# log v1\n"
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.binary(max_size=300))
+def test_line_log_opens_any_bytes_or_refuses_cleanly(tmp_path, data) -> None:
+    """Whatever is in the file: it opens (the complete lines are read) or one clear error."""
+    path = tmp_path / "fuzz.txt"
+    path.write_bytes(b"# log v1\n" + data)
+    try:
+        with LineLog(path, "# log v1", _ours) as log:
+            assert all("\n" not in line for line in log.lines)
+    except OutputFileError as err:
+        assert "UTF-8" in str(err)
+    assert not path.read_bytes() or path.read_bytes().endswith(b"\n")
+
+
+# --- match --out ------------------------------------------------------------------------
+
+
+def test_match_file_with_a_bad_line_is_one_line(cli, tmp_path) -> None:
+    out = tmp_path / "m.jsonl"
+    args = ("match", "tictactoe", "random", "random", "--games", "3", "--seed", "1",
+            "--out", str(out))
+    assert cli(*args)[0] == 0
+    lines = out.read_text().splitlines()
+    out.write_text("\n".join([lines[0], "garbage", *lines[1:]]) + "\n")
+    one_line_error(*cli(*args)[::2], "line 2")
+    out.write_text("\n".join([lines[0], json.dumps({"type": "game", "index": "x"})]) + "\n")
+    one_line_error(*cli(*args)[::2], "line 2")
+
+
+def test_match_torn_tail_is_replayed_with_a_note(cli, tmp_path) -> None:
+    out = tmp_path / "m.jsonl"
+    args = ("match", "tictactoe", "random", "random", "--games", "3", "--seed", "1",
+            "--out", str(out), "--json")
+    code, first, _ = cli(*args)
+    assert code == 0
+    text = out.read_text()
+    out.write_text(text[:-20])  # the last game line cut short by a kill
+    code, again, err = cli(*args)
+    assert code == 0 and "cut short" in err
+    assert json.loads(again)["wins"] == json.loads(first)["wins"]
+    assert games_without_times(out.read_text()) == games_without_times(text)  # same seed
+
+
+def games_without_times(text: str) -> list[dict]:
+    """The game records of a match file, less their wall-clock times."""
+    records = [json.loads(line) for line in text.splitlines()[1:]]
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in records]
+
+
+def test_match_never_overwrites_a_users_file(cli, tmp_path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a match\n")
+    args = ("match", "tictactoe", "random", "random", "--games", "2", "--out", str(notes))
+    one_line_error(*cli(*args)[::2], "--force")
+    assert notes.read_text() == "not a match\n"
+    assert cli(*args, "--force")[0] == 0
+    assert json.loads(notes.read_text().splitlines()[0])["type"] == "match"
+    one_line_error(*cli("match", "tictactoe", "random", "random", "--out",
+                        str(tmp_path / "nodir" / "m.jsonl"))[::2], "does not exist")
+
+
+# --- train cfr --------------------------------------------------------------------------
+
+
+def test_train_cfr_refuses_files_that_are_not_ours(cli, tmp_path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine")
+    one_line_error(*cli("train", "cfr", "kuhn_poker", "-n", "10", "--out", str(notes))[::2],
+                   "is a file")
+    one_line_error(*cli("train", "cfr", "kuhn_poker", "-n", "10", "--out",
+                        str(tmp_path / "nodir" / "run"))[::2], "does not exist")
+    folder = tmp_path / "theirs"
+    folder.mkdir()
+    (folder / "strategy.json").write_text("{}")
+    one_line_error(*cli("train", "cfr", "kuhn_poker", "-n", "10", "--out", str(folder))[::2],
+                   "--force")
+    assert (folder / "strategy.json").read_text() == "{}"
+    assert cli("train", "cfr", "kuhn_poker", "-n", "10", "--out", str(folder), "--force")[0] == 0
+    # a finished run is not started over by mistake
+    one_line_error(*cli("train", "cfr", "kuhn_poker", "-n", "10", "--out", str(folder))[::2],
+                   "--resume")
+    one_line_error(*cli("train", "cfr", "kuhn_poker", "-n", "5", "--total", "9", "--out",
+                        str(folder))[::2], "not both")
+    one_line_error(*cli("train", "cfr", "kuhn_poker", "--checkpoint-every", "nan", "--out",
+                        str(folder))[::2], "checkpoint-every")
+
+
+@pytest.mark.parametrize("cut", [0, 1, 30, 200, -1])
+def test_truncated_checkpoint_is_one_line(cli, tmp_path, cut) -> None:
+    folder = tmp_path / "run"
+    assert cli("train", "cfr", "kuhn_poker", "-n", "20", "--out", str(folder))[0] == 0
+    checkpoint = folder / "checkpoint.npz"
+    data = checkpoint.read_bytes()
+    checkpoint.write_bytes(data[:cut])
+    one_line_error(*cli("train", "cfr", "kuhn_poker", "-n", "20", "--out", str(folder),
+                        "--resume")[::2], "checkpoint")
+    assert checkpoint.read_bytes() == data[:cut]  # not overwritten by the failed resume
+
+
+def test_checkpoints_are_periodic_and_the_count_exact(tmp_path) -> None:
+    from gamesearch.games import load_game
+    from gamesearch.imperfect.cfr import CFRSolver
+    from gamesearch.imperfect.training import CFRTraining
+
+    game = load_game("kuhn_poker")
+    run = CFRTraining(game, tmp_path / "run", checkpoint_every=0.0)
+    run.step(37)
+    # checkpoint_every=0: the checkpoint is current after every slice, before finish()
+    probe = CFRSolver(game)
+    extra = probe.load(run.checkpoint)
+    assert probe.iterations == 37
+    assert [int(t) for t, _ in extra["curve"]] == [0]  # the 37 point is added after saving
+    straight = CFRSolver(game)
+    straight.run(37)
+    np.testing.assert_array_equal(probe.strategy_sum, straight.strategy_sum)
+    stopped = run.step(100, stop=lambda: True)
+    assert stopped is None and run.solver.iterations == 37
+    with pytest.raises(GameSearchError, match="kuhn_poker .cfr.* not"):
+        CFRSolver(game, plus=True).load(run.checkpoint)
+
+
+# --- book -------------------------------------------------------------------------------
+
+
+def test_book_never_overwrites_a_users_file(cli, tmp_path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes")
+    args = ("book", "connect4", "--width", "4", "--height", "4", "--depth", "1")
+    one_line_error(*cli(*args, "-o", str(notes))[::2], "not a gamesearch opening book")
+    assert notes.read_text() == "my notes"
+    one_line_error(*cli(*args, "-o", str(tmp_path / "nodir" / "x.npz"))[::2],
+                   "does not exist")
+    partial = tmp_path / "b.npz.partial"
+    partial.write_text("someone's file\n")
+    one_line_error(*cli(*args, "-o", str(tmp_path / "b.npz"))[::2], "--force")
+    assert partial.read_text() == "someone's file\n"
+    book = tmp_path / "book"  # no .npz suffix: written to exactly that name
+    assert cli(*args, "-o", str(book))[0] == 0
+    assert npz_kind(book) == "connect4-book" and not (tmp_path / "book.npz").exists()
+    assert cli(*args, "-o", str(book))[0] == 0  # ours: may be rebuilt
+    assert cli(*args, "-o", str(notes), "--force")[0] == 0
+    assert npz_kind(notes) == "connect4-book"
+
+
+def test_book_partial_of_another_build_is_refused(tmp_path) -> None:
+    from gamesearch.games.connect4_book import build_book, partial_header
+
+    path = tmp_path / "b.npz"
+    (tmp_path / "b.npz.partial").write_text(partial_header(5, 4, 3) + "\n12 1\n")
+    with pytest.raises(GameSearchError, match="another build .5x4 depth 3"):
+        build_book(4, 4, 2, path)
+    (tmp_path / "b.npz.partial").write_text(partial_header(4, 4, 2) + "\n12 x\n")
+    with pytest.raises(GameSearchError, match="line 2"):
+        build_book(4, 4, 2, path)
