@@ -31,18 +31,20 @@ def start(args: list[str], cwd: Path) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def kill_at_random_moments(args: list[str], cwd: Path, begun: Callable[[], bool],
+def kill_at_random_moments(args: list[str], cwd: Path, progress: Callable[[], float],
                            after_kill: Callable[[], None], seed: int, tries: int,
                            longest: float) -> int:
-    """Start ``args``, wait until ``begun()``, kill -9 after a random pause (up to
-    ``longest`` s), call ``after_kill``; ``tries`` times. Returns how many kills landed
+    """Start ``args``, wait until it has made progress of its own (``progress()`` grew: the
+    kill then lands mid-work, not in start-up), kill -9 after a random pause of up to
+    ``longest`` s, call ``after_kill``; ``tries`` times. Returns how many kills landed
     before the command had finished by itself."""
     rng = random.Random(seed)
     landed = 0
     for _ in range(tries):
+        before = progress()
         proc = start(args, cwd)
         deadline = time.monotonic() + 120
-        while not begun() and proc.poll() is None and time.monotonic() < deadline:
+        while progress() <= before and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.01)
         time.sleep(rng.uniform(0, longest))
         proc.kill()
@@ -90,7 +92,10 @@ def match_kill_test(tmp_path: Path, seed: int, tries: int) -> None:
         assert len(games) >= counts[-1], "finished games were lost"
         counts.append(len(games))
 
-    landed = kill_at_random_moments(MATCH, tmp_path, out.exists, check, seed, tries, 2.5)
+    def written() -> float:
+        return out.stat().st_size if out.exists() else -1
+
+    landed = kill_at_random_moments(MATCH, tmp_path, written, check, seed, tries, 1.5)
     summary = json.loads(finish(MATCH, tmp_path))
     games = complete_games(out)
     assert sorted(g["index"] for g in games) == list(range(16))  # each game exactly once
@@ -143,7 +148,11 @@ def cfr_kill_test(tmp_path: Path, seed: int, tries: int) -> None:
         counts.append(checkpoint_iterations(folder))
         assert counts[-1] >= counts[-2], "checkpointed iterations were lost"
 
-    landed = kill_at_random_moments(TRAIN, tmp_path, folder.exists, check, seed, tries, 3.0)
+    def saved() -> float:  # a new checkpoint has a new modification time
+        path = folder / "checkpoint.npz"
+        return path.stat().st_mtime_ns if path.exists() else -1
+
+    landed = kill_at_random_moments(TRAIN, tmp_path, saved, check, seed, tries, 1.0)
     summary = json.loads(finish(TRAIN, tmp_path))
     assert summary["iterations"] == TOTAL  # exact across every resume
     assert not list(folder.glob(".*.tmp"))  # temp files of killed writes were swept
@@ -214,7 +223,10 @@ def book_kill_test(tmp_path: Path, seed: int, tries: int) -> None:
             assert count >= counts[-1], "solved positions were lost"
             counts.append(count)
 
-    landed = kill_at_random_moments(BOOK, tmp_path, partial.exists, check, seed, tries, 1.5)
+    def solved() -> float:
+        return partial.stat().st_size if partial.exists() else -1
+
+    landed = kill_at_random_moments(BOOK, tmp_path, solved, check, seed, tries, 1.0)
     finish(BOOK, tmp_path)
     assert not partial.exists()
     assert landed >= 1, f"no kill landed mid-build {counts}"

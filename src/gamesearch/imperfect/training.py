@@ -73,15 +73,18 @@ class CFRTraining:
         """Run some iterations in short slices, checkpointing when one is due; record and
         return the exploitability, or None when ``stop()`` cut the chunk short."""
         target = self.solver.iterations + iterations
-        while self.solver.iterations < target:
+        while True:
             if stop is not None and stop():
                 return None
             self._run_slice(target - self.solver.iterations)
+            done = self.solver.iterations >= target
+            if done:  # the curve point goes into the checkpoint with the sums it belongs to
+                expl = self.exploitability()
+                self.curve.append((self.solver.iterations, expl))
             if time.monotonic() - self.saved_at >= self.checkpoint_every:
                 self.save_checkpoint()
-        expl = self.exploitability()
-        self.curve.append((self.solver.iterations, expl))
-        return expl
+            if done:
+                return expl
 
     def _run_slice(self, most: int) -> None:
         """At most ``most`` iterations, as many as fit in about SLICE_SECONDS."""
