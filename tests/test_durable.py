@@ -285,3 +285,17 @@ def test_book_partial_of_another_build_is_refused(tmp_path) -> None:
     (tmp_path / "b.npz.partial").write_text(partial_header(4, 4, 2) + "\n12 x\n")
     with pytest.raises(GameSearchError, match="line 2"):
         build_book(4, 4, 2, path)
+
+
+# --- normal-form -o ---------------------------------------------------------------------
+
+
+def test_normal_form_output_never_replaces_a_file_without_force(cli, tmp_path) -> None:
+    game_file = tmp_path / "g.nfg"
+    game_file.write_text("my own game\n")
+    one_line_error(*cli("normal-form", "nim:piles=1-2", "-o", str(game_file))[::2], "--force")
+    assert game_file.read_text() == "my own game\n"
+    assert cli("normal-form", "nim:piles=1-2", "-o", str(game_file), "--force")[0] == 0
+    assert game_file.read_text().startswith("NFG 1 R")
+    one_line_error(*cli("normal-form", "nim:piles=1-2", "-o",
+                        str(tmp_path / "nodir" / "g.nfg"))[::2], "does not exist")

@@ -45,13 +45,14 @@ class OutputFileError(GameSearchError):
     """An output file that cannot or must not be written (missing folder, someone else's)."""
 
 
-def check_output(path: str | Path, is_ours: Callable[[Path], bool], force: bool = False,
-                 what: str = "file") -> Path:
+def check_output(path: str | Path, is_ours: Callable[[Path], bool] | None,
+                 force: bool = False, what: str = "file") -> Path:
     """The output ``path``, checked: its folder exists, it is not a folder, and it is ours.
 
     A file that exists and that ``is_ours`` does not recognise is refused unless ``force``:
-    gamesearch never overwrites a file it did not make. An empty file counts as ours
-    (there is nothing in it to lose).
+    gamesearch never overwrites a file it did not make. With ``is_ours=None`` (a format
+    that carries no mark, such as a plain .csv) every existing file is refused without
+    ``force``. An empty file counts as ours (there is nothing in it to lose).
     """
     path = Path(path)
     parent = path.parent if str(path.parent) else Path(".")
@@ -60,7 +61,12 @@ def check_output(path: str | Path, is_ours: Callable[[Path], bool], force: bool 
                               "does not exist")
     if path.is_dir():
         raise OutputFileError(f"cannot write {what} {str(path)!r}: it is a folder")
-    if path.exists() and not force and path.stat().st_size > 0 and not is_ours(path):
+    if not path.exists() or force or path.stat().st_size == 0:
+        return path
+    if is_ours is None:
+        raise OutputFileError(f"{str(path)!r} exists; choose another name or add --force to "
+                              "overwrite it")
+    if not is_ours(path):
         raise OutputFileError(f"{str(path)!r} exists and is not a gamesearch {what}; choose "
                               "another name or add --force to overwrite it")
     return path
