@@ -93,7 +93,8 @@ def book_command(
                               force=force)
         except KeyboardInterrupt:
             bar.stop()
-            print(f"interrupted after {counts[0]} of {counts[1]} positions; they are kept in "
+            kept = _solved_in_partial(f"{path}.partial", counts[0])
+            print(f"interrupted after {kept} of {counts[1]} positions; they are kept in "
                   f"{path}.partial: run the same command again to resume", file=sys.stderr)
             raise typer.Exit(130) from None
     data = {"file": path, "depth": depth, "positions": len(book.keys),
@@ -102,6 +103,16 @@ def book_command(
         print_json(data)
     else:
         console.print(f"wrote {data['positions']} positions (depth {depth}) to {path}")
+
+
+def _solved_in_partial(partial: str, reported: int) -> int:
+    """How many solved positions the build's .partial file holds (the last may have been
+    written after the last progress report)."""
+    try:
+        with open(partial, "rb") as handle:
+            return max(0, handle.read().count(b"\n") - 1)
+    except OSError:
+        return reported
 
 
 WARMUP_GAMES = typer.Argument(None, metavar="[GAME]...",
