@@ -299,3 +299,60 @@ def test_normal_form_output_never_replaces_a_file_without_force(cli, tmp_path) -
     assert game_file.read_text().startswith("NFG 1 R")
     one_line_error(*cli("normal-form", "nim:piles=1-2", "-o",
                         str(tmp_path / "nodir" / "g.nfg"))[::2], "does not exist")
+
+
+# --- fuzz: whatever a results file, checkpoint or partial book holds --------------------
+
+LINES = st.one_of(
+    st.text(max_size=40),
+    st.builds(lambda d: json.dumps(d), st.dictionaries(
+        st.sampled_from(["type", "index", "a_seat", "moves", "utilities", "score_a",
+                         "seconds", "x"]),
+        st.one_of(st.integers(-3, 3), st.text(max_size=3), st.just("game"),
+                  st.lists(st.integers(0, 2), max_size=2), st.none()), max_size=8)))
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(LINES, max_size=5), st.booleans())
+def test_any_match_file_resumes_or_is_one_clear_error(tmp_path, lines, newline) -> None:
+    from gamesearch.arena.match import run_match
+    from gamesearch.games import load_game
+
+    out = tmp_path / "fuzz.jsonl"
+    header = {"type": "match", "game": "nim", "a": "random", "b": "random", "seed": 1}
+    out.write_text("\n".join([json.dumps(header), *lines]) + ("\n" if newline else ""))
+    try:
+        match = run_match(load_game("nim:piles=1-2"), "random", "random", 2, seed=1, out=out,
+                          game_label="nim")
+    except GameSearchError as err:
+        assert "\n" not in str(err)
+    else:
+        assert sorted(r.index for r in match.records)[:2] == [0, 1]
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_any_damaged_checkpoint_is_one_clear_error(tmp_path, data) -> None:
+    from gamesearch.games import load_game
+    from gamesearch.imperfect.cfr import CFRSolver
+
+    game = load_game("kuhn_poker")
+    path = tmp_path / "c.npz"
+    if not path.exists():
+        solver = CFRSolver(game)
+        solver.run(3)
+        solver.save(path)
+    good = path.read_bytes()
+    cut = data.draw(st.integers(0, len(good) - 1))
+    flip = data.draw(st.integers(0, len(good) - 1))
+    damaged = bytearray(good[:cut] if data.draw(st.booleans()) else good)
+    if flip < len(damaged):
+        damaged[flip] ^= 0xFF
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(bytes(damaged))
+    try:
+        CFRSolver(game).load(bad)
+    except GameSearchError as err:
+        assert "\n" not in str(err)

@@ -172,8 +172,8 @@ class LineLog:
         self.header = header
         self._handle: IO[str] | None = None
         data = self.path.read_bytes() if self.path.exists() else b""
-        if data and header_is_ours(_first_line(self.path)):
-            complete = data.rfind(b"\n") + 1
+        complete = data.rfind(b"\n") + 1  # a header cut short: the file never held work
+        if complete and header_is_ours(_first_line(self.path)):
             self.torn = data[complete:].decode("utf-8", "replace")
             if self.torn:
                 with open(self.path, "r+b") as handle:
@@ -184,7 +184,7 @@ class LineLog:
                 text = data[:complete].decode("utf-8")
             except UnicodeDecodeError:
                 raise OutputFileError(f"{self.path.name}: not UTF-8 text") from None
-            found = text.splitlines()
+            found = text.split("\n")[:-1]
             self.header_line = found[0]
             self.lines = found[1:]
         else:

@@ -215,9 +215,9 @@ def run_match(
             if index in done:
                 continue
             record = _play_one(game, start, index, agents, spec_a, spec_b, seed)
-            match.records.append(record)
-            if sink is not None:
+            if sink is not None:  # on disk first: a game counted is a game kept
                 sink.append(record.to_json())
+            match.records.append(record)
             if on_game is not None:
                 on_game(record, match)
     except KeyboardInterrupt:
