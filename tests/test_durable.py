@@ -356,3 +356,27 @@ def test_any_damaged_checkpoint_is_one_clear_error(tmp_path, data) -> None:
         CFRSolver(game).load(bad)
     except GameSearchError as err:
         assert "\n" not in str(err)
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_any_damaged_book_is_one_clear_error(tmp_path, data) -> None:
+    from gamesearch.games.connect4_book import OpeningBook
+
+    path = tmp_path / "b.npz"
+    if not path.exists():
+        OpeningBook(4, 4, 1, np.array([1, 5, 9], np.int64), np.array([0, 1, -1], np.int8)
+                    ).save(path)
+    good = path.read_bytes()
+    cut = data.draw(st.integers(0, len(good) - 1))
+    flip = data.draw(st.integers(0, len(good) - 1))
+    damaged = bytearray(good[:cut] if data.draw(st.booleans()) else good)
+    if flip < len(damaged):
+        damaged[flip] ^= data.draw(st.integers(1, 255))
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(bytes(damaged))
+    try:
+        OpeningBook.load(bad)
+    except GameSearchError as err:
+        assert "\n" not in str(err)
