@@ -216,6 +216,11 @@ def test_train_cfr_refuses_files_that_are_not_ours(cli, tmp_path) -> None:
                         str(folder))[::2], "not both")
     one_line_error(*cli("train", "cfr", "kuhn_poker", "--checkpoint-every", "nan", "--out",
                         str(folder))[::2], "checkpoint-every")
+    one_line_error(*cli("train", "cfr", "kuhn_poker", "--total", "5", "--out", str(folder),
+                        "--resume")[::2], "already holds 10 iterations")
+    code, out, _ = cli("train", "cfr", "kuhn_poker", "--total", "10", "--out", str(folder),
+                       "--resume", "--json")  # the same command after the run finished
+    assert code == 0 and json.loads(out)["iterations"] == 10
 
 
 @pytest.mark.parametrize("cut", [0, 1, 30, 200, -1])

@@ -65,6 +65,9 @@ def train_cfr(
                       checkpoint_every=checkpoint_every)
     start = run.solver.iterations
     target = total if total is not None else start + (iterations or 1000)
+    if target < start:
+        raise GameSearchError(f"--total {target}: the run in {str(folder)!r} already holds "
+                              f"{start} iterations")
     step = every if every > 0 else max(1, (target - start) // 50)
     interrupted = False
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}"
