@@ -385,3 +385,28 @@ def test_any_damaged_book_is_one_clear_error(tmp_path, data) -> None:
         OpeningBook.load(bad)
     except GameSearchError as err:
         assert "\n" not in str(err)
+
+
+def test_a_kill_during_the_checkpoint_write_keeps_the_previous_one(tmp_path, monkeypatch) -> None:
+    """The old failure: a kill mid-write left an empty checkpoint and every resume failed."""
+    from gamesearch.games import load_game
+    from gamesearch.imperfect import cfr
+    from gamesearch.imperfect.cfr import CFRSolver
+
+    game = load_game("kuhn_poker")
+    solver = CFRSolver(game)
+    solver.run(10)
+    solver.save(tmp_path / "c.npz")
+    solver.run(10)
+
+    def dies_mid_write(handle, **arrays):
+        handle.write(b"PK\x03\x04 half a zip")
+        raise KeyboardInterrupt  # stands for the kill
+
+    monkeypatch.setattr(cfr.np, "savez", dies_mid_write)
+    with pytest.raises(KeyboardInterrupt):
+        solver.save(tmp_path / "c.npz")
+    monkeypatch.undo()
+    resumed = CFRSolver(game)
+    resumed.load(tmp_path / "c.npz")
+    assert resumed.iterations == 10 and os.listdir(tmp_path) == ["c.npz"]
