@@ -12,8 +12,9 @@ overwrite a file that a person made. So every writer in gamesearch goes through 
   when it exists, must be one of ours (each file format says how it recognises its own
   files: a magic key in an ``.npz``, a header line in a log) unless ``force`` is given.
 * :class:`LineLog`: an append-only file of lines (a header line, then one record per
-  line), each line written, flushed and fsynced as it finishes; a line torn by a kill
-  (the file does not end with a newline) is cut off on reopening and redone.
+  line), each line handed to the operating system as it finishes (safe from kill -9) and
+  fsynced at least once a second (safe from power cuts but for that second); a line torn
+  by a kill (the file does not end with a newline) is cut off on reopening and redone.
 * :func:`npz_kind` / :data:`MAGIC_KEY`: ``.npz`` files we write carry a ``gamesearch``
   entry naming their kind, so they are recognised as ours.
 * :class:`StopRequest`: Ctrl-C asks a long loop to stop at its next safe point (a second
@@ -30,6 +31,7 @@ import signal
 import sys
 import tempfile
 import threading
+import time
 import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -157,19 +159,22 @@ class LineLog:
     Opening reads the complete lines (:attr:`lines`, header excluded) and cuts off a
     last line torn by a kill (no final newline), reporting it in :attr:`torn`. A new
     file gets its header atomically (temporary file, fsync, rename). :meth:`append`
-    writes one line, flushes and fsyncs it before returning, so a returned append
-    survives kill -9. ``header_is_ours`` tells our files from others (refused unless
-    ``force``, in which case the file is started afresh).
+    writes one line and flushes it before returning, so a returned append survives
+    kill -9; it fsyncs at least every ``sync_every`` seconds (power cuts). ``header_is_ours``
+    tells our files from others (refused unless ``force``, in which case the file is
+    started afresh).
     """
 
     def __init__(self, path: str | Path, header: str,
                  header_is_ours: Callable[[str], bool], force: bool = False,
-                 what: str = "file") -> None:
+                 what: str = "file", sync_every: float = 1.0) -> None:
         self.path = check_output(path, lambda p: header_is_ours(_first_line(p)), force, what)
         remove_stale_temps(self.path)
         self.lines: list[str] = []
         self.torn = ""
         self.header = header
+        self.sync_every = sync_every
+        self._synced = time.monotonic()
         self._handle: IO[str] | None = None
         data = self.path.read_bytes() if self.path.exists() else b""
         complete = data.rfind(b"\n") + 1  # a header cut short: the file never held work
@@ -192,18 +197,29 @@ class LineLog:
             self.header_line = header
 
     def append(self, line: str) -> None:
-        """Add one record line; it is on disk when this returns."""
+        """Add one record line: handed to the operating system before this returns (so it
+        survives kill -9), fsynced at least every :attr:`sync_every` seconds and on close
+        (so a power cut loses at most that much; an fsync per line costs milliseconds)."""
         if "\n" in line:
             raise ValueError("a log record must be one line")
         if self._handle is None:
             self._handle = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 (kept open)
         self._handle.write(line + "\n")
         self._handle.flush()
-        os.fsync(self._handle.fileno())
+        if time.monotonic() - self._synced >= self.sync_every:
+            self.sync()
+
+    def sync(self) -> None:
+        """fsync what was appended so far."""
+        if self._handle is not None:
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+        self._synced = time.monotonic()
 
     def close(self) -> None:
-        """Close the file (appends reopen it)."""
+        """fsync and close the file (appends reopen it)."""
         if self._handle is not None:
+            self.sync()
             self._handle.close()
             self._handle = None
 

@@ -9,7 +9,7 @@ draws counted as half a win; the Elo difference is the logistic transform
 ``-400 log10(1/s - 1)`` of the score rate and of the interval's ends.
 
 With ``out`` the games are appended one JSON line each as they finish (after a header
-line naming game, agents and seed), each flushed and fsynced; the file is never rewritten,
+line naming game, agents and seed), each flushed (fsynced once a second); never rewritten,
 so kill -9 at any moment loses at most the game being played. Running again with the same
 file skips the games already there, so a killed match resumes. Ctrl-C stops after the
 current move and keeps what finished.
@@ -186,7 +186,7 @@ def run_match(
 
     ``on_game`` is called after every finished game (progress bars). Ctrl-C ends the match
     early: the result is marked ``interrupted`` and keeps every finished game. Each game is
-    on disk (flushed and fsynced) before the next starts; ``force`` lets ``out`` replace a
+    flushed to the file before the next starts; ``force`` lets ``out`` replace a
     file that is not a match file.
     """
     if games < 1:

@@ -32,7 +32,7 @@ def match_command(
 
     Prints A's wins, draws and losses, A's score rate with a 95% Wilson
     interval, and the Elo difference with its interval. With --out FILE
-    each game is appended (and synced to disk) as it ends; the same command
+    each game is appended as it ends; the same command
     again resumes, also after kill -9.
 
     gamesearch match connect4 alphabeta:depth=4 random --games 20

@@ -3,7 +3,7 @@
 A book of depth N holds the exact score of every position with at most N stones (one entry
 per mirror pair, keyed like the solver's table). Building it solves only the positions with
 exactly N stones; shallower scores follow by negamax over the book itself. The solved
-positions are appended to ``FILE.partial`` as they finish (each line fsynced; a header line
+positions are appended to ``FILE.partial`` as they finish (each line flushed; a header line
 names the board and depth), so a killed build resumes where it stopped; the finished book
 is written atomically to FILE and the partial file removed. A FILE (or FILE.partial) that
 gamesearch did not write is never overwritten without ``force``.
