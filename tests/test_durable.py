@@ -431,3 +431,19 @@ def test_line_log_fsyncs_at_most_once_a_second_and_on_close(tmp_path, monkeypatc
     log.append("x")
     log.append("y")
     assert len(calls) == created + 3
+
+
+def test_book_ctrl_c_says_what_is_kept_and_how_to_resume(cli, tmp_path, monkeypatch) -> None:
+    from gamesearch.games import connect4_book
+
+    def interrupted(width, height, depth, path, progress=None, force=False, **kw):
+        with open(f"{path}.partial", "w") as handle:  # three solved, two reported
+            handle.write(connect4_book.partial_header(width, height, depth) + "\n1 0\n2 0\n3 1\n")
+        progress(2, 10)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(connect4_book, "build_book", interrupted)
+    code, _, err = cli("book", "connect4", "--width", "4", "--height", "4", "--depth", "2",
+                       "-o", str(tmp_path / "b.npz"))
+    assert code == 130
+    assert "interrupted after 3 of 10 positions" in err and "again to resume" in err
