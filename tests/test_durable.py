@@ -447,3 +447,29 @@ def test_book_ctrl_c_says_what_is_kept_and_how_to_resume(cli, tmp_path, monkeypa
                        "-o", str(tmp_path / "b.npz"))
     assert code == 130
     assert "interrupted after 3 of 10 positions" in err and "again to resume" in err
+
+
+def test_replaced_files_keep_their_permissions_and_new_ones_follow_the_umask(tmp_path) -> None:
+    path = tmp_path / "f.txt"
+    umask = os.umask(0o022)
+    try:
+        atomic_write(path, "a")
+        assert path.stat().st_mode & 0o777 == 0o644  # not mkstemp's 0600
+        path.chmod(0o640)
+        atomic_write(path, "b")
+        assert path.stat().st_mode & 0o777 == 0o640
+    finally:
+        os.umask(umask)
+
+
+def test_a_full_disk_is_one_line_and_keeps_the_old_file(tmp_path) -> None:
+    if not os.path.exists("/dev/full"):
+        pytest.skip("needs /dev/full")
+    path = tmp_path / "f.txt"
+    atomic_write(path, "old")
+    with pytest.raises(OutputFileError, match="cannot write"), atomic_writer(path) as handle:
+        with open("/dev/full", "wb") as full:
+            full.write(b"x" * 10)
+            full.flush()  # ENOSPC, as a full disk would answer handle.write
+        handle.write(b"never")
+    assert path.read_text() == "old"

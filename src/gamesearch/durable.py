@@ -99,17 +99,31 @@ def atomic_writer(path: str | Path, binary: bool = True) -> Iterator[IO[Any]]:
     except OSError as err:
         raise OutputFileError(f"cannot write {str(path)!r}: {err.strerror}") from None
     try:
+        os.chmod(temp, _mode_for(path))  # mkstemp's 0600 would hide the file from others
         with os.fdopen(fd, "wb" if binary else "w", **({} if binary else {"newline": ""})
                        ) as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temp, path)
-    except BaseException:
+    except BaseException as err:
         with contextlib.suppress(OSError):
             os.unlink(temp)
+        if isinstance(err, OSError):  # disk full, permissions: one line, the old file kept
+            raise OutputFileError(f"cannot write {str(path)!r}: {err.strerror or err}"
+                                  ) from None
         raise
     fsync_folder(folder)
+
+
+def _mode_for(path: Path) -> int:
+    """The permissions a replacement of ``path`` gets: the old file's, or the umask's."""
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def remove_stale_temps(path: str | Path) -> None:
@@ -202,12 +216,16 @@ class LineLog:
         (so a power cut loses at most that much; an fsync per line costs milliseconds)."""
         if "\n" in line:
             raise ValueError("a log record must be one line")
-        if self._handle is None:
-            self._handle = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 (kept open)
-        self._handle.write(line + "\n")
-        self._handle.flush()
-        if time.monotonic() - self._synced >= self.sync_every:
-            self.sync()
+        try:
+            if self._handle is None:
+                self._handle = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 (kept)
+            self._handle.write(line + "\n")
+            self._handle.flush()
+            if time.monotonic() - self._synced >= self.sync_every:
+                self.sync()
+        except OSError as err:  # disk full and the like: one line; the lines before are kept
+            raise OutputFileError(f"cannot append to {str(self.path)!r}: "
+                                  f"{err.strerror or err}") from None
 
     def sync(self) -> None:
         """fsync what was appended so far."""
