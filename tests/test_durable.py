@@ -275,7 +275,13 @@ def test_book_never_overwrites_a_users_file(cli, tmp_path) -> None:
     book = tmp_path / "book"  # no .npz suffix: written to exactly that name
     assert cli(*args, "-o", str(book))[0] == 0
     assert npz_kind(book) == "connect4-book" and not (tmp_path / "book.npz").exists()
-    assert cli(*args, "-o", str(book))[0] == 0  # ours: may be rebuilt
+    before = book.stat().st_mtime_ns
+    assert cli(*args, "-o", str(book))[0] == 0  # finished already: nothing to do
+    assert book.stat().st_mtime_ns == before
+    assert cli(*args, "-o", str(book), "--force")[0] == 0  # ours: rebuilt on request
+    assert book.stat().st_mtime_ns > before
+    assert cli("book", "connect4", "--width", "4", "--height", "4", "--depth", "2", "-o",
+               str(book))[0] == 0  # ours, another depth: rebuilt
     assert cli(*args, "-o", str(notes), "--force")[0] == 0
     assert npz_kind(notes) == "connect4-book"
 

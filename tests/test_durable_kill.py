@@ -31,28 +31,41 @@ def start(args: list[str], cwd: Path) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def kill_at_random_moments(args: list[str], cwd: Path, progress: Callable[[], float],
+def kill_at_random_moments(args: list[str], cwd: Path, progress: Callable[[], int],
                            after_kill: Callable[[], None], seed: int, tries: int,
-                           longest: float) -> int:
-    """Start ``args``, wait until it has made progress of its own (``progress()`` grew: the
-    kill then lands mid-work, not in start-up), kill -9 after a random pause of up to
-    ``longest`` s, call ``after_kill``; ``tries`` times. Returns how many kills landed
-    before the command had finished by itself."""
+                           most: int, jitter: float) -> int:
+    """Start ``args`` and kill -9 it at a seeded random moment, ``tries`` times, calling
+    ``after_kill`` after each. The moment: once in four tries during start-up or resume
+    (within ``jitter`` s of the start); otherwise once ``progress()`` (finished items) has
+    grown by a random 1..``most`` items, then up to ``jitter`` s later, so that the kill
+    lands mid-work whatever the machine's speed. Returns how many kills landed before the
+    command had finished by itself."""
     rng = random.Random(seed)
     landed = 0
     for _ in range(tries):
-        before = progress()
+        during_start = rng.random() < 0.25
+        wanted = progress() + rng.randint(1, most)
+        pause = rng.uniform(0, jitter)
         proc = start(args, cwd)
         deadline = time.monotonic() + 120
-        while progress() <= before and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.01)
-        time.sleep(rng.uniform(0, longest))
+        while (not during_start and progress() < wanted and proc.poll() is None
+               and time.monotonic() < deadline):
+            time.sleep(0.005)
+        time.sleep(pause)
         proc.kill()
         out, err = proc.communicate()
         assert proc.returncode in (0, -signal.SIGKILL), err
         landed += proc.returncode != 0
         after_kill()
     return landed
+
+
+def line_count(path: Path) -> int:
+    """Complete lines in a file after its header (0 when absent)."""
+    try:
+        return max(0, path.read_bytes().count(b"\n") - 1)
+    except OSError:
+        return 0
 
 
 def finish(args: list[str], cwd: Path) -> str:
@@ -65,8 +78,9 @@ def finish(args: list[str], cwd: Path) -> str:
 
 # --- match --out ------------------------------------------------------------------------
 
-MATCH = ["match", "connect4", "mcts:iterations=300", "random", "--games", "16",
-         "--seed", "5", "--out", "m.jsonl", "--json"]
+def match_args(games: int) -> list[str]:
+    return ["match", "connect4", "mcts:iterations=300", "random", "--games", str(games),
+            "--seed", "5", "--out", "m.jsonl", "--json"]
 
 
 def complete_games(path: Path) -> list[dict]:
@@ -83,46 +97,43 @@ def complete_games(path: Path) -> list[dict]:
     return games
 
 
-def match_kill_test(tmp_path: Path, seed: int, tries: int) -> None:
+def match_kill_test(tmp_path: Path, seed: int, tries: int, n: int) -> None:
     out = tmp_path / "m.jsonl"
     counts = [0]
 
     def check() -> None:
-        games = complete_games(out)
-        assert len(games) >= counts[-1], "finished games were lost"
-        counts.append(len(games))
+        counts.append(len(complete_games(out)))
+        assert counts[-1] >= counts[-2], "finished games were lost"
 
-    def written() -> float:
-        return out.stat().st_size if out.exists() else -1
-
-    landed = kill_at_random_moments(MATCH, tmp_path, written, check, seed, tries, 1.5)
-    summary = json.loads(finish(MATCH, tmp_path))
+    landed = kill_at_random_moments(match_args(n), tmp_path, lambda: line_count(out), check,
+                                    seed, tries, most=3, jitter=0.2)
+    summary = json.loads(finish(match_args(n), tmp_path))
     games = complete_games(out)
-    assert sorted(g["index"] for g in games) == list(range(16))  # each game exactly once
-    assert summary["games"] == 16 and summary["wins"] + summary["draws"] + \
-        summary["losses"] == 16
+    assert sorted(g["index"] for g in games) == list(range(n))  # each game exactly once
+    assert summary["games"] == n
+    assert summary["wins"] + summary["draws"] + summary["losses"] == n
     assert landed >= 1, f"no kill landed mid-match {counts}"
     # the same games as a match that was never killed (every game is seeded)
     from gamesearch.arena.match import run_match
     from gamesearch.games import load_game
 
-    straight = run_match(load_game("connect4"), "mcts:iterations=300", "random", 16, seed=5)
+    straight = run_match(load_game("connect4"), "mcts:iterations=300", "random", n, seed=5)
     assert {g["index"]: g["moves"] for g in games} == {r.index: r.moves
                                                        for r in straight.records}
 
 
 def test_match_survives_kill_9(tmp_path) -> None:
-    match_kill_test(tmp_path, seed=1, tries=TRIES)
+    match_kill_test(tmp_path, seed=1, tries=TRIES, n=12)
 
 
 @pytest.mark.slow
 def test_match_survives_many_kills(tmp_path) -> None:
-    match_kill_test(tmp_path, seed=2, tries=SLOW_TRIES)
+    match_kill_test(tmp_path, seed=2, tries=SLOW_TRIES, n=40)
 
 
 # --- train cfr --------------------------------------------------------------------------
 
-TOTAL, EVERY = 240, 20
+TOTAL, EVERY = 3000, 100
 TRAIN = ["train", "cfr", "leduc_poker", "--total", str(TOTAL), "--every", str(EVERY),
          "--checkpoint-every", "0", "--out", "run", "--resume", "--json"]
 
@@ -140,7 +151,7 @@ def checkpoint_iterations(folder: Path) -> int:
     return solver.iterations
 
 
-def cfr_kill_test(tmp_path: Path, seed: int, tries: int) -> None:
+def cfr_kill_test(tmp_path: Path, seed: int, tries: int, most: int) -> None:
     folder = tmp_path / "run"
     counts = [0]
 
@@ -148,11 +159,15 @@ def cfr_kill_test(tmp_path: Path, seed: int, tries: int) -> None:
         counts.append(checkpoint_iterations(folder))
         assert counts[-1] >= counts[-2], "checkpointed iterations were lost"
 
-    def saved() -> float:  # a new checkpoint has a new modification time
-        path = folder / "checkpoint.npz"
-        return path.stat().st_mtime_ns if path.exists() else -1
+    def saved() -> int:  # the iterations in the checkpoint on disk
+        try:
+            with np.load(folder / "checkpoint.npz") as data:
+                return int(data["iterations"])
+        except (OSError, KeyError, ValueError):
+            return 0
 
-    landed = kill_at_random_moments(TRAIN, tmp_path, saved, check, seed, tries, 1.0)
+    landed = kill_at_random_moments(TRAIN, tmp_path, saved, check, seed, tries,
+                                    most=most, jitter=0.3)
     summary = json.loads(finish(TRAIN, tmp_path))
     assert summary["iterations"] == TOTAL  # exact across every resume
     assert not list(folder.glob(".*.tmp"))  # temp files of killed writes were swept
@@ -170,12 +185,12 @@ def cfr_kill_test(tmp_path: Path, seed: int, tries: int) -> None:
 
 
 def test_train_cfr_survives_kill_9(tmp_path) -> None:
-    cfr_kill_test(tmp_path, seed=1, tries=TRIES)
+    cfr_kill_test(tmp_path, seed=1, tries=TRIES, most=TOTAL // 4)
 
 
 @pytest.mark.slow
 def test_train_cfr_survives_many_kills(tmp_path) -> None:
-    cfr_kill_test(tmp_path, seed=2, tries=SLOW_TRIES)
+    cfr_kill_test(tmp_path, seed=2, tries=SLOW_TRIES, most=TOTAL // 20)
 
 
 def test_train_cfr_ctrl_c_stops_soon_with_an_exact_checkpoint(tmp_path) -> None:
@@ -223,10 +238,8 @@ def book_kill_test(tmp_path: Path, seed: int, tries: int) -> None:
             assert count >= counts[-1], "solved positions were lost"
             counts.append(count)
 
-    def solved() -> float:
-        return partial.stat().st_size if partial.exists() else -1
-
-    landed = kill_at_random_moments(BOOK, tmp_path, solved, check, seed, tries, 1.0)
+    landed = kill_at_random_moments(BOOK, tmp_path, lambda: line_count(partial), check, seed,
+                                    tries, most=40, jitter=0.05)
     finish(BOOK, tmp_path)
     assert not partial.exists()
     assert landed >= 1, f"no kill landed mid-build {counts}"

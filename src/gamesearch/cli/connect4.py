@@ -102,7 +102,7 @@ def book_command(
     if json_out:
         print_json(data)
     else:
-        console.print(f"wrote {data['positions']} positions (depth {depth}) to {path}")
+        console.print(f"{path}: {data['positions']} positions (depth {depth}), complete")
 
 
 def _solved_in_partial(partial: str, reported: int) -> int:

@@ -143,6 +143,8 @@ def build_book(width: int, height: int, depth: int, path: str | Path,
 
     Each solved position is on disk before the next starts; the book itself is written
     atomically. ``path`` (and its ``.partial``) must be ours or absent unless ``force``.
+    A finished book of the same size and depth at ``path`` is returned as it is (the same
+    command after a finished build does no work); ``force`` builds it again.
     """
     from gamesearch.games.connect4_solver import Connect4Solver
 
@@ -151,6 +153,11 @@ def build_book(width: int, height: int, depth: int, path: str | Path,
         raise GameSearchError(f"book depth {depth}: give 0-{game.cells}")
     path = check_output(path, is_book, force, "opening book")
     remove_stale_temps(path)
+    finished = _finished_book(path, width, height, depth)
+    if finished is not None and not force:  # the same command after the build finished
+        if progress:
+            progress(len(finished.keys), len(finished.keys))
+        return finished
     header = partial_header(width, height, depth)
     with LineLog(Path(str(path) + ".partial"), header,
                  lambda line: line.startswith(PARTIAL_MAGIC), force, "partial book") as log:
@@ -183,6 +190,18 @@ def build_book(width: int, height: int, depth: int, path: str | Path,
     book.save(path)
     log.path.unlink(missing_ok=True)
     return book
+
+
+def _finished_book(path: Path, width: int, height: int, depth: int) -> OpeningBook | None:
+    """The book at ``path`` when it is a finished build of this size and depth (no
+    ``.partial`` beside it), else None."""
+    if not path.exists() or Path(str(path) + ".partial").exists() or not is_book(path):
+        return None
+    try:
+        book = OpeningBook.load(path)
+    except FileFormatError:
+        return None
+    return book if (book.width, book.height, book.depth) == (width, height, depth) else None
 
 
 def backed_up_score(game: ConnectFour, state: tuple, scores: dict[int, int]) -> int:
