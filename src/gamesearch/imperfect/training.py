@@ -88,10 +88,10 @@ class CFRTraining:
 
     def _run_slice(self, most: int) -> None:
         """At most ``most`` iterations, as many as fit in about SLICE_SECONDS."""
-        n = most if self._per_iteration <= 0 else max(1, min(
-            most, int(SLICE_SECONDS / self._per_iteration)))
-        if self._per_iteration <= 0:
+        if self._per_iteration <= 0:  # the first slice measures the speed
             n = min(most, 10)
+        else:
+            n = max(1, min(most, int(SLICE_SECONDS / self._per_iteration)))
         began = time.perf_counter()
         self.solver.run(n)
         self._per_iteration = max((time.perf_counter() - began) / n, 1e-9)
