@@ -7,6 +7,7 @@ import io
 import json
 import os
 import sys
+import time
 
 import hypothesis.strategies as st
 import numpy as np
@@ -479,3 +480,49 @@ def test_a_full_disk_is_one_line_and_keeps_the_old_file(tmp_path) -> None:
             full.flush()  # ENOSPC, as a full disk would answer handle.write
         handle.write(b"never")
     assert path.read_text() == "old"
+
+
+# --- two runs on the same output ---------------------------------------------------------
+
+
+def test_a_second_run_on_the_same_output_is_refused_while_the_first_runs(tmp_path) -> None:
+    """Two runs appending to one file (or checkpointing one folder) would undo each
+    other's work: the second is one clear line, and the first is unharmed."""
+    from gamesearch.games import load_game
+    from gamesearch.imperfect.training import CFRTraining
+
+    path = tmp_path / "log.txt"
+    first = LineLog(path, "# log v1", _ours)
+    first.append("a")
+    with pytest.raises(OutputFileError, match="another running gamesearch"):
+        LineLog(path, "# log v1", _ours)
+    first.append("b")
+    first.close()
+    with LineLog(path, "# log v1", _ours) as again:  # released on close
+        assert again.lines == ["a", "b"]
+    game = load_game("kuhn_poker")
+    run = CFRTraining(game, tmp_path / "run")
+    with pytest.raises(OutputFileError, match="another running gamesearch"):
+        CFRTraining(game, tmp_path / "run", resume=True)
+    run.step(5)
+    run.finish()  # releases the folder
+    assert CFRTraining(game, tmp_path / "run", resume=True).solver.iterations == 5
+
+
+def test_a_second_match_process_on_the_same_file_is_refused(tmp_path) -> None:
+    import subprocess
+
+    out = tmp_path / "m.jsonl"
+    args = [sys.executable, "-m", "gamesearch", "match", "connect4", "mcts:iterations=2000",
+            "random", "--games", "50", "--out", str(out)]
+    first = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not out.exists() or out.read_bytes().count(b"\n") < 2:  # a game is done
+            assert time.monotonic() < deadline and first.poll() is None
+            time.sleep(0.02)
+        second = subprocess.run(args, capture_output=True, text=True, timeout=60)
+        assert second.returncode == 2 and "another running gamesearch" in second.stderr
+    finally:
+        first.kill()
+        first.wait()

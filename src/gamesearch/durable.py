@@ -39,6 +39,11 @@ from typing import IO, Any
 
 from gamesearch.errors import GameSearchError
 
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks
+    fcntl = None  # type: ignore[assignment]
+
 MAGIC_KEY = "gamesearch"
 """The entry of an ``.npz`` written by gamesearch; its value names the kind of file."""
 
@@ -183,32 +188,41 @@ class LineLog:
                  header_is_ours: Callable[[str], bool], force: bool = False,
                  what: str = "file", sync_every: float = 1.0) -> None:
         self.path = check_output(path, lambda p: header_is_ours(_first_line(p)), force, what)
-        remove_stale_temps(self.path)
         self.lines: list[str] = []
         self.torn = ""
         self.header = header
         self.sync_every = sync_every
         self._synced = time.monotonic()
-        self._handle: IO[str] | None = None
-        data = self.path.read_bytes() if self.path.exists() else b""
-        complete = data.rfind(b"\n") + 1  # a header cut short: the file never held work
-        if complete and header_is_ours(_first_line(self.path)):
-            self.torn = data[complete:].decode("utf-8", "replace")
-            if self.torn:
-                with open(self.path, "r+b") as handle:
-                    handle.truncate(complete)
-                    handle.flush()
-                    os.fsync(handle.fileno())
-            try:
-                text = data[:complete].decode("utf-8")
-            except UnicodeDecodeError:
-                raise OutputFileError(f"{self.path.name}: not UTF-8 text") from None
-            found = text.split("\n")[:-1]
-            self.header_line = found[0]
-            self.lines = found[1:]
-        else:
-            atomic_write(self.path, header + "\n")
-            self.header_line = header
+        first = _first_line(self.path) if self.path.exists() else ""
+        if not (header_is_ours(first) and b"\n" in _head(self.path)):
+            atomic_write(self.path, header + "\n")  # new, empty, --force, or a cut header
+        self._handle: IO[bytes] | None = hold_lock(self.path, what)
+        try:
+            remove_stale_temps(self.path)
+            self._read()
+        except BaseException:
+            self.close()
+            raise
+
+    def _read(self) -> None:
+        """Read the complete lines through the locked handle; cut off a torn last line."""
+        assert self._handle is not None
+        self._handle.seek(0)
+        data = self._handle.read()
+        complete = data.rfind(b"\n") + 1
+        self.torn = data[complete:].decode("utf-8", "replace")
+        if self.torn:
+            self._handle.truncate(complete)
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+        self._handle.seek(0, os.SEEK_END)
+        try:
+            text = data[:complete].decode("utf-8")
+        except UnicodeDecodeError:
+            raise OutputFileError(f"{self.path.name}: not UTF-8 text") from None
+        found = text.split("\n")[:-1]
+        self.header_line = found[0]
+        self.lines = found[1:]
 
     def append(self, line: str) -> None:
         """Add one record line: handed to the operating system before this returns (so it
@@ -216,10 +230,10 @@ class LineLog:
         (so a power cut loses at most that much; an fsync per line costs milliseconds)."""
         if "\n" in line:
             raise ValueError("a log record must be one line")
+        if self._handle is None:
+            raise ValueError(f"{self.path.name}: the log is closed")
         try:
-            if self._handle is None:
-                self._handle = open(self.path, "a", encoding="utf-8")  # noqa: SIM115 (kept)
-            self._handle.write(line + "\n")
+            self._handle.write(line.encode("utf-8") + b"\n")
             self._handle.flush()
             if time.monotonic() - self._synced >= self.sync_every:
                 self.sync()
@@ -235,9 +249,10 @@ class LineLog:
         self._synced = time.monotonic()
 
     def close(self) -> None:
-        """fsync and close the file (appends reopen it)."""
+        """fsync and close the file, which releases it for other processes."""
         if self._handle is not None:
-            self.sync()
+            with contextlib.suppress(OSError):
+                self.sync()
             self._handle.close()
             self._handle = None
 
@@ -248,14 +263,62 @@ class LineLog:
         self.close()
 
 
-def _first_line(path: Path) -> str:
-    """The first line of a file, at most 64 KiB of it, as text ('' when unreadable)."""
+def _head(path: Path) -> bytes:
+    """The first 64 KiB of a file (b'' when unreadable)."""
     try:
         with open(path, "rb") as handle:
-            head = handle.read(65536)
+            return handle.read(65536)
     except OSError:
-        return ""
-    return head.split(b"\n", 1)[0].decode("utf-8", "replace")
+        return b""
+
+
+def _first_line(path: Path) -> str:
+    """The first line of a file, at most 64 KiB of it, as text ('' when unreadable)."""
+    return _head(path).split(b"\n", 1)[0].decode("utf-8", "replace")
+
+
+def hold_lock(path: Path, what: str = "file") -> IO[bytes]:
+    """Open the file ``path`` for reading and writing and hold an exclusive lock on it until
+    the handle is closed: two runs writing the same output would undo each other's work,
+    so the second is refused with one line."""
+    try:
+        handle = open(path, "r+b")  # noqa: SIM115 (returned to the caller)
+    except OSError as err:
+        raise OutputFileError(f"cannot open {what} {str(path)!r}: {err.strerror}") from None
+    if not _locked(handle.fileno(), path):
+        handle.close()
+        raise _busy(path, what)
+    return handle
+
+
+def hold_folder_lock(folder: Path, what: str = "folder") -> int:
+    """Hold an exclusive lock on ``folder`` (its descriptor, released by ``os.close``): the
+    files inside are replaced by renames, so the folder is what a run locks."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError as err:
+        raise OutputFileError(f"cannot open {what} {str(folder)!r}: {err.strerror}") from None
+    if not _locked(fd, folder):
+        os.close(fd)
+        raise _busy(folder, what)
+    return fd
+
+
+def _locked(fd: int, path: Path) -> bool:
+    """Take the lock without waiting; False if another process holds it, or if ``path``
+    was replaced meanwhile. Always True where the system has no advisory locks."""
+    if fcntl is None:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return os.fstat(fd).st_ino == os.stat(path).st_ino
+    except OSError:
+        return False
+
+
+def _busy(path: Path, what: str) -> OutputFileError:
+    return OutputFileError(f"{what} {str(path)!r} is being written by another running "
+                           "gamesearch; wait for it to end or choose another name")
 
 
 class StopRequest:
@@ -288,5 +351,6 @@ class StopRequest:
 
 
 __all__ = ["MAGIC_KEY", "LineLog", "OutputFileError", "StopRequest", "atomic_write",
-           "atomic_writer", "check_output", "fsync_folder", "npz_keys", "npz_kind",
+           "atomic_writer", "check_output", "fsync_folder", "hold_folder_lock", "hold_lock",
+           "npz_keys", "npz_kind",
            "remove_stale_temps"]

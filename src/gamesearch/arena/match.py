@@ -264,16 +264,25 @@ def _fresh(agent: Agent, spec: str, seed: int | None, stream: int) -> Agent:
 
 
 def _results_log(path: Path, header: dict, force: bool) -> tuple[LineLog, dict[int, GameRecord]]:
-    """Open the results file for appending and read the games already in it.
+    """Open the results file for appending (locked against a second run) and read the games
+    already in it.
 
     The header must describe the same match; a file that is not a match file is refused
     (unless ``force``: then it is started afresh); a line torn by a kill is dropped.
     """
     log = LineLog(path, json.dumps(header), _is_match_header, force, "match results file")
+    try:
+        return log, _records(path, header, log)
+    except BaseException:
+        log.close()
+        raise
+
+
+def _records(path: Path, header: dict, log: LineLog) -> dict[int, GameRecord]:
+    """The games of the results file, by index; a line that is not one is an error."""
     given = json.loads(log.header_line)
     given = {k: given.get(k) for k in header}
     if given != header:
-        log.close()
         raise FileFormatError(f"{path.name}: holds another match ({given}); "
                               "use a new --out file")
     records: dict[int, GameRecord] = {}
@@ -291,7 +300,7 @@ def _results_log(path: Path, header: dict, force: bool) -> tuple[LineLog, dict[i
             raise FileFormatError(f"{path.name}: line {number} is not a game record of "
                                   "this match (fix or remove the line)") from None
         records[record.index] = record
-    return log, records
+    return records
 
 
 def _is_match_header(line: str) -> bool:

@@ -66,6 +66,7 @@ def train_cfr(
     start = run.solver.iterations
     target = total if total is not None else start + (iterations or 1000)
     if target < start:
+        run.close()
         raise GameSearchError(f"--total {target}: the run in {str(folder)!r} already holds "
                               f"{start} iterations")
     step = every if every > 0 else max(1, (target - start) // 50)

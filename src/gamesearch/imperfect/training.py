@@ -12,13 +12,20 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-from gamesearch.durable import OutputFileError, atomic_write, atomic_writer, remove_stale_temps
+from gamesearch.durable import (
+    OutputFileError,
+    atomic_write,
+    atomic_writer,
+    hold_folder_lock,
+    remove_stale_temps,
+)
 from gamesearch.errors import GameSearchError
 from gamesearch.game import Game
 from gamesearch.imperfect.best_response import expected_value, exploitability
@@ -38,25 +45,37 @@ class CFRTraining:
     ``checkpoint.npz`` (sums, iteration count and curve), ``curve.csv`` (iterations,
     exploitability), ``strategy.json`` (the average strategy) and ``exploitability.png``.
     A folder holding files of those names that are not ours is refused unless ``force``;
-    so is a folder with a checkpoint when neither ``resume`` nor ``force`` is given.
+    so is a folder with a checkpoint when neither ``resume`` nor ``force`` is given, and
+    a folder that another running training holds (locked until :meth:`finish`).
     """
 
     def __init__(self, game: Game, folder: str | Path, plus: bool = False,
                  resume: bool = False, force: bool = False,
                  checkpoint_every: float = 60.0) -> None:
         self.folder = prepare_folder(Path(folder), resume, force)
-        for name in FILES.values():
-            remove_stale_temps(self.folder / name)
-        self.solver = CFRSolver(game, plus=plus)
-        self.curve: list[tuple[int, float]] = []
-        self.checkpoint_every = checkpoint_every
-        if resume and self.checkpoint.exists():
-            extra = self.solver.load(self.checkpoint)
-            self.curve = _curve_from(extra.get("curve"), self.checkpoint)
-        if not self.curve:
-            self.curve = [(self.solver.iterations, self.exploitability())]
+        self._lock: int | None = hold_folder_lock(self.folder, "training folder")
+        try:
+            for name in FILES.values():
+                remove_stale_temps(self.folder / name)
+            self.solver = CFRSolver(game, plus=plus)
+            self.curve: list[tuple[int, float]] = []
+            self.checkpoint_every = checkpoint_every
+            if resume and self.checkpoint.exists():
+                extra = self.solver.load(self.checkpoint)
+                self.curve = _curve_from(extra.get("curve"), self.checkpoint)
+            if not self.curve:
+                self.curve = [(self.solver.iterations, self.exploitability())]
+        except BaseException:
+            self.close()
+            raise
         self.saved_at = time.monotonic()
         self._per_iteration = 0.0
+
+    def close(self) -> None:
+        """Release the folder for other runs (``finish`` does it too)."""
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
 
     @property
     def checkpoint(self) -> Path:
@@ -116,6 +135,7 @@ class CFRTraining:
         title = f"{self.solver.algorithm} on {self.solver.tree.game.name}"
         with atomic_writer(files["plot"]) as handle:
             plot_exploitability(self.curve, handle, title)
+        self.close()
         return files
 
 
