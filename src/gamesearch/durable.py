@@ -17,6 +17,8 @@ overwrite a file that a person made. So every writer in gamesearch goes through 
   by a kill (the file does not end with a newline) is cut off on reopening and redone.
 * :func:`npz_kind` / :data:`MAGIC_KEY`: ``.npz`` files we write carry a ``gamesearch``
   entry naming their kind, so they are recognised as ours.
+* :func:`hold_lock` / :func:`hold_folder_lock`: a running job locks its output, so a
+  second run on the same file or folder is refused instead of undoing the first's work.
 * :class:`StopRequest`: Ctrl-C asks a long loop to stop at its next safe point (a second
   Ctrl-C interrupts at once), so counters and sums are never left half updated.
 """
