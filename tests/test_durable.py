@@ -526,3 +526,32 @@ def test_a_second_match_process_on_the_same_file_is_refused(tmp_path) -> None:
     finally:
         first.kill()
         first.wait()
+
+
+# --- pictures ---------------------------------------------------------------------------
+
+
+def test_pig_plot_replaces_only_pictures_gamesearch_drew(cli, tmp_path) -> None:
+    photo = tmp_path / "photo.png"
+    photo.write_bytes(b"\x89PNG\r\n\x1a\n a person's picture")
+    one_line_error(*cli("solve", "pig", "--goal", "10", "--plot", str(photo))[::2],
+                   "not a gamesearch picture")
+    assert photo.read_bytes().endswith(b"a person's picture")
+    ours = tmp_path / "policy.png"
+    assert cli("solve", "pig", "--goal", "10", "--plot", str(ours))[0] == 0
+    from gamesearch.durable import png_is_ours
+
+    assert png_is_ours(ours) and not png_is_ours(photo)
+    assert cli("solve", "pig", "--goal", "12", "--plot", str(ours))[0] == 0  # ours: redrawn
+    one_line_error(*cli("solve", "pig", "--goal", "10", "--plot",
+                        str(tmp_path / "nodir" / "p.png"))[::2], "does not exist")
+
+
+def test_the_shipped_pig_picture_is_marked_as_ours() -> None:
+    """So that the documented `solve pig --plot docs/pig_policy.png` can redraw it."""
+    from pathlib import Path
+
+    from gamesearch.durable import png_is_ours
+
+    shipped = Path(__file__).resolve().parent.parent / "docs" / "pig_policy.png"
+    assert png_is_ours(shipped)

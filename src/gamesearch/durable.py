@@ -55,13 +55,15 @@ class OutputFileError(GameSearchError):
 
 
 def check_output(path: str | Path, is_ours: Callable[[Path], bool] | None,
-                 force: bool = False, what: str = "file") -> Path:
+                 force: bool = False, what: str = "file",
+                 remedy: str = "choose another name or add --force to overwrite it") -> Path:
     """The output ``path``, checked: its folder exists, it is not a folder, and it is ours.
 
     A file that exists and that ``is_ours`` does not recognise is refused unless ``force``:
     gamesearch never overwrites a file it did not make. With ``is_ours=None`` (a format
     that carries no mark, such as a plain .csv) every existing file is refused without
-    ``force``. An empty file counts as ours (there is nothing in it to lose).
+    ``force``. An empty file counts as ours (there is nothing in it to lose). ``remedy``
+    ends the error message (commands without ``--force`` say what to do instead).
     """
     path = Path(path)
     parent = path.parent if str(path.parent) else Path(".")
@@ -73,11 +75,9 @@ def check_output(path: str | Path, is_ours: Callable[[Path], bool] | None,
     if not path.exists() or force or path.stat().st_size == 0:
         return path
     if is_ours is None:
-        raise OutputFileError(f"{str(path)!r} exists; choose another name or add --force to "
-                              "overwrite it")
+        raise OutputFileError(f"{str(path)!r} exists; {remedy}")
     if not is_ours(path):
-        raise OutputFileError(f"{str(path)!r} exists and is not a gamesearch {what}; choose "
-                              "another name or add --force to overwrite it")
+        raise OutputFileError(f"{str(path)!r} exists and is not a gamesearch {what}; {remedy}")
     return path
 
 
@@ -172,6 +172,18 @@ def npz_keys(path: str | Path) -> set[str]:
             return {name.removesuffix(".npy") for name in archive.namelist()}
     except Exception:  # noqa: BLE001 (damaged: not one of ours)
         return set()
+
+
+PNG_MARK = {"Software": "gamesearch"}
+"""The metadata our pictures carry (matplotlib's ``savefig(metadata=PNG_MARK)``)."""
+
+
+def png_is_ours(path: str | Path) -> bool:
+    """Whether ``path`` is a PNG whose text chunks say gamesearch drew it (reads 64 KiB)."""
+    head = _head(Path(path))
+    if not head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return False
+    return b"tEXtSoftware\x00gamesearch" in head
 
 
 class LineLog:
@@ -354,5 +366,5 @@ class StopRequest:
 
 __all__ = ["MAGIC_KEY", "LineLog", "OutputFileError", "StopRequest", "atomic_write",
            "atomic_writer", "check_output", "fsync_folder", "hold_folder_lock", "hold_lock",
-           "npz_keys", "npz_kind",
+           "npz_keys", "npz_kind", "PNG_MARK", "png_is_ours",
            "remove_stale_temps"]

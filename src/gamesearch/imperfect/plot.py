@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import IO
 
+from gamesearch.durable import PNG_MARK
+
 
 def plot_exploitability(curve: list[tuple[int, float]], path: str | Path | IO[bytes],
                         title: str) -> None:
@@ -24,5 +26,5 @@ def plot_exploitability(curve: list[tuple[int, float]], path: str | Path | IO[by
     ax.set_title(title)
     ax.grid(True, which="both", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=100, format="png")
+    fig.savefig(path, dpi=100, format="png", metadata=PNG_MARK)
     plt.close(fig)
