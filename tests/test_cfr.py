@@ -186,11 +186,11 @@ def test_train_ctrl_c_keeps_the_work_and_resume_continues(capsys, tmp_path, monk
     real_step = CFRTraining.step
     calls = {"n": 0}
 
-    def interrupted_step(self, iterations):
+    def interrupted_step(self, iterations, stop=None):
         calls["n"] += 1
         if calls["n"] == 4:
             raise KeyboardInterrupt
-        return real_step(self, iterations)
+        return real_step(self, iterations, stop)
 
     monkeypatch.setattr(CFRTraining, "step", interrupted_step)
     with pytest.raises(SystemExit) as exit_info:

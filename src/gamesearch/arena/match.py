@@ -8,10 +8,11 @@ The score rate's 95% interval is the Wilson score interval with the games as tri
 draws counted as half a win; the Elo difference is the logistic transform
 ``-400 log10(1/s - 1)`` of the score rate and of the interval's ends.
 
-With ``out`` the games are written one JSON line each as they finish (after a header
-line naming game, agents and seed); running again with the same file skips the games
-already there, so a killed match resumes. Ctrl-C stops after the current move and keeps
-what finished.
+With ``out`` the games are appended one JSON line each as they finish (after a header
+line naming game, agents and seed), each flushed (fsynced once a second); never rewritten,
+so kill -9 at any moment loses at most the game being played. Running again with the same
+file skips the games already there, so a killed match resumes. Ctrl-C stops after the
+current move and keeps what finished.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from gamesearch.agents import AGENTS, Agent, act, make_agent
+from gamesearch.durable import LineLog
 from gamesearch.errors import FileFormatError, GameSearchError
 from gamesearch.game import Game, State
 from gamesearch.spec import parse_spec
@@ -64,6 +66,8 @@ class MatchResult:
     seed: int | None = None
     records: list[GameRecord] = field(default_factory=list)
     interrupted: bool = False
+    notes: list[str] = field(default_factory=list)
+    """Things the user should know (a torn last line dropped from the results file)."""
 
     @property
     def wins(self) -> int:
@@ -176,11 +180,14 @@ def run_match(
     game_label: str | None = None,
     state: State | None = None,
     on_game: Callable[[GameRecord, MatchResult], None] | None = None,
+    force: bool = False,
 ) -> MatchResult:
     """Play ``games`` games of A against B, alternating seats; resumable through ``out``.
 
     ``on_game`` is called after every finished game (progress bars). Ctrl-C ends the match
-    early: the result is marked ``interrupted`` and keeps every finished game.
+    early: the result is marked ``interrupted`` and keeps every finished game. Each game is
+    flushed to the file before the next starts; ``force`` lets ``out`` replace a
+    file that is not a match file.
     """
     if games < 1:
         raise GameSearchError(f"a match needs at least one game, not {games}")
@@ -198,18 +205,19 @@ def run_match(
     done: dict[int, GameRecord] = {}
     sink = None
     if out is not None:
-        done = _load_results(Path(out), header)
-        sink = _open_results(Path(out), header, done)
+        sink, done = _results_log(Path(out), header, force)
+        if sink.torn:
+            match.notes.append(f"{Path(out).name}: dropped a last line cut short by a kill "
+                               "(that game is played again)")
     match.records = [done[i] for i in sorted(done) if i < games]
     try:
         for index in range(games):
             if index in done:
                 continue
             record = _play_one(game, start, index, agents, spec_a, spec_b, seed)
+            if sink is not None:  # on disk first: a game counted is a game kept
+                sink.append(record.to_json())
             match.records.append(record)
-            if sink is not None:
-                sink.write(record.to_json() + "\n")
-                sink.flush()
             if on_game is not None:
                 on_game(record, match)
     except KeyboardInterrupt:
@@ -255,49 +263,50 @@ def _fresh(agent: Agent, spec: str, seed: int | None, stream: int) -> Agent:
     return agent
 
 
-def _load_results(path: Path, header: dict) -> dict[int, GameRecord]:
-    """The games already in a results file; the header must describe the same match."""
-    if not path.exists():
-        return {}
+def _results_log(path: Path, header: dict, force: bool) -> tuple[LineLog, dict[int, GameRecord]]:
+    """Open the results file for appending (locked against a second run) and read the games
+    already in it.
+
+    The header must describe the same match; a file that is not a match file is refused
+    (unless ``force``: then it is started afresh); a line torn by a kill is dropped.
+    """
+    log = LineLog(path, json.dumps(header), _is_match_header, force, "match results file")
     try:
-        lines = path.read_text().splitlines()
-    except OSError as err:
-        raise FileFormatError(f"cannot read results file {str(path)!r}: {err.strerror}") from None
+        return log, _records(path, header, log)
+    except BaseException:
+        log.close()
+        raise
+
+
+def _records(path: Path, header: dict, log: LineLog) -> dict[int, GameRecord]:
+    """The games of the results file, by index; a line that is not one is an error."""
+    given = json.loads(log.header_line)
+    given = {k: given.get(k) for k in header}
+    if given != header:
+        raise FileFormatError(f"{path.name}: holds another match ({given}); "
+                              "use a new --out file")
     records: dict[int, GameRecord] = {}
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(log.lines, 2):
         if not line.strip():
             continue
         try:
             data = json.loads(line)
-        except json.JSONDecodeError:
-            if number == len(lines):  # a line cut short by a kill: play that game again
-                break
-            raise FileFormatError(f"{path.name}: line {number} is not JSON") from None
-        if data.get("type") == "match":
-            given = {k: data.get(k) for k in header}
-            if given != header:
-                raise FileFormatError(f"{path.name}: holds another match ({given}); "
-                                      "use a new --out file")
-        elif data.get("type") == "game":
-            data.pop("type")
-            try:
-                record = GameRecord(**data)
-            except TypeError as err:
-                raise FileFormatError(f"{path.name}: line {number}: {err}") from None
-            records[record.index] = record
+            if not isinstance(data, dict) or data.pop("type", None) != "game":
+                raise ValueError("not a game record")
+            record = GameRecord(**data)
+            if not isinstance(record.index, int) or record.index < 0:
+                raise ValueError("bad game index")
+        except (ValueError, TypeError, RecursionError):
+            raise FileFormatError(f"{path.name}: line {number} is not a game record of "
+                                  "this match (fix or remove the line)") from None
+        records[record.index] = record
     return records
 
 
-def _open_results(path: Path, header: dict, done: dict[int, GameRecord]):
-    """Rewrite the file with its header and the complete games, then append to it."""
+def _is_match_header(line: str) -> bool:
+    """Whether a first line is the header of a gamesearch match file."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        sink = path.open("w")
-    except OSError as err:
-        raise FileFormatError(f"cannot write results file {str(path)!r}: {err.strerror}") \
-            from None
-    sink.write(json.dumps(header) + "\n")
-    for index in sorted(done):
-        sink.write(done[index].to_json() + "\n")
-    sink.flush()
-    return sink
+        data = json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and data.get("type") == "match"

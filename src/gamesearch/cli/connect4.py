@@ -6,6 +6,8 @@ to the registry's GameEntry.solver (games/connect4_perfect.py).
 
 from __future__ import annotations
 
+import sys
+
 import typer
 from rich.table import Table
 
@@ -60,32 +62,57 @@ def book_command(
     game_name: str = typer.Argument(..., metavar="GAME", help="connect4"),
     depth: int = typer.Option(..., "--depth", help="positions with up to this many stones"),
     output: str = typer.Option("", "--output", "-o", help="book file (.npz)"),
+    force: bool = typer.Option(False, "--force", help="let -o replace a file that is not a "
+                               "gamesearch book"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
-    """Build an opening book with our own solver (resumable: rerun after a kill)."""
+    """Build an opening book with our own solver (resumable: rerun after a kill or Ctrl-C)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from gamesearch.games.connect4_book import build_book
+    from gamesearch.durable import check_output
+    from gamesearch.games.connect4_book import build_book, is_book
 
     game = _connect4(game_name, extra_params(ctx))
     if not 0 <= depth <= game.cells:
         raise GameSearchError(f"book depth {depth}: give 0-{game.cells}")
     path = output or f"book_{game.width}x{game.height}_d{depth}.npz"
+    check_output(path, is_book, force, "opening book")  # before the progress bar starts
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeRemainingColumn(), console=console,
                   disable=json_out) as bar:
         task = bar.add_task(f"solving positions with {depth} stones", total=None)
 
+        counts = [0, 0]
+
         def report(done: int, total: int) -> None:
+            counts[:] = [done, total]
             bar.update(task, completed=done, total=total)
 
-        book = build_book(game.width, game.height, depth, path, progress=report)
+        try:
+            book = build_book(game.width, game.height, depth, path, progress=report,
+                              force=force)
+        except KeyboardInterrupt:
+            bar.stop()
+            kept = _solved_in_partial(f"{path}.partial", counts[0])
+            print(f"interrupted after {kept} of {counts[1]} positions; they are kept in "
+                  f"{path}.partial: run the same command again to resume", file=sys.stderr)
+            raise typer.Exit(130) from None
     data = {"file": path, "depth": depth, "positions": len(book.keys),
             "bytes": book.keys.nbytes + book.values.nbytes}
     if json_out:
         print_json(data)
     else:
-        console.print(f"wrote {data['positions']} positions (depth {depth}) to {path}")
+        console.print(f"{path}: {data['positions']} positions (depth {depth}), complete")
+
+
+def _solved_in_partial(partial: str, reported: int) -> int:
+    """How many solved positions the build's .partial file holds (the last may have been
+    written after the last progress report)."""
+    try:
+        with open(partial, "rb") as handle:
+            return max(0, handle.read().count(b"\n") - 1)
+    except OSError:
+        return reported
 
 
 WARMUP_GAMES = typer.Argument(None, metavar="[GAME]...",

@@ -24,13 +24,16 @@ def match_command(
                                                 help="start every game from this position"),
     out: str | None = typer.Option(None, "--out", metavar="FILE", help="write games as JSON lines; "
                                     "running again with the same file resumes"),
+    force: bool = typer.Option(False, "--force", help="let --out replace a file that is not "
+                               "a match file"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """Play a match of two agents, each starting half of the games.
 
     Prints A's wins, draws and losses, A's score rate with a 95% Wilson
     interval, and the Elo difference with its interval. With --out FILE
-    each game is saved as it ends; the same command again resumes.
+    each game is appended as it ends; the same command
+    again resumes, also after kill -9.
 
     gamesearch match connect4 alphabeta:depth=4 random --games 20
     """
@@ -58,7 +61,9 @@ def match_command(
                             tally=f"A: +{match.wins} ={match.draws} -{match.losses}")
 
         result = run_match(game, spec_a, spec_b, games, seed=seed, out=out,
-                           game_label=label, state=start, on_game=on_game)
+                           game_label=label, state=start, on_game=on_game, force=force)
+    for note in result.notes:
+        print(f"note: {note}", file=sys.stderr)
     summary = result.summary()
     if json_out:
         print_json(summary)

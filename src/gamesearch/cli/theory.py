@@ -167,9 +167,11 @@ def normal_form_command(
     reduced: bool = typer.Option(False, "--reduced", help="the reduced normal form"),
     output: str | None = typer.Option(None, "--output", "-o",
                                       help="also write the game (.nfg, .json or .csv)"),
+    force: bool = typer.Option(False, "--force", help="let -o replace an existing file"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """A perfect-information game as a matrix of plans, with maximin, minimax, equilibria."""
+    from gamesearch.durable import check_output
     from gamesearch.theory.extensive import to_normal_form
     from gamesearch.theory.formats import save_normal_form
     from gamesearch.theory.pure import pure_equilibria
@@ -178,8 +180,8 @@ def normal_form_command(
     tree_game = _load_tree(tree)
     normal = to_normal_form(tree_game, reduced=reduced)
     game = normal.game
-    if output:
-        save_normal_form(game, output)
+    if output:  # an existing file may be a person's own game: replaced only with --force
+        save_normal_form(game, check_output(output, None, force))
     pure = [game.profile_name(p) for p in pure_equilibria(game)]
     data: dict[str, Any] = {
         "players": game.players,

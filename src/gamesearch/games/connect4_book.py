@@ -3,23 +3,37 @@
 A book of depth N holds the exact score of every position with at most N stones (one entry
 per mirror pair, keyed like the solver's table). Building it solves only the positions with
 exactly N stones; shallower scores follow by negamax over the book itself. The solved
-positions are appended to ``FILE.partial`` as they finish, so a killed build resumes where it
-stopped; the finished book is written to FILE and the partial file removed.
+positions are appended to ``FILE.partial`` as they finish (each line flushed; a header line
+names the board and depth), so a killed build resumes where it stopped; the finished book
+is written atomically to FILE and the partial file removed. A FILE (or FILE.partial) that
+gamesearch did not write is never overwritten without ``force``.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from gamesearch.durable import (
+    MAGIC_KEY,
+    LineLog,
+    atomic_writer,
+    check_output,
+    npz_keys,
+    npz_kind,
+    remove_stale_temps,
+)
 from gamesearch.errors import FileFormatError, GameSearchError
 from gamesearch.games.connect4 import ConnectFour
 
 BOOK_DIR = Path(__file__).resolve().parent.parent / "data" / "connect4"
+BOOK_KIND = "connect4-book"
+"""The kind an opening book carries in its magic entry (see gamesearch.durable)."""
+PARTIAL_MAGIC = "# gamesearch connect4 book"
+"""How the first line of a build's ``.partial`` file starts."""
 
 
 def canonical_key(game: ConnectFour, state: tuple) -> int:
@@ -53,8 +67,11 @@ class OpeningBook:
         return None
 
     def save(self, path: str | Path) -> None:
-        np.savez_compressed(path, keys=self.keys, values=self.values,
-                            meta=np.array([self.width, self.height, self.depth], np.int64))
+        """Write the book atomically to exactly ``path``, marked as ours (:data:`BOOK_KIND`)."""
+        with atomic_writer(path) as handle:
+            np.savez_compressed(handle, **{MAGIC_KEY: np.array(BOOK_KIND)}, keys=self.keys,
+                                values=self.values,
+                                meta=np.array([self.width, self.height, self.depth], np.int64))
 
     @classmethod
     def load(cls, path: str | Path) -> OpeningBook:
@@ -64,11 +81,17 @@ class OpeningBook:
                 width, height, depth = (int(x) for x in data["meta"])
                 keys = data["keys"].astype(np.int64)
                 values = data["values"].astype(np.int8)
-        except (OSError, KeyError, ValueError) as err:
-            raise FileFormatError(f"opening book {str(path)!r}: {err}") from None
+        except Exception as err:  # noqa: BLE001 (a damaged zip raises a dozen types)
+            raise FileFormatError(f"opening book {str(path)!r}: {err or type(err).__name__}"
+                                  ) from None
         if len(keys) != len(values) or np.any(np.diff(keys) <= 0):
             raise FileFormatError(f"opening book {str(path)!r}: keys not sorted or sizes differ")
         return cls(width, height, depth, keys, values)
+
+
+def is_book(path: str | Path) -> bool:
+    """Whether ``path`` is an opening book written by gamesearch (also before the magic key)."""
+    return npz_kind(path) == BOOK_KIND or npz_keys(path) >= {"keys", "values", "meta"}
 
 
 def default_book(width: int, height: int) -> OpeningBook | None:
@@ -91,47 +114,69 @@ def positions_by_ply(game: ConnectFour, depth: int) -> list[dict[int, tuple]]:
     return levels
 
 
-def read_partial(path: Path) -> dict[int, int]:
-    """The scores already solved by an interrupted build."""
+def partial_header(width: int, height: int, depth: int) -> str:
+    """The first line of a build's ``.partial`` file: what it belongs to, and that it is ours."""
+    return f"{PARTIAL_MAGIC} {width}x{height} depth {depth}"
+
+
+def read_partial(log: LineLog) -> dict[int, int]:
+    """The scores already solved by an interrupted build (its complete ``key score`` lines)."""
     done: dict[int, int] = {}
-    if not path.exists():
-        return done
-    for number, line in enumerate(path.read_text().splitlines(), 1):
+    for number, line in enumerate(log.lines, 2):
         parts = line.split()
-        if len(parts) != 2:
-            if number == len(path.read_text().splitlines()):
-                break  # a line cut short by the kill: solved again
-            raise FileFormatError(f"{str(path)!r} line {number}: expected 'key score'")
-        done[int(parts[0])] = int(parts[1])
+        try:
+            if len(parts) != 2:
+                raise ValueError
+            key, score = int(parts[0]), int(parts[1])
+        except ValueError:
+            raise FileFormatError(f"{str(log.path)!r} line {number}: expected 'key score'"
+                                  ) from None
+        done[key] = score
     return done
 
 
 def build_book(width: int, height: int, depth: int, path: str | Path,
                progress: Callable[[int, int], None] | None = None,
-               log_table: int | None = None) -> OpeningBook:
+               log_table: int | None = None, force: bool = False) -> OpeningBook:
     """Solve every position with ``depth`` stones (resuming from ``path``.partial), back the
-    scores up to the empty board, and write the book to ``path``."""
+    scores up to the empty board, and write the book to ``path``.
+
+    Each solved position is on disk before the next starts; the book itself is written
+    atomically. ``path`` (and its ``.partial``) must be ours or absent unless ``force``.
+    A finished book of the same size and depth at ``path`` is returned as it is (the same
+    command after a finished build does no work); ``force`` builds it again.
+    """
     from gamesearch.games.connect4_solver import Connect4Solver
 
     game = ConnectFour(width, height)
     if not 0 <= depth <= game.cells:
         raise GameSearchError(f"book depth {depth}: give 0-{game.cells}")
-    path = Path(path)
-    partial = Path(str(path) + ".partial")
-    levels = positions_by_ply(game, depth)
-    scores = read_partial(partial)
-    leaves = levels[depth]
-    todo = [(k, s) for k, s in sorted(leaves.items()) if k not in scores]
-    solver = Connect4Solver(width, height, **({} if log_table is None else
-                                              {"log_table": log_table}))
-    total, finished = len(leaves), len(leaves) - len(todo)
-    if progress:
-        progress(finished, total)
-    with partial.open("a") as out:
+    path = check_output(path, is_book, force, "opening book")
+    remove_stale_temps(path)
+    finished = _finished_book(path, width, height, depth)
+    if finished is not None and not force:  # the same command after the build finished
+        if progress:
+            progress(len(finished.keys), len(finished.keys))
+        return finished
+    header = partial_header(width, height, depth)
+    with LineLog(Path(str(path) + ".partial"), header,
+                 lambda line: line.startswith(PARTIAL_MAGIC), force, "partial book") as log:
+        if log.header_line != header:
+            raise FileFormatError(f"{str(log.path)!r} belongs to another build "
+                                  f"({log.header_line[len(PARTIAL_MAGIC):].strip()}); "
+                                  "remove it or build that book")
+        scores = read_partial(log)
+        levels = positions_by_ply(game, depth)
+        leaves = levels[depth]
+        todo = [(k, s) for k, s in sorted(leaves.items()) if k not in scores]
+        solver = Connect4Solver(width, height, **({} if log_table is None else
+                                                  {"log_table": log_table}))
+        total, finished = len(leaves), len(leaves) - len(todo)
+        if progress:
+            progress(finished, total)
         for key, state in todo:
             scores[key] = solver.solve(state).score
-            out.write(f"{key} {scores[key]}\n")
-            out.flush()
+            log.append(f"{key} {scores[key]}")
             finished += 1
             if progress:
                 progress(finished, total)
@@ -143,10 +188,20 @@ def build_book(width: int, height: int, depth: int, path: str | Path,
     values = np.array([scores[int(k)] for k in keys], np.int8)
     book = OpeningBook(width, height, depth, keys, values)
     book.save(path)
-    if not str(path).endswith(".npz") and Path(str(path) + ".npz").exists():
-        os.replace(str(path) + ".npz", path)
-    partial.unlink(missing_ok=True)
+    log.path.unlink(missing_ok=True)
     return book
+
+
+def _finished_book(path: Path, width: int, height: int, depth: int) -> OpeningBook | None:
+    """The book at ``path`` when it is a finished build of this size and depth (no
+    ``.partial`` beside it), else None."""
+    if not path.exists() or Path(str(path) + ".partial").exists() or not is_book(path):
+        return None
+    try:
+        book = OpeningBook.load(path)
+    except FileFormatError:
+        return None
+    return book if (book.width, book.height, book.depth) == (width, height, depth) else None
 
 
 def backed_up_score(game: ConnectFour, state: tuple, scores: dict[int, int]) -> int:

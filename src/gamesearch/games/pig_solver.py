@@ -212,7 +212,11 @@ def _check_goal(goal: int) -> None:
 
 def plot_policy(solution: PigSolution, path: str) -> str:
     """Save the optimal policy as a picture: the turn total at which to hold, by both
-    scores (Neller & Presser's figure, drawn flat as a colour map)."""
+    scores (Neller & Presser's figure, drawn flat as a colour map). Written atomically;
+    an existing file is replaced only if it is a picture gamesearch drew."""
+    from gamesearch.durable import PNG_MARK, atomic_writer, check_output, png_is_ours
+
+    check_output(path, png_is_ours, what="picture", remedy="choose another --plot name")
     import matplotlib
 
     matplotlib.use("Agg")
@@ -228,7 +232,8 @@ def plot_policy(solution: PigSolution, path: str) -> str:
                  f"(first player wins with probability {solution.win_probability():.4f})")
     fig.colorbar(image, ax=ax, label="hold once the turn total reaches")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    with atomic_writer(path) as handle:
+        fig.savefig(handle, dpi=110, format="png", metadata=PNG_MARK)
     plt.close(fig)
     return path
 

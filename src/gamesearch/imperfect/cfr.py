@@ -20,10 +20,14 @@ from pathlib import Path
 
 import numpy as np
 
+from gamesearch.durable import MAGIC_KEY, atomic_writer, npz_keys, npz_kind
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE, Game, State
 from gamesearch.imperfect import kernels
 from gamesearch.imperfect.tree import GameTree, Strategy, build_tree
+
+CHECKPOINT_KIND = "cfr-checkpoint"
+"""The kind :meth:`CFRSolver.save` writes in the checkpoint's magic entry."""
 
 
 def regret_matching(regrets: list[float]) -> list[float]:
@@ -148,28 +152,50 @@ class CFRSolver:
         """The average strategy in the dict format of docs/HIDDEN.md."""
         return self.tree.to_dict(self.average(), digits)
 
-    def save(self, path: str | Path) -> None:
-        """Keep the sums (and what they belong to) in a ``.npz`` file."""
-        np.savez(path, regrets=self.regrets, strategy_sum=self.strategy_sum,
-                 iterations=self.iterations, plus=self.plus, game=self.tree.game.name,
-                 keys=np.array(self.tree.infoset_keys))
+    def save(self, path: str | Path, **extra: np.ndarray) -> None:
+        """Keep the sums (and what they belong to) in a ``.npz`` file, written atomically
+        (the previous file stays until the new one is complete); ``extra`` arrays ride along
+        (the training curve), so everything a resume needs is in one file."""
+        with atomic_writer(path) as handle:
+            np.savez(handle, **{MAGIC_KEY: np.array(CHECKPOINT_KIND)}, regrets=self.regrets,
+                     strategy_sum=self.strategy_sum, iterations=self.iterations,
+                     plus=self.plus, game=self.tree.game.name,
+                     keys=np.array(self.tree.infoset_keys), **extra)
 
-    def load(self, path: str | Path) -> None:
-        """Resume from a file written by :meth:`save` for the same game and algorithm."""
+    def load(self, path: str | Path) -> dict[str, np.ndarray]:
+        """Resume from a file written by :meth:`save` for the same game and algorithm;
+        returns the ``extra`` arrays saved with it. A broken file is one clear error."""
         try:
-            data = np.load(path)
-        except (OSError, ValueError) as err:
-            raise GameSearchError(f"cannot read CFR checkpoint {str(path)!r}: {err}") from None
-        if (str(data["game"]) != self.tree.game.name or bool(data["plus"]) != self.plus
-                or list(data["keys"]) != self.tree.infoset_keys):
-            raise GameSearchError(f"checkpoint {str(path)!r} belongs to {data['game']} "
-                                  f"({'cfr+' if bool(data['plus']) else 'cfr'}), not "
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {name: data[name] for name in data.files}
+            game, plus, keys = str(arrays["game"]), bool(arrays["plus"]), list(arrays["keys"])
+            regrets = np.asarray(arrays["regrets"], dtype=float)
+            strategy_sum = np.asarray(arrays["strategy_sum"], dtype=float)
+            iterations = int(arrays["iterations"])
+        except Exception as err:  # noqa: BLE001 (a damaged zip raises a dozen types)
+            raise GameSearchError(f"cannot read CFR checkpoint {str(path)!r} (truncated or not "
+                                  f"a checkpoint: {type(err).__name__})") from None
+        if game != self.tree.game.name or plus != self.plus or keys != self.tree.infoset_keys:
+            raise GameSearchError(f"checkpoint {str(path)!r} belongs to {game} "
+                                  f"({'cfr+' if plus else 'cfr'}), not "
                                   f"{self.tree.game.name} ({self.algorithm})")
-        self.regrets = data["regrets"].copy()
-        self.strategy_sum = data["strategy_sum"].copy()
-        self.iterations = int(data["iterations"])
+        if regrets.shape != self.regrets.shape or strategy_sum.shape != self.regrets.shape \
+                or iterations < 0:
+            raise GameSearchError(f"checkpoint {str(path)!r}: arrays of the wrong shape")
+        self.regrets = regrets.copy()
+        self.strategy_sum = strategy_sum.copy()
+        self.iterations = iterations
+        known = {MAGIC_KEY, "regrets", "strategy_sum", "iterations", "plus", "game", "keys"}
+        return {name: value for name, value in arrays.items() if name not in known}
 
 
-__all__ = ["CFRSolver", "cfr_reference", "regret_matching"]
+def is_checkpoint(path: str | Path) -> bool:
+    """Whether ``path`` is a CFR checkpoint written by gamesearch (also before the magic key)."""
+    return npz_kind(path) == CHECKPOINT_KIND or npz_keys(path) >= {
+        "regrets", "strategy_sum", "iterations", "plus", "game", "keys"}
+
+
+__all__ = ["CHECKPOINT_KIND", "CFRSolver", "cfr_reference", "is_checkpoint",
+           "regret_matching"]
 
 

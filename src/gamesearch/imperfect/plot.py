@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import IO
+
+from gamesearch.durable import PNG_MARK
 
 
-def plot_exploitability(curve: list[tuple[int, float]], path: str | Path, title: str) -> Path:
-    """Plot exploitability against iterations on log-log axes and save it to ``path``."""
+def plot_exploitability(curve: list[tuple[int, float]], path: str | Path | IO[bytes],
+                        title: str) -> None:
+    """Plot exploitability against iterations on log-log axes; save a PNG to ``path`` (a file
+    name or a binary handle, so callers can write it atomically)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -21,6 +26,5 @@ def plot_exploitability(curve: list[tuple[int, float]], path: str | Path, title:
     ax.set_title(title)
     ax.grid(True, which="both", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    fig.savefig(path, dpi=100, format="png", metadata=PNG_MARK)
     plt.close(fig)
-    return Path(path)

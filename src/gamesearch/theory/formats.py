@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from gamesearch.durable import atomic_write
 from gamesearch.errors import FileFormatError, GameSearchError
 from gamesearch.theory.normal_form import NormalFormGame
 
@@ -426,11 +427,11 @@ def parse_game(text: str, source: str) -> NormalFormGame:
 
 
 def save_normal_form(game: NormalFormGame, path: str | Path, outcomes: bool = False) -> None:
-    """Write a game in the form its extension names (.nfg, .json, .csv)."""
+    """Write a game in the form its extension names (.nfg, .json, .csv), atomically."""
     path = Path(path)
     suffix = path.suffix.lower()
     writers = {".nfg": lambda: write_nfg(game, outcomes), ".json": lambda: write_json(game),
                ".csv": lambda: write_csv(game)}
     if suffix not in writers:
         raise GameSearchError(f"{path.name}: write .nfg, .json or .csv")
-    path.write_text(writers[suffix]())
+    atomic_write(path, writers[suffix]())  # all or nothing, also when killed
