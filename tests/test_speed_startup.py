@@ -63,3 +63,18 @@ def test_command_map_names_every_command_and_its_module() -> None:
         registered[group.name] = callbacks[0].__module__
     assert registered == COMMANDS
     assert set(COMMAND_MODULES) == set(COMMANDS.values())
+
+
+LONE = sorted(name for name, module in COMMANDS.items()
+              if list(COMMANDS.values()).count(module) == 1)
+
+
+@pytest.mark.parametrize("command", LONE)
+def test_a_command_loaded_alone_is_still_a_subcommand(command: str) -> None:
+    """With one command module loaded, Typer would run a lone command directly and take its
+    name for an argument (``gamesearch tree FILE`` failed so)."""
+    code = f"from gamesearch.cli.main import main; main([{command!r}, '--help'])"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert f" {command} [OPTIONS]" in done.stdout

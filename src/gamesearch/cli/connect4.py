@@ -99,7 +99,8 @@ def warmup_command(
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """Compile every kernel now (numba caches them on disk: later runs start at once)."""
-    from gamesearch.kernels.warmup import warmup_steps
+    from gamesearch.catalog_warmup import warmup_steps
+    from gamesearch.kernels.warmup import timed
 
     steps = warmup_steps(games or ())
     done = []
@@ -111,7 +112,7 @@ def warmup_command(
         task = bar.add_task("compiling kernels", total=len(steps))
         for name, step in steps:
             bar.update(task, description=f"compiling {name}")
-            seconds = step()
+            seconds = timed(step)
             done.append({"kernel": name, "seconds": round(seconds, 3)})
             bar.advance(task)
     if json_out:

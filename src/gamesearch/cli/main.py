@@ -20,6 +20,15 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+
+
+@app.callback()
+def _group() -> None:
+    """Adversarial search and game solving: play, solve and analyse games."""
+    # A callback keeps ``app`` a group of commands when only one command module is loaded
+    # (Typer runs a lone command directly, taking its name for an argument).
+
+
 # Command modules register themselves on ``app`` when imported. Each command's module is
 # named here so that ``gamesearch games`` imports only what ``games`` needs (start-up time:
 # the theory commands pull in scipy, the kernels numba); a name missing here (or ``--help``)
