@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from gamesearch.errors import GameSearchError
-from gamesearch.game import CHANCE, Game
+from gamesearch.game import Game
 from gamesearch.kernels.warmup import WarmupStep, kernel_steps
 
 
@@ -44,16 +44,11 @@ def _backgammon(game: Game) -> list[WarmupStep]:
 
 
 def _gammon(game: Game) -> None:
-    """The compiled expectiminimax at depth 1, with Star2 pruning and without."""
-    import random
+    """The compiled expectiminimax, with Star2 pruning (the default) and without."""
+    from gamesearch.games.backgammon_kernel import GammonAgent
 
-    from gamesearch.games.backgammon_kernel import expectiminimax_kernel
-
-    state = game.initial_state()
-    while game.to_move(state) == CHANCE:  # the opening roll
-        state = game.result(state, random.Random(0).choice(list(game.actions(state))))
     for pruning in ("star2", None):
-        expectiminimax_kernel(game, state, 1, pruning=pruning)
+        GammonAgent(pruning=pruning).prepare(game)
 
 
 def _pig(game: Game) -> list[WarmupStep]:
