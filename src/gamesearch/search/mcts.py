@@ -21,10 +21,12 @@ new state (found among the descendants a few plies down) with its statistics int
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from gamesearch.errors import GameSearchError
@@ -119,7 +121,15 @@ class MCTS:
 
     # --- the search --------------------------------------------------------------------
     def search(self, state: State) -> SearchResult:
-        """Run the iterations from ``state`` and return the most visited action."""
+        """Run the iterations from ``state`` and return the most visited action.
+
+        Under a time budget the objects that exist when the search starts (the kept tree,
+        the program's modules) are left out of Python's garbage collections until it ends:
+        a full collection over them took 50-110 ms on backgammon, past the budget."""
+        with _older_objects_frozen(self.time is not None):
+            return self._search(state)
+
+    def _search(self, state: State) -> SearchResult:
         game = self.game
         clock = Clock(self.time)
         stats = SearchStats()
@@ -269,6 +279,21 @@ class MCTS:
             "value_vector": tuple(best.mean(p) for p in range(game.num_players)),
         }
         return SearchResult(best.mean(player), action, pv, stats)
+
+
+@contextmanager
+def _older_objects_frozen(freeze: bool) -> Iterator[None]:
+    """Within the block (when ``freeze``), collections scan only objects made inside it
+    (``gc.freeze``; both calls are O(1)). Reference counting frees objects as usual; what
+    was frozen is scanned again afterwards. Nested or concurrent use leaves it frozen."""
+    if not freeze or gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def sample_action_policy(game: Game, state: State, rng: random.Random) -> Any:
