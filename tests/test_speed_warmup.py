@@ -4,8 +4,11 @@ game list inside kernels/, and a warm-up leaves the code in numba's cache."""
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -57,3 +60,36 @@ def test_a_warmup_step_leaves_its_code_cached() -> None:
                           timeout=120, check=True)
     hits, misses = map(int, done.stdout.split()[-2:])
     assert (hits, misses) == (1, 0)
+
+
+def test_the_record_holds_only_while_nothing_changed(tmp_path, monkeypatch) -> None:
+    from gamesearch.kernels import warmup
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    index = tmp_path / "games_x" / "f.nbi"
+    index.parent.mkdir()
+    index.write_bytes(b"1")
+    assert not warmup.is_recorded("pig")
+    warmup.record("pig")
+    assert warmup.is_recorded("pig") and not warmup.is_recorded("*")
+    index.write_bytes(b"22")  # numba rewrote an index: a new signature, or a stale one
+    assert not warmup.is_recorded("pig")
+    warmup.record("pig")
+    (tmp_path / "__pycache__" / "gamesearch-warmup.json").write_text("{not json")
+    assert not warmup.is_recorded("pig")
+
+
+def test_a_second_warmup_with_everything_cached_returns_at_once(tmp_path) -> None:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    command = [sys.executable, "-m", "gamesearch", "warmup", "pig", "--json"]
+    first = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    assert first.returncode == 0, first.stderr
+    assert json.loads(first.stdout)["cached"] is False
+    start = time.perf_counter()
+    second = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
+    seconds = time.perf_counter() - start
+    assert json.loads(second.stdout) == {"compiled": [], "cached": True}
+    assert seconds < 1.5, f"a warm-up with everything cached took {seconds:.2f} s"
+    forced = subprocess.run([*command, "--force"], capture_output=True, text=True, env=env,
+                            timeout=300)
+    assert json.loads(forced.stdout)["compiled"]
