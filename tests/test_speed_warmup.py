@@ -39,7 +39,7 @@ def test_the_kernel_framework_names_no_game() -> None:
 
 
 def test_a_game_without_compiled_code_is_refused_with_the_ones_that_have_some() -> None:
-    with pytest.raises(GameSearchError, match="no compiled code.*connect4"):
+    with pytest.raises(GameSearchError, match="no compiled kernel.*connect4"):
         warmup_steps(["tictactoe"])
 
 

@@ -122,7 +122,7 @@ def warmup_steps(games: Sequence[str] = ()) -> list[WarmupStep]:
         game = load_game(spec)
         name = game_entry(spec.split(":", 1)[0]).name
         if name not in GAME_WARMUPS:
-            raise GameSearchError(f"{spec}: this game has no compiled code to warm up; games "
+            raise GameSearchError(f"{spec}: this game has no compiled kernel to warm up; games "
                                   f"with some: {', '.join(sorted(GAME_WARMUPS))}")
         for step_name, step in GAME_WARMUPS[name](game):
             steps.setdefault(step_name, step)
