@@ -5,8 +5,7 @@ has compiled code names its warm-up in :data:`GAME_WARMUPS` (its kernel's generi
 its solver, its game-specific agent), and :data:`ALGORITHM_WARMUPS` lists the kernels that
 belong to no game (Lemke-Howson, support enumeration). Every step calls the compiled code
 with the argument types the real callers use, on a tiny input: numba compiles it once per
-machine and later loads it from its cache, so a warm-up of cached code takes well under a
-second. tests/test_speed_warmup.py checks that each step leaves its code cached.
+machine and later sessions load it from its cache (tests/test_speed_warmup.py).
 """
 
 from __future__ import annotations
