@@ -81,7 +81,7 @@ def test_solver_agent_plays_a_best_move():
 
 
 def test_warmup_compiles_the_kernels_of_the_named_sizes(capsys):
-    code, out, _ = run(capsys, "warmup", "connect4:width=4,height=4", "--json")
+    code, out, _ = run(capsys, "warmup", "connect4:width=4,height=4", "--json", "--force")
     assert code == 0
     names = [step["kernel"] for step in json.loads(out)["compiled"]]
     assert names == ["connect4_4x4 primitives + negamax", "connect4_4x4 MCTS",

@@ -119,6 +119,7 @@ def test_time_budget_abandons_an_iteration_that_does_not_fit():
     """From the empty board no iteration proves the value: the clock ends the search inside
     an iteration, and what comes back is the deepest finished one, unchanged by the rest."""
     s = GAME.initial_state()
+    kernel_alphabeta(GAME, s, depth=1)  # compile first (run alone, e.g. under xdist)
     result = kernel_alphabeta(GAME, s, time=0.4)
     assert result.stats.extra["abandoned"]
     assert result.stats.seconds < 0.4 * 2 + 0.3

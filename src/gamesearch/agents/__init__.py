@@ -157,10 +157,11 @@ class AlphaBetaAgent(Agent):
     def prepare(self, game: Game) -> None:
         kernel = None if self.pure else getattr(game, "kernel", None)
         if kernel is not None:
-            from gamesearch.kernels.search import kernel_alphabeta
+            from gamesearch.kernels.search import KernelTable, kernel_alphabeta
 
             kernel_alphabeta(game, game.initial_state(), depth=1)  # compiles, or loads the cache
             self.prepared_for = game
+            self.kernel_table = KernelTable()  # filling 40 MB is no part of the first move
 
     def __call__(self, game: Game, state: State) -> SearchResult:
         # Under a time budget the kernel is used only once prepare() paid its start-up cost
@@ -179,6 +180,10 @@ class AlphaBetaAgent(Agent):
     def reset(self) -> None:
         self.table = self.table_type(self.table_capacity)
         self.kernel_table = None
+        if self.prepared_for is not None:  # a new table now, not during the first move
+            from gamesearch.kernels.search import KernelTable
+
+            self.kernel_table = KernelTable()
 
 
 register_agent("random", _random, "a uniformly random legal move (seed=N)")

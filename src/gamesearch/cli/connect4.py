@@ -123,10 +123,23 @@ WARMUP_GAMES = typer.Argument(None, metavar="[GAME]...",
 @app.command("warmup")
 def warmup_command(
     games: list[str] = WARMUP_GAMES,
+    force: bool = typer.Option(False, "--force",
+                               help="load every kernel even when the last warm-up's record "
+                                    "says they are all cached"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """Compile every kernel now (numba caches them on disk: later runs start at once)."""
-    from gamesearch.kernels.warmup import warmup_steps
+    from gamesearch.kernels.warmup import is_recorded, record, timed
+
+    key = " ".join(games or ["*"])
+    if not force and is_recorded(key):
+        if json_out:
+            print_json({"compiled": [], "cached": True})
+        else:
+            console.print("every kernel is compiled and cached (nothing changed since the "
+                          "last warm-up; --force loads them anyway)")
+        return
+    from gamesearch.catalog_warmup import warmup_steps
 
     steps = warmup_steps(games or ())
     done = []
@@ -138,11 +151,12 @@ def warmup_command(
         task = bar.add_task("compiling kernels", total=len(steps))
         for name, step in steps:
             bar.update(task, description=f"compiling {name}")
-            seconds = step()
+            seconds = timed(step)
             done.append({"kernel": name, "seconds": round(seconds, 3)})
             bar.advance(task)
+    record(key)
     if json_out:
-        print_json({"compiled": done})
+        print_json({"compiled": done, "cached": False})
     else:
         for item in done:
             console.print(f"{item['kernel']}: {item['seconds']:.2f} s")

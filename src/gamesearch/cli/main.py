@@ -20,25 +20,50 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-# Command modules register themselves on ``app`` when imported.
-COMMAND_MODULES = [
-    "gamesearch.cli.core",
-    "gamesearch.cli.play",
-    "gamesearch.cli.match",
-    "gamesearch.cli.count",
-    "gamesearch.cli.tree",
-    "gamesearch.cli.train_cfr",
-    "gamesearch.cli.theory",
-    "gamesearch.cli.serve",
-    "gamesearch.cli.pacman",
-    "gamesearch.cli.connect4",
-]
 
 
-def _load_commands() -> None:
+@app.callback()
+def _group() -> None:
+    """Adversarial search and game solving: play, solve and analyse games."""
+    # A callback keeps ``app`` a group of commands when only one command module is loaded
+    # (Typer runs a lone command directly, taking its name for an argument).
+
+
+# Command modules register themselves on ``app`` when imported. Each command's module is
+# named here so that ``gamesearch games`` imports only what ``games`` needs (start-up time:
+# the theory commands pull in scipy, the kernels numba); a name missing here (or ``--help``)
+# loads every module. tests/test_speed_startup.py checks this map against the modules.
+COMMANDS = {
+    "games": "gamesearch.cli.core",
+    "solve": "gamesearch.cli.core",
+    "play": "gamesearch.cli.play",
+    "match": "gamesearch.cli.match",
+    "perft": "gamesearch.cli.count",
+    "count": "gamesearch.cli.count",
+    "tree": "gamesearch.cli.tree",
+    "train": "gamesearch.cli.train_cfr",
+    "nash": "gamesearch.cli.theory",
+    "dominance": "gamesearch.cli.theory",
+    "normal-form": "gamesearch.cli.theory",
+    "spe": "gamesearch.cli.theory",
+    "sequence-form": "gamesearch.cli.theory",
+    "serve": "gamesearch.cli.serve",
+    "pacman": "gamesearch.cli.pacman",
+    "analyze": "gamesearch.cli.connect4",
+    "book": "gamesearch.cli.connect4",
+    "warmup": "gamesearch.cli.connect4",
+}
+COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
+
+
+def _load_commands(args: list[str] | None = None) -> None:
+    """Import the module of the command in ``args`` (every command module when the command
+    is not in :data:`COMMANDS`, or when no arguments are given)."""
     import importlib
 
-    for module in COMMAND_MODULES:
+    command = args[0] if args else None
+    modules = [COMMANDS[command]] if command in COMMANDS else COMMAND_MODULES
+    for module in modules:
         importlib.import_module(module)
 
 
@@ -49,10 +74,10 @@ ALIASES = {("play", "pacman"): ["pacman", "play"], ("match", "pacman"): ["pacman
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app; bad input is one line on stderr and exit status 2."""
-    _load_commands()
     args = list(sys.argv[1:] if argv is None else argv)
     if len(args) >= 2 and (args[0], args[1].lower()) in ALIASES:
         args = ALIASES[(args[0], args[1].lower())] + args[2:]
+    _load_commands(args)
     argv = args
     try:
         code = app(args=argv, standalone_mode=False)

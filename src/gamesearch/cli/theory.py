@@ -11,7 +11,21 @@ from rich.table import Table
 
 from gamesearch.cli.common import console, print_json
 from gamesearch.cli.main import app
-from gamesearch.theory.exact import format_number, json_number
+
+
+def format_number(value: Any) -> str:
+    """A number as text, exact where it is (imported on use: the theory package loads scipy,
+    which would slow every other command's start-up)."""
+    from gamesearch.theory.exact import format_number as exact_format
+
+    return exact_format(value)
+
+
+def json_number(value: Any) -> Any:
+    """A number for JSON output (a fraction as its string), imported on use like the above."""
+    from gamesearch.theory.exact import json_number as exact_json
+
+    return exact_json(value)
 
 
 def _load_matrix_game(path: str):

@@ -18,9 +18,9 @@ from gamesearch.game import Game, State
 from gamesearch.kernels.contract import GameKernel
 from gamesearch.kernels.negamax import (
     ABORTED,
+    DEADLINE,
     EXACT,
     N_STATS,
-    NODE_LIMIT,
     NODES,
     PROVEN_DEPTH,
     UNPROVEN,
@@ -71,8 +71,8 @@ def kernel_alphabeta(game: Game, state: State, depth: int | None = None,
                      time: float | None = None, pvs: bool = True, tt: bool = True,
                      table: KernelTable | None = None) -> SearchResult:
     """Compiled alpha-beta: iterative deepening to ``depth`` (None: to the end of the game)
-    within ``time`` seconds. An iteration gets a node budget from the speed measured so far
-    and the time left; one that runs out is abandoned (nothing of it is stored) and the
+    within ``time`` seconds. The compiled search reads the clock every few thousand nodes;
+    an iteration that runs out of time is abandoned (nothing of it is stored) and the
     deepest finished iteration is returned. The first iteration always finishes."""
     if game.is_terminal(state):
         raise GameSearchError("the game is over: there is nothing to search")
@@ -89,13 +89,10 @@ def kernel_alphabeta(game: Game, state: State, depth: int | None = None,
     d = 1 if (time is not None or depth is None) else limit
     while d <= limit:
         unproven0 = stats[UNPROVEN]
-        nodes0 = stats[NODES]
-        if time is not None and value is not None:
-            spent = _time.perf_counter() - start
-            if spent >= time:
+        if time is not None and value is not None:  # the first iteration always finishes
+            if _time.perf_counter() - start >= time:
                 break
-            rate = max(nodes0, 1) / max(spent, 1e-6)
-            stats[NODE_LIMIT] = nodes0 + max(1, int(rate * (time - spent)))
+            stats[DEADLINE] = int((start + time) * 1e6)  # the kernel reads the clock
         result = code.negamax(s, d, -np.inf, np.inf, 0, tt, pvs, *table.arrays(), moves_buf,
                               stats, root_move)
         if stats[ABORTED]:  # this iteration did not fit: keep the previous one

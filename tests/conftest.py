@@ -1,0 +1,34 @@
+"""Test session set-up: compile the numba kernels once when pytest-xdist runs workers.
+
+On a fresh clone numba's on-disk cache is empty, and every worker of ``pytest -n N`` would
+compile the same kernels at the same time (N times the work, on the same cores). Here the
+first worker to start runs ``gamesearch warmup``'s steps while the others wait on a lock;
+they then load the compiled code from the cache. A serial run needs nothing: kernels
+compile on first use and are cached for the next run.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _kernels_compiled_once(tmp_path_factory: pytest.TempPathFactory) -> None:
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: each worker compiles what it uses
+        return
+    shared = tmp_path_factory.getbasetemp().parent  # the same folder for every worker
+    done = shared / "gamesearch-kernels-compiled"
+    with open(shared / "gamesearch-kernels.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            from gamesearch.catalog_warmup import warmup_steps
+
+            for _, step in warmup_steps():
+                step()
+            done.touch()
