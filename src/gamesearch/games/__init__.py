@@ -127,9 +127,15 @@ def _pacman(layout: str = "small", max_moves: int = 500, evaluation: str = "bett
                   ghosts=ghosts)
 
 
+def _pacman_verdict(game: Game, state: Any, options: dict) -> dict:
+    from gamesearch.games.pacman_agents import pacman_verdict
+
+    return pacman_verdict(game, state, options)
+
+
 register(GameEntry("pacman", "Pacman against ghosts on a layout (layout=small|smallClassic|"
                    "minimaxClassic|... or a .lay file; rules=course|simple; ghosts=N)",
-                   _pacman))
+                   _pacman, solver=_pacman_verdict))
 
 
 def load_game(spec: str, **params: Any) -> Game:

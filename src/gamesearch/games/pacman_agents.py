@@ -216,3 +216,35 @@ def play_game(game: Game, agents: list[Agent], on_move=None) -> State:
             on_move(state, player, result)
         state = game.result(state, result.action)
     return state
+
+
+def pacman_verdict(game: Game, state: State, options: dict) -> dict:
+    """Pacman's entry for ``solve`` and the web's verdict: a depth-limited value, never an
+    exact one.
+
+    A Pacman game runs up to ``max_moves`` moves against ghosts that can chase forever, so
+    searching it to the end cannot finish (it used to end in a RecursionError). Without a
+    depth this raises a GameSearchError saying so; with ``depth`` (plies, at most
+    MAX_ROUNDS rounds) it returns the course-rule alpha-beta value of that look-ahead,
+    within ``time`` seconds when one is given.
+    """
+    from gamesearch.search.alphabeta import alphabeta
+
+    depth, seconds = options.get("depth"), options.get("time")
+    unknown = set(options) - {"depth", "time"}
+    if unknown:
+        raise GameSearchError(f"pacman: unknown solve option(s) {', '.join(sorted(unknown))}")
+    if depth is None:
+        raise GameSearchError("pacman has no exact verdict: a game of up to "
+                              f"{getattr(game, 'max_moves', '?')} moves cannot be searched "
+                              "to the end; give a depth (plies) for a look-ahead value")
+    limit = MAX_ROUNDS * game.num_players
+    if not isinstance(depth, int) or not 1 <= depth <= limit:
+        raise GameSearchError(f"pacman: depth {depth!r}: a look-ahead of 1-{limit} plies")
+    if game.is_terminal(state):
+        raise GameSearchError("pacman: the game is already over")
+    result = alphabeta(game, state, depth=depth, time=seconds, tt=False)
+    report = result.as_dict(game, state)
+    report["exact"] = False
+    report["note"] = f"a {depth}-ply look-ahead with the {game.evaluation} evaluation"
+    return report

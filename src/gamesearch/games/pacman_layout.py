@@ -2,7 +2,8 @@
 
 ``%`` wall, ``.`` food, ``o`` power capsule, ``P`` Pacman, ``G`` a ghost (``1``-``4`` a
 ghost with that number), a space an empty corridor. Cells are ``(row, column)`` with row 0
-at the top.
+at the top. A layout is a rectangle as wide as its first line (walls beyond that width are
+dropped, as the course's engine drops them); at most MAX_LAYOUT_CELLS cells.
 
 Ghosts are numbered as the Pacman course's engine numbers them (its layout.py sorts the
 agents' start cells): plain ``G`` ghosts (and ``1``) first, then ``2``, ``3``, ``4``; among
@@ -21,7 +22,8 @@ from gamesearch.errors import FileFormatError, GameSearchError
 DIRECTIONS = {"North": (-1, 0), "South": (1, 0), "East": (0, 1), "West": (0, -1)}
 UNREACHABLE = 10**6
 LAYOUTS = Path(__file__).resolve().parent.parent / "data" / "pacman"
-MAX_LAYOUT_CELLS = 100_000  # a bound on what we read (a .lay file is a few hundred cells)
+MAX_LAYOUT_CELLS = 10_000  # the course's largest layouts have under 1,000 cells
+MAX_DISTANCE_TABLES = 2_000  # cached breadth-first tables (one per source cell) kept at once
 
 Cell = tuple[int, int]
 
@@ -37,6 +39,12 @@ class Layout:
         if width * len(lines) > MAX_LAYOUT_CELLS:
             raise FileFormatError(f"{name}: {width}x{len(lines)} is too large a layout "
                                   f"(at most {MAX_LAYOUT_CELLS} cells)")
+        width = len(lines[0])  # the course's engine reads this many columns of every line
+        for r, line in enumerate(lines):
+            if len(line) < width or line[width:].strip("%"):
+                raise FileFormatError(f"{name}: line {r + 1} has {len(line)} characters, "
+                                      f"the first {width} (a layout is a rectangle)")
+        lines = [line[:width] for line in lines]  # extra walls (capsuleClassic has one)
         self.name, self.height, self.width = name, len(lines), width
         self.walls: set[Cell] = set()
         self.food: list[Cell] = []
@@ -85,6 +93,8 @@ class Layout:
     def _table(self, a: Cell) -> dict[Cell, int]:
         table = self._distances.get(a)
         if table is None:
+            if len(self._distances) >= MAX_DISTANCE_TABLES:
+                self._distances.clear()  # bounded memory on large mazes
             table = {a: 0}
             queue = deque([a])
             while queue:
@@ -106,7 +116,7 @@ def _layout_from(name: str) -> Layout:
     path = Path(name)
     if path.suffix == ".lay" or path.exists():
         if not path.is_file():
-            raise FileFormatError(f"layout file {name!r} does not exist")
+            raise FileFormatError(f"layout file {name!r} does not exist or is not a file")
         if path.stat().st_size > 4 * MAX_LAYOUT_CELLS:
             raise FileFormatError(f"layout file {name!r} is too large")
         try:
