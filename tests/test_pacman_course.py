@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from gamesearch.errors import GameSearchError
-from gamesearch.games.pacman import Layout, Pacman, layout_names, outcome
+from gamesearch.games.pacman import PLAYING, Layout, Pacman, PacmanState, layout_names, outcome
 from gamesearch.games.pacman_agents import GhostAgent, PacmanAgent, play_game, rounds_to_plies
 from gamesearch.search.minimax import minimax
 from gamesearch.search.strict_alphabeta import alphabeta_strict
@@ -63,29 +63,31 @@ def test_our_old_rules_gave_another_value() -> None:
     assert PacmanAgent("alphabeta", depth=4)(game, game.initial_state()).value == -493
 
 
-def course_states(game: Pacman, search, **options) -> tuple:
+def course_states(game: Pacman, search, state=None, heading: str = "Stop",
+                  **options) -> tuple:
     """The search's result and how many distinct states it looked at, states compared as
     the course's GameState compares them (Pacman's heading is part of a state: after Stop
-    he keeps the last one)."""
+    he keeps the last one; ``heading`` is his heading at the root)."""
     seen, stack = set(), []
     headings = {(-1, 0): "North", (1, 0): "South", (0, 1): "East", (0, -1): "West"}
 
     def trace(event: str, s, **_) -> None:
         if event in ("enter", "leaf"):
-            heading = "Stop"
+            facing = heading
             if stack:
-                parent, heading = stack[-1]
+                parent, facing = stack[-1]
                 if s.pacman != parent.pacman:
                     move = (s.pacman[0] - parent.pacman[0], s.pacman[1] - parent.pacman[1])
-                    heading = headings[move]
-            seen.add((s.pacman, heading, s.ghosts, s.directions, s.scared, s.food,
+                    facing = headings[move]
+            seen.add((s.pacman, facing, s.ghosts, s.directions, s.scared, s.food,
                       s.capsules, s.score))
             if event == "enter":
-                stack.append((s, heading))
+                stack.append((s, facing))
         elif event == "exit":
             stack.pop()
 
-    result = search(game, game.initial_state(), trace=trace, **options)
+    root = game.initial_state() if state is None else state
+    result = search(game, root, trace=trace, **options)
     return result, len(seen)
 
 
@@ -94,9 +96,56 @@ def test_expansions_match_the_course_autograder(search, states: int) -> None:
     # the course's q2/q3 8-pacman-game.solution, first move on smallClassic (two ghosts,
     # depth 2, Stop kept): West and East optimal, 59 states for minimax, 39 for alpha-beta
     game = Pacman("smallClassic", evaluation="score", ghosts=2)
-    result, seen = course_states(game, search, depth=rounds_to_plies(game, 2))
+    result, seen = course_states(game, search, depth=rounds_to_plies(game, 2))  # 6 plies
     assert result.action == "West" and seen == states
     assert PacmanAgent("alphabeta", depth=2)(game, game.initial_state()).action == "West"
+
+
+AUTOGRADER = json.loads((Path(__file__).parent / "data" / "pacman_autograder_game.json")
+                        .read_text())
+
+
+def _number(text: str) -> float:
+    v = float(text)
+    return int(v) if v == int(v) else v
+
+
+def _autograder_states(game: Pacman) -> list:
+    """(state, Pacman's heading, expected minimax and alpha-beta states, optimal actions)
+    for every Pacman move of the autograder's game."""
+    lay = game.layout
+    food = sorted(lay.food)  # reading order, as the file's bitmasks are
+    capsules = sorted(lay.capsules)
+    steps = []
+    for i, line in enumerate(AUTOGRADER["steps"]):
+        pac, heading, ghosts, heads, scared, score, fmask, cmask, mm, ab, best = line.split()
+        food_bits = sum(1 << lay.index[c] for k, c in enumerate(food)
+                        if int(fmask, 16) >> k & 1)
+        capsule_bits = sum(1 << lay.index[c] for k, c in enumerate(capsules)
+                           if int(cmask, 16) >> k & 1)
+        state = PacmanState(
+            tuple(int(v) for v in pac.split(",")),
+            tuple(tuple(_number(v) for v in g.split(",")) for g in ghosts.split(";")),
+            tuple(int(t) for t in scared.split(",")), food_bits, capsule_bits, int(score),
+            0, PLAYING, i, tuple(heads.split(";")))
+        steps.append((state, heading, int(mm.split("/")[0]), int(ab.split("/")[0]),
+                      best.split(",")))
+    return steps
+
+
+@pytest.mark.parametrize("search, column", [(minimax, 2), (alphabeta_strict, 3)])
+def test_every_move_of_the_autograder_game_expands_the_courses_states(search, column) -> None:
+    # the whole q2/q3 8-pacman-game (146 Pacman moves, frightened ghosts included): at every
+    # move our search looks at exactly the autograder's number of states and picks one of
+    # its optimal actions
+    game = Pacman(Layout(AUTOGRADER["layout"], name="smallClassic"), evaluation="score",
+                  ghosts=2, max_moves=10_000)
+    steps = _autograder_states(game)
+    assert len(steps) == 146 and any(max(s.scared) > 0 for s, *_ in steps)
+    for number, step in enumerate(steps):
+        state, heading, best = step[0], step[1], step[4]
+        result, seen = course_states(game, search, state, heading, depth=6)
+        assert (seen, result.action in best) == (step[column], True), number
 
 
 def test_fast_pruning_is_an_option_with_the_same_value() -> None:
