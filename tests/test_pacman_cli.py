@@ -135,3 +135,42 @@ def test_web_worker_verdict_raises_a_game_search_error() -> None:
     with pytest.raises(GameSearchError):
         verdict({"game": "pacman", "moves": ""}, 2.0, None, lambda *a: sent.append(a))
     assert sent == []
+
+
+OPTION_VALUES = {
+    "--max-moves": st.sampled_from(["0", "-5", "3", "20", "10000000", "x"]),
+    "--num-ghosts": st.sampled_from(["0", "1", "4", "-1", "101", "two"]),
+    "--delay": st.sampled_from(["0", "-1", "inf", "nan", "0.0"]),
+    "--rules": st.sampled_from(["course", "simple", "berkeley", ""]),
+    "--evaluation": st.sampled_from(["better", "score", "best"]),
+    "--layout": st.sampled_from(["tiny", "minimaxClassic", "nowhere", "nowhere.lay"]),
+    "--pacman": st.sampled_from(["random", "greedy", "minimax:depth=1", "alphabeta:depth=0",
+                                 "expectimax:depth=x", "alphabeta:pruning=fast,depth=1",
+                                 "alphabeta:pruning=no", "blinky"]),
+    "--ghosts": st.sampled_from(["random", "directional", "adversarial:depth=1",
+                                 "adversarial:depth=99", "directional:chase=2", "pinky"]),
+}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.dictionaries(st.sampled_from(sorted(OPTION_VALUES)), st.just(None), max_size=4)
+       .flatmap(lambda keys: st.fixed_dictionaries({k: OPTION_VALUES[k] for k in keys})))
+def test_pacman_play_options_fuzz(options: dict) -> None:
+    # any mix of option values: a game (exit 0) or one line and exit 2, never a traceback
+    argv = ["pacman", "play", "--json", "--seed", "1", "--max-moves", "20", "--pacman",
+            "random"]
+    for key, value in options.items():
+        argv += [key, value]
+    out, err = io.StringIO(), io.StringIO()
+    code = 0
+    old = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        main(argv)
+    except SystemExit as done:
+        code = done.code or 0
+    finally:
+        sys.stdout, sys.stderr = old
+    assert code in (0, 2), (argv, err.getvalue())
+    if code == 2:
+        assert err.getvalue().count("\n") == 1 and "Traceback" not in err.getvalue(), argv

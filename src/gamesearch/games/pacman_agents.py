@@ -104,6 +104,9 @@ class GhostAgent(Agent):
             raise GameSearchError(f"unknown ghost kind {kind!r}; use {', '.join(GHOST_KINDS)}")
         if not 0 <= chase <= 1:
             raise GameSearchError(f"chase={chase}: a probability between 0 and 1")
+        if not isinstance(depth, int) or not 1 <= depth <= MAX_ROUNDS:
+            raise GameSearchError(f"depth={depth!r}: an adversarial ghost looks 1-{MAX_ROUNDS} "
+                                  "full rounds ahead")
         self.kind, self.depth, self.chase = kind, depth, chase
         self.rng = random.Random(seed)
         self.spec = f"ghost:kind={kind}"
