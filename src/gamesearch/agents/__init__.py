@@ -302,10 +302,11 @@ register_agent("gammon", _gammon, "backgammon: depth-2 expectiminimax with the h
                "evaluation, compiled (kernel=false: Star2 in Python; pruning=, samples=K)")
 
 
-def _pacman(algorithm: str = "expectimax", depth: int = 2, seed: int | None = None) -> Agent:
+def _pacman(algorithm: str = "expectimax", depth: int = 2, seed: int | None = None,
+            pruning: str = "course") -> Agent:
     from gamesearch.games.pacman_agents import PacmanAgent
 
-    return PacmanAgent(algorithm=algorithm, depth=depth, seed=seed)
+    return PacmanAgent(algorithm=algorithm, depth=depth, seed=seed, pruning=pruning)
 
 
 def _ghost(kind: str = "random", depth: int = 1, seed: int | None = None,
@@ -316,7 +317,8 @@ def _ghost(kind: str = "random", depth: int = 1, seed: int | None = None,
 
 
 register_agent("pacman", _pacman, "Pacman searching depth=N full rounds "
-               "(algorithm=expectimax|minimax|alphabeta|greedy|random)")
+               "(algorithm=expectimax|minimax|alphabeta|greedy|random; alpha-beta "
+               "pruning=course|fast)")
 register_agent("ghost", _ghost, "a Pacman ghost: kind=random|directional|adversarial "
                "(depth=N rounds for adversarial, chase=P for directional)")
 

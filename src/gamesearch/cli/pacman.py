@@ -20,12 +20,20 @@ PACMAN = typer.Option("expectimax:depth=2", "--pacman",
 GHOSTS = typer.Option("random", "--ghosts", help="random|directional|adversarial[:depth=N]")
 TREE_FILES = typer.Argument(..., metavar="FILE...", help="course game-tree case files")
 EVALUATION = typer.Option("better", "--evaluation", help="better|score (score starves)")
+RULES = typer.Option("course", "--rules",
+                     help="course (the Berkeley course's engine) or simple (ours before)")
+NUM_GHOSTS = typer.Option(4, "--num-ghosts", help="place at most N of the layout's ghosts")
+MAX_DELAY = 60.0
+MAX_GAMES = 100_000
+QUIT_KEYS = ("q", "quit", "exit")
 
 
-def _game(layout: str, max_moves: int, evaluation: str):
+def _game(layout: str, max_moves: int, evaluation: str, rules: str = "course",
+          num_ghosts: int = 4):
     from gamesearch.games.pacman import Pacman
 
-    return Pacman(layout=layout, max_moves=max_moves, evaluation=evaluation)
+    return Pacman(layout=layout, max_moves=max_moves, evaluation=evaluation, rules=rules,
+                  ghosts=num_ghosts)
 
 
 def _agents(game, pacman: str, ghosts: str, seed: int | None) -> list:
@@ -38,11 +46,42 @@ def _agents(game, pacman: str, ghosts: str, seed: int | None) -> list:
 
 
 def _ask(game, state) -> str:
-    keys = {"n": "North", "s": "South", "e": "East", "w": "West", "x": "Stop", "": "Stop"}
+    """Show the board as it is now and ask for a legal move until one comes; ``q`` (or the
+    end of the input) quits the game with exit status 0."""
+    from gamesearch.errors import GameSearchError
+
+    _show_board(game, state)
     legal = game.actions(state)
-    text = typer.prompt(f"your move ({', '.join(legal)}; n/s/e/w/x)", default="",
-                        show_default=False).strip()
-    return keys.get(text.lower(), text.capitalize())
+    while True:
+        try:
+            text = typer.prompt(f"your move ({', '.join(legal)}; n/s/e/w/x, q quits)",
+                                default="x", show_default=False)
+        except (typer.Abort, EOFError):
+            text = "q"
+        if text.strip().lower() in QUIT_KEYS:
+            console.print("quit")
+            raise typer.Exit(0)
+        try:
+            return game.action_to_string(state, game.string_to_action(state, text))
+        except GameSearchError as err:
+            console.print(str(err))
+
+
+def _show_board(game, state, line: str = "") -> None:
+    """The board as it is (its last line: score, food, moves, and how the game ended)."""
+    console.clear()
+    console.print(game.render(state))
+    if line:
+        console.print(line)
+
+
+def check_delay(delay: float) -> float:
+    """A pause between moves: 0 to MAX_DELAY seconds (a negative one would crash sleep)."""
+    from gamesearch.errors import GameSearchError
+
+    if not 0 <= delay <= MAX_DELAY:  # also refuses nan
+        raise GameSearchError(f"--delay {delay}: a pause of 0 to {MAX_DELAY:g} seconds")
+    return delay
 
 
 @pacman_app.command("play")
@@ -53,38 +92,51 @@ def play_command(
     seed: int | None = typer.Option(None, "--seed", help="seed for random ghosts"),
     max_moves: int = typer.Option(500, "--max-moves", help="Pacman moves before the game ends"),
     evaluation: str = EVALUATION,
-    delay: float = typer.Option(0.0, "--delay", help="seconds to pause after each move"),
+    rules: str = RULES,
+    num_ghosts: int = NUM_GHOSTS,
+    delay: float = typer.Option(0.0, "--delay", help="seconds to pause after each round"),
+    player1: str | None = typer.Option(None, "--player1", "-1",
+                                       help="the generic play's name for --pacman"),
+    player2: str | None = typer.Option(None, "--player2", "-2",
+                                       help="the generic play's name for --ghosts "
+                                            "(an agent spec for every ghost)"),
     json_out: bool = typer.Option(False, "--json", help="JSON summary (no board)"),
 ) -> None:
-    """Watch (or play as ``--pacman human``) one game of Pacman in the terminal."""
-    from gamesearch.games.pacman import WON
+    """Watch (or play as ``--pacman human``) one game of Pacman in the terminal: the board
+    after every round; a human sees it before each of his moves."""
+    from gamesearch.games.pacman import outcome
     from gamesearch.games.pacman_agents import play_game
 
-    game = _game(layout, max_moves, evaluation)
+    check_delay(delay)
+    pacman, ghosts = player1 or pacman, player2 or ghosts
+    game = _game(layout, max_moves, evaluation, rules, num_ghosts)
     agents = _agents(game, pacman, ghosts, seed)
+    human = agents[0].interactive
     moves: list[str] = []
+    last: dict[str, str] = {}
 
     def show(state, player, result) -> None:
         moves.append(result.action)
-        if json_out or player != 0:
-            return
-        console.clear()
-        console.print(game.render(state))
-        console.print(f"Pacman ({agents[0].spec}) plays [bold]{result.action}[/]"
-                      + (f", value {result.value:.1f}" if result.value is not None else ""))
+        if player == 0:
+            last["line"] = (f"Pacman ({agents[0].spec}) played [bold]{result.action}[/]"
+                            + (f", value {result.value:.1f}" if result.value is not None
+                               else ""))
+        after = game.result(state, result.action)
+        if json_out or game.is_terminal(after) or game.to_move(after) != 0 or human:
+            return  # a round is not over yet; a human's prompt shows the board itself
+        _show_board(game, after, last["line"])
         if delay:
             timer.sleep(delay)
 
     final = play_game(game, agents, on_move=show)
-    summary = {"value": final.score, "score": final.score, "won": final.status == WON,
-               "moves": final.moves, "layout": game.layout.name, "pacman": agents[0].spec,
-               "ghosts": ghosts}
+    result = outcome(final)
+    summary = {"value": final.score, "score": final.score, "won": result == "won",
+               "outcome": result, "moves": final.moves, "layout": game.layout.name,
+               "rules": game.rules, "pacman": agents[0].spec, "ghosts": ghosts}
     if json_out:
         print_json(summary)
         return
-    console.print(game.render(final))
-    console.print(f"[bold]{'Pacman wins' if summary['won'] else 'Pacman loses'}[/] with "
-                  f"score {final.score}")
+    _show_board(game, final, last.get("line", ""))
 
 
 @pacman_app.command("match")
@@ -96,20 +148,25 @@ def match_command(
     seed: int = typer.Option(0, "--seed", help="first seed (game i uses seed + i)"),
     max_moves: int = typer.Option(500, "--max-moves"),
     evaluation: str = EVALUATION,
+    rules: str = RULES,
+    num_ghosts: int = NUM_GHOSTS,
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
-    """Play N games and report the win rate and the average score."""
+    """Play N games and report the win rate, the games that ran out of moves (neither won
+    nor lost) and the average score."""
+    from collections import Counter
+
     from rich.console import Console
     from rich.progress import Progress
 
     from gamesearch.errors import GameSearchError
-    from gamesearch.games.pacman import WON
+    from gamesearch.games.pacman import outcome
     from gamesearch.games.pacman_agents import play_game
 
-    if games < 1:
-        raise GameSearchError(f"--games {games}: play at least one game")
-    game = _game(layout, max_moves, evaluation)
-    scores, wins, started = [], 0, timer.perf_counter()
+    if not 1 <= games <= MAX_GAMES:
+        raise GameSearchError(f"--games {games}: play 1 to {MAX_GAMES} games")
+    game = _game(layout, max_moves, evaluation, rules, num_ghosts)
+    scores, results, started = [], Counter(), timer.perf_counter()
     with Progress(console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(f"pacman on {game.layout.name}", total=games)
         for i in range(games):
@@ -118,12 +175,13 @@ def match_command(
                 raise GameSearchError("match: a human cannot play a match; use 'pacman play'")
             final = play_game(game, agents)
             scores.append(final.score)
-            wins += final.status == WON
+            results[outcome(final)] += 1
             bar.update(task, advance=1)
-    mean = sum(scores) / games
+    mean, wins = sum(scores) / games, results["won"]
     report = {"value": mean, "games": games, "wins": wins, "win_rate": wins / games,
+              "losses": results["lost"], "out_of_moves": results["out of moves"],
               "average_score": mean, "scores": scores, "layout": game.layout.name,
-              "pacman": pacman, "ghosts": ghosts,
+              "rules": game.rules, "pacman": pacman, "ghosts": ghosts,
               "seconds": round(timer.perf_counter() - started, 3)}
     if json_out:
         print_json(report)
@@ -131,6 +189,7 @@ def match_command(
     console.print(f"{games} games on {game.layout.name}: Pacman {pacman} against {ghosts} "
                   f"ghosts")
     console.print(f"[bold]win rate[/]: {wins}/{games} = {wins / games:.0%}   "
+                  f"lost {results['lost']}, out of moves {results['out of moves']}   "
                   f"[bold]average score[/]: {mean:.1f}   "
                   f"(min {min(scores)}, max {max(scores)})")
 

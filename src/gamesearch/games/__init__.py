@@ -119,14 +119,23 @@ register(GameEntry("backgammon", "Backgammon, full rules without the cube (gammo
                    _backgammon))
 
 
-def _pacman(layout: str = "small", max_moves: int = 500, evaluation: str = "better") -> Game:
+def _pacman(layout: str = "small", max_moves: int = 500, evaluation: str = "better",
+            rules: str = "course", ghosts: int = 4) -> Game:
     from gamesearch.games.pacman import Pacman
 
-    return Pacman(layout=layout, max_moves=max_moves, evaluation=evaluation)
+    return Pacman(layout=layout, max_moves=max_moves, evaluation=evaluation, rules=rules,
+                  ghosts=ghosts)
 
 
-register(GameEntry("pacman", "Pacman against ghosts on a layout (layout=small|tiny|medium|"
-                   "open|maze or a .lay file)", _pacman))
+def _pacman_verdict(game: Game, state: Any, options: dict) -> dict:
+    from gamesearch.games.pacman_agents import pacman_verdict
+
+    return pacman_verdict(game, state, options)
+
+
+register(GameEntry("pacman", "Pacman against ghosts on a layout (layout=small|smallClassic|"
+                   "minimaxClassic|... or a .lay file; rules=course|simple; ghosts=N)",
+                   _pacman, solver=_pacman_verdict))
 
 
 def load_game(spec: str, **params: Any) -> Game:
