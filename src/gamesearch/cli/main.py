@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> None:
         if isinstance(code, int) and code:  # typer.Exit(n) comes back as a return value
             sys.exit(code)
     except GameSearchError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {one_line(str(err))}", file=sys.stderr)
         sys.exit(2)
     except typer.Abort:
         print("aborted", file=sys.stderr)
@@ -71,9 +71,22 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(done.exit_code)
     except Exception as err:  # click usage errors and the like
         if isinstance(err, _usage_errors()):
-            print(f"error: {err.format_message()}", file=sys.stderr)
+            print(f"error: {one_line(err.format_message())}", file=sys.stderr)
             sys.exit(2)
         raise
+
+
+MAX_MESSAGE = 300
+"""Error messages longer than this (a 10,000-digit move quoted back) are shortened."""
+
+
+def one_line(message: str) -> str:
+    """The message on one line of at most :data:`MAX_MESSAGE` characters (the middle of a
+    longer one elided, so the start and the end both stay readable)."""
+    text = " ".join(message.split())
+    if len(text) <= MAX_MESSAGE:
+        return text
+    return f"{text[:200]} ... {text[-(MAX_MESSAGE - 205):]}"
 
 
 def _usage_errors() -> tuple[type, ...]:

@@ -74,6 +74,10 @@ def solve_entry(game: ConnectFour, state: tuple, options: dict) -> dict:
     weak = flag(options, "weak")
     if flag(options, "pure"):
         return pure_entry(game, state, options)
+    limits = [f"--{k}" for k in ("depth", "time") if options.get(k) is not None]
+    if limits:
+        raise GameSearchError(f"solve connect4: the compiled solver computes the exact score; "
+                              f"{' and '.join(limits)} apply with --pure only")
     log_table = int(options["table"]) if options.get("table") else None
     solver = session_solver(game, log_table, options.get("book"))
     if options.get("batch"):

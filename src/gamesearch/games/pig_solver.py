@@ -208,6 +208,11 @@ def hold_at(P: np.ndarray) -> np.ndarray:
 def _check_goal(goal: int) -> None:
     if isinstance(goal, bool) or not isinstance(goal, int) or goal < 2:
         raise GameSearchError(f"pig: goal {goal!r} must be an integer of at least 2")
+    from gamesearch.resources import check_memory
+
+    # the padded table of goal x goal x (goal + 6) floats, and about three more of its size
+    # while solving and checking (the copy, the Bellman update, the mask)
+    check_memory(4 * 8 * goal * goal * (goal + 6), f"solving pig to goal {goal:,}")
 
 
 def plot_policy(solution: PigSolution, path: str) -> str:
