@@ -33,8 +33,11 @@ def cli(capsys, monkeypatch):
     return run
 
 
-def refused(cli, *args: str, words: str, seconds: float = 5.0) -> str:
-    """Assert the command is refused in one line containing ``words``; return that line."""
+def refused(cli, *args: str, words: str, seconds: float = 10.0) -> str:
+    """Assert the command is refused in one line containing ``words``; return that line.
+
+    Each takes well under a second on an idle machine; the bound is generous because the
+    test machines are shared, and what it must catch is a hang or a table being filled."""
     code, _, err, took = cli(*args)
     assert code == 2, (code, err)
     lines = err.strip().splitlines()
@@ -253,3 +256,25 @@ def test_long_messages_are_shortened_to_one_line():
     text = one_line("position " + "7" * 10_000 + "\nthe end")
     assert len(text) <= MAX_MESSAGE and "\n" not in text
     assert text.startswith("position 777") and text.endswith("the end")
+
+
+# --- count and spe: --limit bounds the work ---------------------------------------------------
+
+@pytest.mark.parametrize("args, words", [
+    (("count", "pig", "--limit", "1000"), "a position repeats along a line of play"),
+    (("count", "backgammon", "--limit", "1000"), "a position repeats along a line of play"),
+    (("spe", "pig"), "a position repeats along a line of play"),
+    (("count", "connect4", "--limit", "1000"), "more than 1,000 positions"),
+    (("spe", "connect4", "--limit", "1000"), "more than 1,000 positions"),
+])
+def test_limit_bounds_count_and_spe(cli, args, words):
+    refused(cli, *args, words=words)
+
+
+def test_count_without_recursion_keeps_the_known_figures(cli):
+    # Tic-tac-toe: 255,168 games, 549,946 tree nodes, 5,478 positions (Schaefer, "Tic-Tac-Toe
+    # (Naughts and Crosses, Cheese and Crackers, etc.)", and OEIS A008907's total).
+    code, out, err, _ = cli("count", "tictactoe", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert (data["games"], data["nodes"], data["positions"]) == (255_168, 549_946, 5_478)

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from gamesearch.cli.common import EXTRA_ARGS, console, extra_params, print_json
 from gamesearch.cli.main import app
-from gamesearch.errors import GameSearchError
+from gamesearch.errors import LimitError
 
 DEFAULT_COUNT_LIMIT = 200_000
 """Distinct positions before count gives up: a few seconds and about 100 MB of memory."""
@@ -88,8 +88,8 @@ def count_command(
     state = position(game, position_text)
     try:
         counted = count_game(game, state, limit=limit)
-    except GameSearchError as err:
-        raise GameSearchError(f"{err} (raise --limit to try anyway)") from None
+    except LimitError as err:
+        raise LimitError(f"{err} (raise --limit to try anyway)") from None
     data = counted.as_dict(game)
     if json_out:
         print_json({"value": data["games"], **data})
