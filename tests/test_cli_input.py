@@ -278,3 +278,37 @@ def test_count_without_recursion_keeps_the_known_figures(cli):
     assert code == 0, err
     data = json.loads(out)
     assert (data["games"], data["nodes"], data["positions"]) == (255_168, 549_946, 5_478)
+
+
+# --- what a terminal user expects --------------------------------------------------------------
+
+def test_version(cli):
+    from gamesearch import __version__
+
+    code, out, _, _ = cli("--version")
+    assert code == 0 and out.strip() == f"gamesearch {__version__}"
+
+
+def test_agents_lists_parameters_ranges_defaults_and_games(cli):
+    code, out, err, _ = cli("agents", "--json")
+    assert code == 0, err
+    agents = {row["agent"]: row for row in json.loads(out)["agents"]}
+    tt = next(p for p in agents["alphabeta"]["parameters"] if p["name"] == "tt")
+    assert tt == {"name": "tt", "type": "INT", "range": "2..67108864", "default": 262144}
+    assert agents["pig-optimal"]["games"] == ["pig"]
+    assert "connect4" not in agents["ismcts"]["games"] and "kuhn_poker" in agents["ismcts"]["games"]
+    code, out, err, _ = cli("agents", "tictactoe", "--json")
+    names = {row["agent"] for row in json.loads(out)["agents"]}
+    assert "alphabeta" in names and "pig-optimal" not in names and "ismcts" not in names
+    refused(cli, "agents", "chess", words="unknown game 'chess'")
+
+
+def test_solve_help_lists_each_games_options_with_types(cli):
+    code, out, _, _ = cli("solve", "--help")
+    assert code == 0
+    text = " ".join(out.split())
+    assert "<bool>" not in out and "<int" not in out and "<str>" not in out
+    assert "--piles INTS (0..1000, default 3,4,5)" in text
+    assert "--goal INT (2..1000000000, default 100)" in text
+    assert "--table INT (solve only, 8..32)" in text
+    assert "--depth INT [1<=x<=1000]" in text

@@ -6,6 +6,7 @@ import typer
 from rich.table import Table
 
 from gamesearch.cli.common import EXTRA_ARGS, console, extra_params, position, print_json
+from gamesearch.cli.game_options import options_epilog
 from gamesearch.cli.main import app
 from gamesearch.errors import GameSearchError
 
@@ -26,7 +27,7 @@ def games_command(json_out: bool = typer.Option(False, "--json", help="JSON outp
     console.print(table)
 
 
-@app.command("solve", context_settings=EXTRA_ARGS)
+@app.command("solve", context_settings=EXTRA_ARGS, epilog=options_epilog())
 def solve_command(
     ctx: typer.Context,
     game_name: str = typer.Argument(..., metavar="GAME", help="a game name (see 'games')"),

@@ -24,13 +24,17 @@ def game_parameters(entry: Any) -> dict[str, tuple[str, Any]]:
 
 
 def options_text(entry: Any) -> str:
-    """The game's options as help shows them: ``--piles INTS (3,4,5) --misere``."""
+    """The game's options as help shows them: ``--piles INTS (0..1000, default 3,4,5)``;
+    a solver's options say ``solve only``."""
     parts = []
     for name, (kind, default) in game_parameters(entry).items():
-        parts.append(_option(name, kind) + _default(default))
+        rng = entry.ranges.get(name)
+        notes = [rng.text()] if rng else []
+        notes += _default(default)
+        parts.append(_option(name, kind) + (f" ({', '.join(notes)})" if notes else ""))
     for name, option in entry.solver_options.items():
-        rng = f" {option.range.text()}" if option.range else ""
-        parts.append(_option(name, option.metavar()) + f" [solver{rng}]")
+        notes = ["solve only"] + ([option.range.text()] if option.range else [])
+        parts.append(_option(name, option.metavar()) + f" ({', '.join(notes)})")
     return ", ".join(parts) if parts else "no options"
 
 
@@ -39,12 +43,22 @@ def _option(name: str, kind: str) -> str:
     return f"{flag} {kind}" if kind else flag
 
 
-def _default(value: Any) -> str:
+def _default(value: Any) -> list[str]:
     if value is inspect.Parameter.empty or value in ("", None, False):
-        return ""
+        return []
     if isinstance(value, tuple):
         value = ",".join(map(str, value))
-    return f" ({value})"
+    return [f"default {value}"]
+
+
+def options_epilog() -> str:
+    """Every game's options, one paragraph each, for ``solve --help`` (and ``play``)."""
+    from gamesearch.games import REGISTRY
+
+    lines = ["Game options go after the game (solve nim --piles 3,4,5 --misere); "
+             "those marked 'solve only' go to the game's solver:"]
+    lines += [f"{name}: {options_text(entry)}" for name, entry in REGISTRY.items()]
+    return "\n\n".join(lines)
 
 
 def split_solve_options(entry: Any, params: dict[str, str], depth: int | None,
@@ -74,4 +88,4 @@ def split_solve_options(entry: Any, params: dict[str, str], depth: int | None,
     return game, solver
 
 
-__all__ = ["game_parameters", "options_text", "split_solve_options"]
+__all__ = ["game_parameters", "options_epilog", "options_text", "split_solve_options"]

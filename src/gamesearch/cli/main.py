@@ -20,6 +20,21 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+def _show_version(value: bool) -> None:
+    if value:
+        from gamesearch import __version__
+
+        print(f"gamesearch {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(version: bool = typer.Option(False, "--version", is_eager=True,
+                                          callback=_show_version,
+                                          help="Show the version and exit.")) -> None:
+    """Adversarial search and game solving: play, solve and analyse games."""
+
+
 # Command modules register themselves on ``app`` when imported.
 COMMAND_MODULES = [
     "gamesearch.cli.core",
@@ -32,12 +47,16 @@ COMMAND_MODULES = [
     "gamesearch.cli.serve",
     "gamesearch.cli.pacman",
     "gamesearch.cli.connect4",
+    "gamesearch.cli.agents",
 ]
 
 
 def _load_commands() -> None:
     import importlib
 
+    from gamesearch.cli.help_types import install
+
+    install()
     for module in COMMAND_MODULES:
         importlib.import_module(module)
 
