@@ -90,7 +90,10 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(done.exit_code)
     except Exception as err:  # click usage errors and the like
         if isinstance(err, _usage_errors()):
-            print(f"error: {one_line(err.format_message())}", file=sys.stderr)
+            message = one_line(err.format_message())
+            if not message:  # no arguments at all: the help was shown, which is no error
+                sys.exit(0)
+            print(f"error: {message}", file=sys.stderr)
             sys.exit(2)
         raise
 

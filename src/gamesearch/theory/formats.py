@@ -394,8 +394,11 @@ def write_json(game: NormalFormGame) -> str:
 # --- CSV ----------------------------------------------------------------------------------
 def read_csv(text: str, source: str = "game.csv") -> NormalFormGame:
     """A two-player game from the CSV form."""
-    rows = [(k + 1, row) for k, row in enumerate(csv.reader(io.StringIO(text)))
-            if any(cell.strip() for cell in row)]
+    try:
+        rows = [(k + 1, row) for k, row in enumerate(csv.reader(io.StringIO(text, newline="")))
+                if any(cell.strip() for cell in row)]
+    except csv.Error as err:
+        raise FileFormatError(f"{source}: not valid CSV ({err})") from None
     if len(rows) < 2:
         raise FileFormatError(f"{source}: needs a header row and at least one strategy row")
     header_line, header = rows[0]
