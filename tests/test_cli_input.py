@@ -312,3 +312,25 @@ def test_solve_help_lists_each_games_options_with_types(cli):
     assert "--goal INT (2..1000000000, default 100)" in text
     assert "--table INT (solve only, 8..32)" in text
     assert "--depth INT [1<=x<=1000]" in text
+
+
+# --- more numbers that asked for endless work -----------------------------------------------------
+
+@pytest.mark.parametrize("args, words", [
+    (("perft", "tictactoe", "--depth", "100000000000000000000"), "less than or equal to 1000"),
+    (("match", "tictactoe", "random", "random", "--games", "100000000000000000000"),
+     "less than or equal to 10000000"),
+    (("tree", "[[1,2],[3,4]]", "--depth", "-1"), "greater than or equal to 0"),
+    (("solve", "pig", "--goal", "2", "--plot", "no-such-folder/x.png"),
+     "cannot write the plot 'no-such-folder/x.png'"),
+])
+def test_numbers_and_paths_that_asked_for_endless_work_or_failed_late(cli, args, words):
+    refused(cli, *args, words=words)
+
+
+def test_perft_stops_once_every_game_has_ended(cli):
+    code, out, err, took = cli("perft", "tictactoe", "--depth", "1000", "--json")
+    assert code == 0, err
+    table = json.loads(out)["table"]
+    # 255,168 games end by ply 9 at the latest: depth 10 has no sequences, and perft stops.
+    assert [row["leaves"] for row in table][-2:] == [127_872, 0] and len(table) == 10

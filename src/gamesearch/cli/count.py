@@ -20,7 +20,8 @@ DEFAULT_COUNT_LIMIT = 200_000
 def perft_command(
     ctx: typer.Context,
     game_name: str = typer.Argument(..., metavar="GAME", help="a game name (see 'games')"),
-    depth: int = typer.Option(..., "--depth", "-d", min=1, help="count to this many plies"),
+    depth: int = typer.Option(..., "--depth", "-d", min=1, max=1000,
+                              help="count to this many plies"),
     position_text: str | None = typer.Option(None, "--position", "-p",
                                                 help="count from this position"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
@@ -44,6 +45,8 @@ def perft_command(
             leaves = perft(game, state, d)
             rows.append({"depth": d, "leaves": leaves,
                          "seconds": round(time.perf_counter() - began, 6)})
+            if leaves == 0:  # every game has ended: the deeper depths add nothing
+                break
     except KeyboardInterrupt:
         interrupted = True
     if json_out:

@@ -233,8 +233,12 @@ def plot_policy(solution: PigSolution, path: str) -> str:
                  f"(first player wins with probability {solution.win_probability():.4f})")
     fig.colorbar(image, ax=ax, label="hold once the turn total reaches")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    try:
+        fig.savefig(path, dpi=110)
+    except (OSError, ValueError) as err:  # no such folder, an unknown image type
+        raise GameSearchError(f"cannot write the plot {path!r}: {err}") from None
+    finally:
+        plt.close(fig)
     return path
 
 
