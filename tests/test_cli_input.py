@@ -334,3 +334,14 @@ def test_perft_stops_once_every_game_has_ended(cli):
     table = json.loads(out)["table"]
     # 255,168 games end by ply 9 at the latest: depth 10 has no sequences, and perft stops.
     assert [row["leaves"] for row in table][-2:] == [127_872, 0] and len(table) == 10
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"4453 \xff\n", "not UTF-8 text (byte 0xff on line 1)"),
+    ("4453 ⁴\n".encode(), "line 1: expected 'MOVES SCORE'"),
+    (b"44 " + b"9" * 5000 + b"\n", "line 1: expected 'MOVES SCORE'"),
+])
+def test_connect4_benchmark_files(cli, tmp_path, content, words):
+    path = tmp_path / "bench.txt"
+    path.write_bytes(content)
+    refused(cli, "solve", "connect4", "--batch", str(path), words=words)

@@ -176,6 +176,20 @@ def test_pacman_test_cases(lines):
     accepted_or_refused(parse_and_run, "\n".join(lines))
 
 
+BENCHMARK_LINES = st.one_of(st.sampled_from(["4453 -2", "4 0", "44 ⁴", "", "1" * 60 + " 1",
+                                              "12 3 4", "x 1", "4453"]), TEXT)
+
+
+@FAST
+@given(lines=st.lists(BENCHMARK_LINES, max_size=6))
+def test_connect4_benchmark_files(tmp_path_factory, lines):
+    from gamesearch.games.connect4_perfect import read_benchmark
+
+    path = tmp_path_factory.mktemp("bench") / "b.txt"
+    path.write_text("\n".join(lines), encoding="utf-8", errors="surrogatepass")
+    accepted_or_refused(read_benchmark, str(path))
+
+
 # --- the command line ---------------------------------------------------------------------------
 
 def _tree_file(tmp: str) -> str:
