@@ -24,9 +24,10 @@ def physical_memory() -> int:
 
 
 def gib(nbytes: float) -> str:
-    """Bytes in words: ``74.5 GiB``, ``512 MiB``."""
-    if nbytes >= 1 << 30:
-        return f"{nbytes / (1 << 30):,.1f} GiB"
+    """Bytes in words: ``74.5 GiB``, ``512 MiB``, ``28.4 PiB``."""
+    for shift, unit in ((50, "PiB"), (40, "TiB"), (30, "GiB")):
+        if nbytes >= 1 << shift:
+            return f"{nbytes / (1 << shift):,.1f} {unit}"
     return f"{nbytes / (1 << 20):,.0f} MiB"
 
 

@@ -253,6 +253,7 @@ def pig_solver(game, state, options: dict) -> dict:
     from gamesearch.games.pig import ROLL, PigState
 
     tolerance = float(options.get("tolerance") or DEFAULT_TOLERANCE)
+    _check_goal(game.goal)  # the memory it needs, before a progress bar appears
     start = time.perf_counter()
     with Progress(console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(f"value iteration, goal {game.goal}", total=2 * game.goal - 1)
