@@ -345,3 +345,13 @@ def test_connect4_benchmark_files(cli, tmp_path, content, words):
     path = tmp_path / "bench.txt"
     path.write_bytes(content)
     refused(cli, "solve", "connect4", "--batch", str(path), words=words)
+
+
+def test_match_seeds_derived_for_agents_are_not_checked_as_typed(cli):
+    # A match derives each agent's seed from --seed (seed * 1,000,003 + game): the agent
+    # ranges bound what a person types, not these.
+    code, out, err, _ = cli("match", "tictactoe", "random", "random", "--games", "2", "--seed",
+                            "4294967295", "--json")
+    assert code == 0, err
+    refused(cli, "match", "tictactoe", "random", "random", "--seed", "-1", words="--seed")
+    refused(cli, "match", "tictactoe", "random:seed=-1", "random", words="seed: -1 is out")

@@ -96,7 +96,9 @@ def make_agent(spec: str, **extra: Any) -> Agent:
         raise UnknownNameError(f"unknown agent {name!r}; known agents: {', '.join(sorted(AGENTS))}")
     factory, _ = AGENTS[name]
     try:
-        agent = call_with_params(factory, {**params, **extra}, f"agent {spec!r}", AGENT_RANGES)
+        # the ranges bound what a person typed; ``extra`` comes from code (a match's seeds)
+        ranges = {k: r for k, r in AGENT_RANGES.items() if k in params}
+        agent = call_with_params(factory, {**params, **extra}, f"agent {spec!r}", ranges)
     except (ValueError, TypeError) as err:  # a factory's own check, in its own words
         if isinstance(err, GameSearchError):
             raise
