@@ -222,13 +222,15 @@ COMMANDS = [
     ["solve", "kuhn_poker"], ["solve", "takeaway"], ["count", "tictactoe"], ["count", "pig"],
     ["count", "nim"], ["perft", "tictactoe"], ["perft", "nim"], ["spe", "nim:piles=1-2"],
     ["spe", "pig"], ["tree", "TREE"], ["tree", "[[1,2],[3]]"], ["nash", "DIR"],
-    ["play", "tictactoe"], ["play", "nim"], ["agents"], ["games"], ["chess"], [],
+    ["play", "tictactoe"], ["play", "nim"], ["agents"], ["agents", "pig"], ["games"],
+    ["match", "tictactoe", "random", "random", "--games", "2"], ["match", "nim", "random"],
+    ["dominance", "DIR"], ["normal-form", "TREE"], ["chess"], [],
 ]
 OPTIONS = st.sampled_from([
     "--depth", "--time", "--position", "-p", "--json", "--limit", "--piles", "--goal",
     "--gaol", "--table", "--weak", "--misere", "--player1", "--player2", "--seed", "--pure",
     "--algorithm", "-a", "--iterations", "--sticks", "--max-take", "--help", "--version",
-    "--method", "--pv", "--tolerance"])
+    "--method", "--pv", "--tolerance", "--games", "-n", "--iterated", "--mixed"])
 ARG_VALUES = st.one_of(
     NASTY, st.sampled_from(["1", "2", "3", "-3", "0", "1,2", "3-4", "11", "5", "random",
                             "alphabeta:depth=2", "alphabeta:tt=0", "minimax", "ismcts",
@@ -276,7 +278,8 @@ def test_command_line(cli, command, extra):
     long_work = LONG_WORK.get(tuple(command[:2]), set())
     args = list(command)
     for option, value in extra:
-        if option in long_work or option in ("--depth", "--limit") and _real_work(value):
+        if option in long_work or option in ("--depth", "--limit", "--games", "-n") \
+                and _real_work(value):
             continue
         args += [option, value]
     if args[:2] in (["solve", "pig"], ["solve", "connect4"], ["solve", "kuhn_poker"]):
