@@ -355,3 +355,19 @@ def test_match_seeds_derived_for_agents_are_not_checked_as_typed(cli):
     assert code == 0, err
     refused(cli, "match", "tictactoe", "random", "random", "--seed", "-1", words="--seed")
     refused(cli, "match", "tictactoe", "random:seed=-1", "random", words="seed: -1 is out")
+
+
+@pytest.mark.parametrize("failure, words", [
+    (RecursionError, "deeper than Python's stack allows"),
+    (MemoryError, "out of memory"),
+])
+def test_the_last_resort_for_stack_and_memory_is_one_line(cli, monkeypatch, failure, words):
+    import importlib
+
+    module = importlib.import_module("gamesearch.search.alphabeta")
+
+    def fail(*args, **kwargs):
+        raise failure()
+
+    monkeypatch.setattr(module, "alphabeta", fail)
+    refused(cli, "solve", "tictactoe", words=words)

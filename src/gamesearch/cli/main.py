@@ -88,6 +88,13 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     except typer.Exit as done:
         sys.exit(done.exit_code)
+    except RecursionError:  # a legal but very deep game or tree: no traceback either
+        print("error: the request goes deeper than Python's stack allows; give a depth "
+              "limit or a smaller game", file=sys.stderr)
+        sys.exit(2)
+    except MemoryError:
+        print("error: out of memory; give a smaller game, table or limit", file=sys.stderr)
+        sys.exit(2)
     except Exception as err:  # click usage errors and the like
         if isinstance(err, _usage_errors()):
             message = one_line(err.format_message())
