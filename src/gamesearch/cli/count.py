@@ -9,6 +9,7 @@ import typer
 from rich.table import Table
 
 from gamesearch.cli.common import EXTRA_ARGS, console, extra_params, print_json
+from gamesearch.cli.game_options import options_epilog
 from gamesearch.cli.main import app
 from gamesearch.errors import LimitError
 
@@ -16,7 +17,7 @@ DEFAULT_COUNT_LIMIT = 200_000
 """Distinct positions before count gives up: a few seconds and about 100 MB of memory."""
 
 
-@app.command("perft", context_settings=EXTRA_ARGS)
+@app.command("perft", context_settings=EXTRA_ARGS, epilog=options_epilog())
 def perft_command(
     ctx: typer.Context,
     game_name: str = typer.Argument(..., metavar="GAME", help="a game name (see 'games')"),
@@ -68,7 +69,7 @@ def perft_command(
         raise typer.Exit(130)
 
 
-@app.command("count", context_settings=EXTRA_ARGS)
+@app.command("count", context_settings=EXTRA_ARGS, epilog=options_epilog())
 def count_command(
     ctx: typer.Context,
     game_name: str = typer.Argument(..., metavar="GAME", help="a game name (see 'games')"),

@@ -8,6 +8,7 @@ never silently ignored (``solve pig --gaol 50``); ``solve --help`` lists them pe
 
 from __future__ import annotations
 
+import functools
 import inspect
 import typing
 from typing import Any
@@ -51,6 +52,7 @@ def _default(value: Any) -> list[str]:
     return [f"default {value}"]
 
 
+@functools.cache
 def options_epilog() -> str:
     """Every game's options, one paragraph each, for ``solve --help`` (and ``play``)."""
     from gamesearch.games import REGISTRY
