@@ -74,7 +74,7 @@ def _tree(file: str = "") -> Game:
 
 register(GameEntry("tictactoe", "Tic-tac-toe on 3x3 (a draw)", _tictactoe))
 register(GameEntry("nim", "Nim with any piles; normal or misère play", _nim,
-                   ranges={"piles": Range(0, 1000)}))
+                   ranges={"piles": Range(0, 1000)}))  # nim.MAX_PILE, unimported here
 register(GameEntry("ii-nim", "The lectures' II-Nim: piles 2 and 2, last stick loses", _ii_nim))
 def _connect4_solver(game: Game, state: Any, options: dict) -> dict:
     from gamesearch.games.connect4_perfect import solve_entry
