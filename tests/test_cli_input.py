@@ -371,3 +371,13 @@ def test_the_last_resort_for_stack_and_memory_is_one_line(cli, monkeypatch, fail
 
     monkeypatch.setattr(module, "alphabeta", fail)
     refused(cli, "solve", "tictactoe", words=words)
+
+
+def test_an_option_given_without_its_value_says_so(cli):
+    refused(cli, "solve", "nim", "--piles", words="piles: needs a value (INTS)")
+    refused(cli, "solve", "pig", "--tolerance", words="--tolerance: needs a value (FLOAT)")
+    code, out, err, _ = cli("solve", "nim", "--piles", "2,2", "--misere", "--json")
+    assert code == 0, err
+    # Misère Nim with a pile above 1 is won by the mover iff the piles' XOR is non-zero
+    # (Bouton 1901): 2 XOR 2 = 0, so the mover loses (the lectures' II-Nim).
+    assert json.loads(out)["value"] == -1

@@ -156,10 +156,20 @@ def call_with_params(func: Callable[..., Any], params: dict[str, Any], where: st
     return func(**converted)
 
 
+class BareFlag(str):
+    """The value of an option given without one (``--misere``): true for a flag, and a
+    "needs a value" error for any other type (``--piles`` alone)."""
+
+    def __new__(cls) -> BareFlag:
+        return super().__new__(cls, "true")
+
+
 def convert(value: Any, annotation: Any, where: str) -> Any:
     """Convert a spec value (usually a string) to the annotated type."""
     if not isinstance(value, str):
         return value
+    if isinstance(value, BareFlag) and annotation is not bool and type_text(annotation):
+        raise SpecError(f"{where}: needs a value ({type_text(annotation)})")
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
     if origin in (typing.Union, types.UnionType):
