@@ -23,10 +23,10 @@ from hypothesis import strategies as st
 from gamesearch.errors import GameSearchError
 
 LONG = os.environ.get("GAMESEARCH_FUZZ") == "long"
-FAST = settings(max_examples=800 if LONG else 60, deadline=None, derandomize=not LONG,
+FAST = settings(max_examples=4000 if LONG else 60, deadline=None, derandomize=not LONG,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                        HealthCheck.function_scoped_fixture])
-CLI = settings(FAST, max_examples=600 if LONG else 40)
+CLI = settings(FAST, max_examples=2000 if LONG else 40)
 
 # Text that looks like what parsers expect, mixed with what breaks them: superscript and
 # other scripts' digits, huge numbers, brackets, quotes, control characters.
