@@ -210,12 +210,12 @@ def test_match_command_reports_and_resumes(cli, tmp_path) -> None:
     (("play", "tictactoe", "--position", "55"), "square 5 is taken"),
     (("play", "connect4", "--position", "4x"), "malformed move 'x'"),
     (("play", "tictactoe", "--player2", "deepblue:depth=3"), "unknown agent 'deepblue'"),
-    (("play", "tictactoe", "--player2", "alphabeta:depth=many"), "cannot read 'many'"),
+    (("play", "tictactoe", "--player2", "alphabeta:depth=many"), "got 'many'"),
     (("play", "tictactoe", "--player2", "alphabeta:colour=red"), "unknown parameter"),
     (("match", "tictactoe", "alphabeta", "monkey"), "unknown agent 'monkey'"),
     (("match", "tictactoe", "random", "random", "--games", "lots"), "'--games'"),
     (("perft", "tictactoe", "--depth", "-1"), "'--depth'"),
-    (("perft", "nim", "--piles", "a,b", "--depth", "2"), "piles: expected a number, got 'a'"),
+    (("perft", "nim", "--piles", "a,b", "--depth", "2"), "piles: expected a whole number, got 'a'"),
     (("count", "nim", "--position", "3,x"), "3,x"),
 ])
 def test_bad_input_is_one_clear_line_and_status_2(cli, args, message) -> None:

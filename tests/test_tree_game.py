@@ -70,7 +70,7 @@ def test_bad_json_names_file_and_line(tmp_path) -> None:
     path.write_text('[[3, 12, 8],\n [2, 4 6]]')
     with pytest.raises(FileFormatError, match=r"broken.json: not valid JSON at line 2"):
         TreeGame.from_file(path)
-    with pytest.raises(FileFormatError, match="cannot read tree file"):
+    with pytest.raises(FileFormatError, match="tree file .*missing.json. does not exist"):
         TreeGame.from_file(tmp_path / "missing.json")
 
 

@@ -24,3 +24,8 @@ class SpecError(GameSearchError, ValueError):
 
 class FileFormatError(GameSearchError, ValueError):
     """A broken input file (tree, matrix, benchmark); the message names file and line."""
+
+
+class LimitError(GameSearchError):
+    """A request beyond a limit that the user may raise (``--limit``): the message says
+    which limit was reached."""

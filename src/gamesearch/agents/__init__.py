@@ -15,10 +15,10 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from gamesearch.errors import UnknownNameError
+from gamesearch.errors import GameSearchError, SpecError, UnknownNameError
 from gamesearch.game import CHANCE, Game, State, sample_action
 from gamesearch.search.result import SearchResult, SearchStats
-from gamesearch.spec import call_with_params, parse_spec
+from gamesearch.spec import AGENT_RANGES, call_with_params, parse_spec
 
 
 class Agent:
@@ -95,7 +95,14 @@ def make_agent(spec: str, **extra: Any) -> Agent:
     if name not in AGENTS:
         raise UnknownNameError(f"unknown agent {name!r}; known agents: {', '.join(sorted(AGENTS))}")
     factory, _ = AGENTS[name]
-    agent = call_with_params(factory, {**params, **extra}, f"agent {spec!r}")
+    try:
+        # the ranges bound what a person typed; ``extra`` comes from code (a match's seeds)
+        ranges = {k: r for k, r in AGENT_RANGES.items() if k in params}
+        agent = call_with_params(factory, {**params, **extra}, f"agent {spec!r}", ranges)
+    except (ValueError, TypeError) as err:  # a factory's own check, in its own words
+        if isinstance(err, GameSearchError):
+            raise
+        raise SpecError(f"agent {spec!r}: {err}") from None
     agent.spec = spec.strip()
     return agent
 

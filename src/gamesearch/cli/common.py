@@ -10,6 +10,7 @@ from rich.console import Console
 
 from gamesearch.errors import SpecError
 from gamesearch.game import Game, State
+from gamesearch.spec import BareFlag
 
 console = Console(highlight=False)
 
@@ -30,7 +31,7 @@ def extra_params(ctx: typer.Context) -> dict[str, str]:
             value = args[i + 1]
             i += 1
         else:
-            value = "true"
+            value = BareFlag()
         params[key.replace("-", "_")] = value
         i += 1
     return params

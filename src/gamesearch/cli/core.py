@@ -6,6 +6,7 @@ import typer
 from rich.table import Table
 
 from gamesearch.cli.common import EXTRA_ARGS, console, extra_params, position, print_json
+from gamesearch.cli.game_options import options_epilog
 from gamesearch.cli.main import app
 from gamesearch.errors import GameSearchError
 
@@ -26,35 +27,32 @@ def games_command(json_out: bool = typer.Option(False, "--json", help="JSON outp
     console.print(table)
 
 
-@app.command("solve", context_settings=EXTRA_ARGS)
+@app.command("solve", context_settings=EXTRA_ARGS, epilog=options_epilog())
 def solve_command(
     ctx: typer.Context,
     game_name: str = typer.Argument(..., metavar="GAME", help="a game name (see 'games')"),
     position_text: str | None = typer.Option(None, "--position", "-p",
                                                 help="the position (game-specific notation)"),
-    depth: int | None = typer.Option(None, "--depth", help="depth limit in plies"),
-    time: float | None = typer.Option(None, "--time", help="time budget in seconds"),
+    depth: int | None = typer.Option(None, "--depth", min=1, max=1000,
+                                     help="depth limit in plies"),
+    time: float | None = typer.Option(None, "--time", min=0.001, max=86_400,
+                                      help="time budget in seconds"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """Solve a position: value, best move, principal variation and statistics.
 
     Game parameters go as extra options, e.g. ``solve nim --piles 3,4,5 --misere``.
     """
+    from gamesearch.cli.game_options import split_solve_options
     from gamesearch.games import game_entry
     from gamesearch.search.alphabeta import alphabeta
     from gamesearch.spec import call_with_params, parse_spec
 
     name, spec_params = parse_spec(game_name)
-    params = {**spec_params, **extra_params(ctx)}
     entry = game_entry(name)
-    solver_options = {}
-    if entry.solver is not None:
-        import inspect
-
-        accepted = set(inspect.signature(entry.factory).parameters)
-        solver_options = {k: v for k, v in params.items() if k not in accepted}
-        params = {k: v for k, v in params.items() if k in accepted}
-    game = call_with_params(entry.factory, params, f"game {name!r}")
+    params, solver_options = split_solve_options(entry, {**spec_params, **extra_params(ctx)},
+                                                 depth=depth, time=time)
+    game = call_with_params(entry.factory, params, f"game {entry.name!r}", entry.ranges)
     state = position(game, position_text)
     if entry.solver is not None:
         report = entry.solver(game, state, {"depth": depth, "time": time, **solver_options})

@@ -9,18 +9,20 @@ import typer
 from rich.table import Table
 
 from gamesearch.cli.common import EXTRA_ARGS, console, extra_params, print_json
+from gamesearch.cli.game_options import options_epilog
 from gamesearch.cli.main import app
-from gamesearch.errors import GameSearchError
+from gamesearch.errors import LimitError
 
 DEFAULT_COUNT_LIMIT = 200_000
 """Distinct positions before count gives up: a few seconds and about 100 MB of memory."""
 
 
-@app.command("perft", context_settings=EXTRA_ARGS)
+@app.command("perft", context_settings=EXTRA_ARGS, epilog=options_epilog())
 def perft_command(
     ctx: typer.Context,
     game_name: str = typer.Argument(..., metavar="GAME", help="a game name (see 'games')"),
-    depth: int = typer.Option(..., "--depth", "-d", min=1, help="count to this many plies"),
+    depth: int = typer.Option(..., "--depth", "-d", min=1, max=1000,
+                              help="count to this many plies"),
     position_text: str | None = typer.Option(None, "--position", "-p",
                                                 help="count from this position"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
@@ -44,6 +46,8 @@ def perft_command(
             leaves = perft(game, state, d)
             rows.append({"depth": d, "leaves": leaves,
                          "seconds": round(time.perf_counter() - began, 6)})
+            if leaves == 0:  # every game has ended: the deeper depths add nothing
+                break
     except KeyboardInterrupt:
         interrupted = True
     if json_out:
@@ -65,7 +69,7 @@ def perft_command(
         raise typer.Exit(130)
 
 
-@app.command("count", context_settings=EXTRA_ARGS)
+@app.command("count", context_settings=EXTRA_ARGS, epilog=options_epilog())
 def count_command(
     ctx: typer.Context,
     game_name: str = typer.Argument(..., metavar="GAME", help="a game name (see 'games')"),
@@ -88,8 +92,8 @@ def count_command(
     state = position(game, position_text)
     try:
         counted = count_game(game, state, limit=limit)
-    except GameSearchError as err:
-        raise GameSearchError(f"{err} (raise --limit to try anyway)") from None
+    except LimitError as err:
+        raise LimitError(f"{err} (raise --limit to try anyway)") from None
     data = counted.as_dict(game)
     if json_out:
         print_json({"value": data["games"], **data})

@@ -21,9 +21,18 @@ app = typer.Typer(
 )
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        from gamesearch import __version__
+
+        print(f"gamesearch {__version__}")
+        raise typer.Exit(0)
+
 
 @app.callback()
-def _group() -> None:
+def _group(version: bool = typer.Option(False, "--version", is_eager=True,
+                                        callback=_show_version,
+                                        help="Show the version and exit.")) -> None:
     """Adversarial search and game solving: play, solve and analyse games."""
     # A callback keeps ``app`` a group of commands when only one command module is loaded
     # (Typer runs a lone command directly, taking its name for an argument).
@@ -52,6 +61,7 @@ COMMANDS = {
     "analyze": "gamesearch.cli.connect4",
     "book": "gamesearch.cli.connect4",
     "warmup": "gamesearch.cli.connect4",
+    "agents": "gamesearch.cli.agents",
 }
 COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
 
@@ -61,6 +71,9 @@ def _load_commands(args: list[str] | None = None) -> None:
     is not in :data:`COMMANDS`, or when no arguments are given)."""
     import importlib
 
+    from gamesearch.cli.help_types import install
+
+    install()
     command = args[0] if args else None
     modules = [COMMANDS[command]] if command in COMMANDS else COMMAND_MODULES
     for module in modules:
@@ -84,7 +97,7 @@ def main(argv: list[str] | None = None) -> None:
         if isinstance(code, int) and code:  # typer.Exit(n) comes back as a return value
             sys.exit(code)
     except GameSearchError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {one_line(str(err))}", file=sys.stderr)
         sys.exit(2)
     except typer.Abort:
         print("aborted", file=sys.stderr)
@@ -94,11 +107,34 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     except typer.Exit as done:
         sys.exit(done.exit_code)
+    except RecursionError:  # a legal but very deep game or tree: no traceback either
+        print("error: the request goes deeper than Python's stack allows; give a depth "
+              "limit or a smaller game", file=sys.stderr)
+        sys.exit(2)
+    except MemoryError:
+        print("error: out of memory; give a smaller game, table or limit", file=sys.stderr)
+        sys.exit(2)
     except Exception as err:  # click usage errors and the like
         if isinstance(err, _usage_errors()):
-            print(f"error: {err.format_message()}", file=sys.stderr)
+            message = one_line(err.format_message())
+            if not message:  # no arguments at all: the help was shown, which is no error
+                sys.exit(0)
+            print(f"error: {message}", file=sys.stderr)
             sys.exit(2)
         raise
+
+
+MAX_MESSAGE = 300
+"""Error messages longer than this (a 10,000-digit move quoted back) are shortened."""
+
+
+def one_line(message: str) -> str:
+    """The message on one line of at most :data:`MAX_MESSAGE` characters (the middle of a
+    longer one elided, so the start and the end both stay readable)."""
+    text = " ".join(message.split())
+    if len(text) <= MAX_MESSAGE:
+        return text
+    return f"{text[:200]} ... {text[-(MAX_MESSAGE - 205):]}"
 
 
 def _usage_errors() -> tuple[type, ...]:

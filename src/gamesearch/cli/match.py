@@ -18,8 +18,10 @@ def match_command(
     game_name: str = typer.Argument(..., metavar="GAME", help="a game name (see 'games')"),
     spec_a: str = typer.Argument(..., metavar="SPEC_A", help="agent A, e.g. alphabeta:depth=4"),
     spec_b: str = typer.Argument(..., metavar="SPEC_B", help="agent B, e.g. random"),
-    games: int = typer.Option(10, "--games", "-n", min=1, help="number of games"),
-    seed: int | None = typer.Option(None, "--seed", help="seed for chance and seedable agents"),
+    games: int = typer.Option(10, "--games", "-n", min=1, max=10**7,
+                              help="number of games"),
+    seed: int | None = typer.Option(None, "--seed", min=0, max=2**32 - 1,
+                                    help="seed for chance and seedable agents"),
     position_text: str | None = typer.Option(None, "--position", "-p",
                                                 help="start every game from this position"),
     out: str | None = typer.Option(None, "--out", metavar="FILE", help="write games as JSON lines; "

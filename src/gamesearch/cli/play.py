@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 
 from gamesearch.cli.common import EXTRA_ARGS, console, extra_params, print_json
+from gamesearch.cli.game_options import options_epilog
 from gamesearch.cli.main import app
 from gamesearch.errors import GameSearchError, IllegalActionError
 from gamesearch.game import CHANCE, Game, State
@@ -31,7 +32,7 @@ class QuitGame(Exception):
     """The person asked to leave (``quit``) or the input ended."""
 
 
-@app.command("play", context_settings=EXTRA_ARGS)
+@app.command("play", context_settings=EXTRA_ARGS, epilog=options_epilog())
 def play_command(
     ctx: typer.Context,
     game_name: str = typer.Argument(..., metavar="GAME", help="a game name (see 'games')"),

@@ -245,13 +245,19 @@ def _profiles(shape: tuple[int, ...]) -> list[tuple[int, ...]]:
 def spe_command(
     tree: str = typer.Argument(..., metavar="TREE_FILE",
                                help="a tree file (JSON), or a small game such as nim:piles=1-2"),
+    limit: int = typer.Option(200_000, "--limit", min=1, max=10**8,
+                              help="give up beyond this many distinct positions"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """A subgame-perfect equilibrium by backward induction, with payoffs and ties."""
+    from gamesearch.errors import LimitError
     from gamesearch.theory.backward_induction import backward_induction
 
     game = _load_tree(tree)
-    spe = backward_induction(game)
+    try:
+        spe = backward_induction(game, limit=limit)
+    except LimitError as err:
+        raise LimitError(f"{err} (raise --limit to try anyway)") from None
     root = game.initial_state()
 
     def name(state: Any) -> str:

@@ -96,7 +96,7 @@ def tree_command(
                                       "'[[3,12,8],[2,4,6],[14,5,2]]'"),
     algorithm: str = typer.Option("alphabeta", "--algorithm", "-a",
                                   help="minimax, alphabeta, expectimax or expectiminimax"),
-    depth: int | None = typer.Option(None, "--depth",
+    depth: int | None = typer.Option(None, "--depth", min=0, max=1000,
                                      help="depth limit (cut-off nodes need an 'eval')"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:

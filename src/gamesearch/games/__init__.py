@@ -9,12 +9,12 @@ the generic search (Connect Four's compiled solver, Pig's value iteration, CFR f
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gamesearch.errors import UnknownNameError
 from gamesearch.game import Game
-from gamesearch.spec import call_with_params, parse_spec
+from gamesearch.spec import Option, Range, call_with_params, parse_spec
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,10 @@ class GameEntry:
     summary: str
     factory: Callable[..., Game]
     solver: Callable[..., dict] | None = None
+    solver_options: dict[str, Option] = field(default_factory=dict)
+    """The options ``gamesearch solve`` passes on to ``solver`` (others are refused)."""
+    ranges: dict[str, Range] = field(default_factory=dict)
+    """The accepted range of numeric game parameters (each item of a tuple)."""
 
 
 REGISTRY: dict[str, GameEntry] = {}
@@ -69,7 +73,8 @@ def _tree(file: str = "") -> Game:
 
 
 register(GameEntry("tictactoe", "Tic-tac-toe on 3x3 (a draw)", _tictactoe))
-register(GameEntry("nim", "Nim with any piles; normal or misère play", _nim))
+register(GameEntry("nim", "Nim with any piles; normal or misère play", _nim,
+                   ranges={"piles": Range(0, 1000)}))  # nim.MAX_PILE, unimported here
 register(GameEntry("ii-nim", "The lectures' II-Nim: piles 2 and 2, last stick loses", _ii_nim))
 def _connect4_solver(game: Game, state: Any, options: dict) -> dict:
     from gamesearch.games.connect4_perfect import solve_entry
@@ -77,8 +82,22 @@ def _connect4_solver(game: Game, state: Any, options: dict) -> dict:
     return solve_entry(game, state, options)
 
 
+CONNECT4_SOLVER_OPTIONS = {
+    "weak": Option(bool, "win/draw/loss only (faster)"),
+    "pure": Option(bool, "the generic pure-Python alpha-beta instead of the compiled solver"),
+    "depth": Option(int, "depth limit in plies (with --pure only)", Range(1, 1000)),
+    "time": Option(float, "time budget in seconds (with --pure only)",
+                   Range(0, 86_400, low_open=True)),
+    "table": Option(int, "log2 of the transposition table slots (4 bytes each)",
+                    Range(8, 32)),
+    "book": Option(str, "an opening book (.npz)"),
+    "batch": Option(str, "solve every position of a benchmark file"),
+    "limit": Option(int, "with --batch: only the first N positions", Range(1, 10**9)),
+    "pv": Option(int, "moves of the principal variation to show", Range(0, 81)),
+}
 register(GameEntry("connect4", "Connect Four, 7x6 by default (other sizes too)", _connect4,
-                   solver=_connect4_solver))
+                   solver=_connect4_solver, solver_options=CONNECT4_SOLVER_OPTIONS,
+                   ranges={"width": Range(4, 9), "height": Range(4, 8)}))
 register(GameEntry("tree", "An explicit game tree from a JSON file (file=PATH)", _tree))
 
 
@@ -90,7 +109,8 @@ def _takeaway(players: int = 3, sticks: int = 10, max_take: int = 3, per_stick: 
 
 
 register(GameEntry("takeaway", "N-player take-away: sticks score, the last one a bonus",
-                   _takeaway))
+                   _takeaway, ranges={"players": Range(2, 8), "sticks": Range(1, 10_000),
+                                      "max_take": Range(1, 1000)}))
 
 
 def _pig(goal: int = 100) -> Game:
@@ -106,7 +126,12 @@ def _pig_solver(game: Game, state: Any, options: dict) -> dict:
 
 
 register(GameEntry("pig", "Pig, the dice race to goal=100 (solved by value iteration)", _pig,
-                   solver=_pig_solver))
+                   solver=_pig_solver, ranges={"goal": Range(2, 10**9)},
+                   solver_options={
+                       "tolerance": Option(float, "value iteration stops below this change",
+                                           Range(0, 1, low_open=True)),
+                       "plot": Option(str, "draw the optimal policy into this image file"),
+                   }))
 
 
 def _backgammon() -> Game:
@@ -143,7 +168,7 @@ def load_game(spec: str, **params: Any) -> Game:
     ``load_game("nim:piles=2-2,misere=true")``."""
     name, raw = parse_spec(spec)
     entry = game_entry(name)
-    return call_with_params(entry.factory, {**raw, **params}, f"game {name!r}")
+    return call_with_params(entry.factory, {**raw, **params}, f"game {name!r}", entry.ranges)
 
 
 def game_entry(name: str) -> GameEntry:
@@ -175,10 +200,14 @@ def _poker_solver(game: Game, state: object, options: dict) -> dict:
     return solve_poker(game, state, options)
 
 
+POKER_SOLVER_OPTIONS = {
+    "iterations": Option(int, "CFR iterations", Range(1, 10**9)),
+    "algorithm": Option(str, "cfr+ (default) or cfr"),
+}
 register(GameEntry("kuhn_poker", "Kuhn poker: 3 cards, value -1/18 (CFR solver)", _kuhn_poker,
-                   solver=_poker_solver))
+                   solver=_poker_solver, solver_options=POKER_SOLVER_OPTIONS))
 register(GameEntry("leduc_poker", "Leduc hold'em: 6 cards, public card (CFR solver)",
-                   _leduc_poker, solver=_poker_solver))
+                   _leduc_poker, solver=_poker_solver, solver_options=POKER_SOLVER_OPTIONS))
 
 
 def _whist(suits: int = 4, ranks: int = 3) -> Game:
@@ -204,4 +233,5 @@ def _strategy_fusion() -> Game:
 
 
 register(GameEntry("strategy_fusion", "Take 3, or guess a hidden coin for 4: PIMC's blind spot",
-                   _strategy_fusion, solver=_poker_solver))
+                   _strategy_fusion, solver=_poker_solver,
+                   solver_options=POKER_SOLVER_OPTIONS))

@@ -185,8 +185,9 @@ class ConnectFour(Game):
 
     def string_to_action(self, state: C4State, text: str) -> int:
         text = text.strip()
-        if not text.isdigit():
-            raise IllegalActionError(f"malformed move {text!r}: give a column 1-{self.width}")
+        if not (text.isascii() and text.isdigit() and len(text) <= 2):
+            raise IllegalActionError(f"malformed move {text[:20]!r}: give a column "
+                                     f"1-{self.width}")
         column = int(text) - 1
         if not 0 <= column < self.width:
             raise IllegalActionError(f"illegal move {text!r}: columns are 1-{self.width}")
@@ -199,6 +200,9 @@ class ConnectFour(Game):
         sets write positions (spaces and commas between them are allowed: ``4, 4, 5, 3``);
         the message names the first bad move."""
         moves = "".join(text.replace(",", " ").split())
+        if len(moves) > self.cells:
+            raise IllegalActionError(f"position of {len(moves):,} moves: a {self.width}x"
+                                     f"{self.height} board holds {self.cells}")
         state = self.initial_state()
         for i, ch in enumerate(moves):
             where = f"position {moves!r}, move {i + 1} ({ch!r})"

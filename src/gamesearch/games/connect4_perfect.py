@@ -74,6 +74,10 @@ def solve_entry(game: ConnectFour, state: tuple, options: dict) -> dict:
     weak = flag(options, "weak")
     if flag(options, "pure"):
         return pure_entry(game, state, options)
+    limits = [f"--{k}" for k in ("depth", "time") if options.get(k) is not None]
+    if limits:
+        raise GameSearchError(f"solve connect4: the compiled solver computes the exact score; "
+                              f"{' and '.join(limits)} apply with --pure only")
     log_table = int(options["table"]) if options.get("table") else None
     solver = session_solver(game, log_table, options.get("book"))
     if options.get("batch"):
@@ -132,17 +136,18 @@ def pure_entry(game: ConnectFour, state: tuple, options: dict) -> dict:
 
 def read_benchmark(path: str) -> list[tuple[str, int | None]]:
     """Lines ``MOVES SCORE`` (the score may be missing); a bad line is named."""
-    try:
-        text = Path(path).read_text()
-    except OSError as err:
-        raise FileFormatError(f"benchmark file {path!r}: {err.strerror}") from None
+    from gamesearch.textinput import read_text
+
+    text = read_text(path, "benchmark file")
     rows = []
     for number, line in enumerate(text.splitlines(), 1):
         parts = line.split()
         if not parts:
             continue
-        if len(parts) > 2 or (len(parts) == 2 and not parts[1].lstrip("-").isdigit()):
-            raise FileFormatError(f"{path!r} line {number}: expected 'MOVES SCORE', got {line!r}")
+        score = parts[1].lstrip("-") if len(parts) == 2 else "0"
+        if len(parts) > 2 or not (score.isascii() and score.isdigit() and len(score) <= 4):
+            raise FileFormatError(f"{path!r} line {number}: expected 'MOVES SCORE', got "
+                                  f"{line[:60]!r}")
         rows.append((parts[0], int(parts[1]) if len(parts) == 2 else None))
     return rows
 

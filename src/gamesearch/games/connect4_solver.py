@@ -414,6 +414,9 @@ def check_table(log_table: int) -> None:
     """Table sizes from 2^8 to 2^32 slots; anything else is named in the error."""
     if not 8 <= log_table <= 32:
         raise GameSearchError(f"table size 2^{log_table}: choose 8..32")
+    from gamesearch.resources import check_memory
+
+    check_memory(4 * (1 << log_table), f"a Connect Four table of 2^{log_table} slots")
 
 
 def next_prime(n: int) -> int:

@@ -16,6 +16,9 @@ from gamesearch.game import Game
 
 NimState = tuple[tuple[int, ...], int]  # (piles, player to move)
 
+MAX_PILE = 1000
+"""Piles above this are refused: a move list of billions would never finish (or fit)."""
+
 
 class Nim(Game):
     """Players alternately take one or more objects from one pile."""
@@ -26,6 +29,8 @@ class Nim(Game):
         piles = tuple(piles)
         if not piles or any(not isinstance(p, int) or p < 0 for p in piles):
             raise GameSearchError(f"nim: piles must be non-negative integers, got {piles!r}")
+        if max(piles) > MAX_PILE:
+            raise GameSearchError(f"nim: a pile of {max(piles)} is over the limit {MAX_PILE}")
         self.piles = piles
         self.misere = bool(misere)
 
@@ -93,13 +98,18 @@ class Nim(Game):
         if ":" in text or not text.strip():
             return super().state_from_string(text)
         try:
-            piles = tuple(int(p) for p in text.replace(",", " ").split())
+            piles = tuple(int(p) for p in text.replace(",", " ").split() if p.isascii())
+            if len(piles) != len(text.replace(",", " ").split()):
+                raise ValueError
         except ValueError:
             raise IllegalActionError(
                 f"position {text!r}: give piles as numbers, e.g. 3,4,5"
             ) from None
         if not piles or min(piles) < 0:
             raise IllegalActionError(f"position {text!r}: piles must be non-negative")
+        if max(piles) > MAX_PILE:
+            raise IllegalActionError(f"position {text!r}: a pile of {max(piles)} is over the "
+                                     f"limit {MAX_PILE}")
         return (piles, 0)
 
     def render(self, state: NimState) -> str:

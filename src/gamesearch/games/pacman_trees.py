@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gamesearch.errors import FileFormatError
-from gamesearch.games.tree import TreeGame
+from gamesearch.games.tree import MAX_TREE_NESTING, TreeGame
+from gamesearch.textinput import read_text
 
 ALGORITHMS = {"MinimaxAgent": "minimax", "AlphaBetaAgent": "alphabeta",
               "ExpectimaxAgent": "expectimax"}
@@ -107,11 +108,7 @@ class CourseTreeCase:
 def read_case(path: str | Path) -> CourseTreeCase:
     """Read a case file; errors name the file and what is wrong."""
     path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as err:
-        raise FileFormatError(f"cannot read test case {str(path)!r}: {err.strerror}") from None
-    return parse_case(text, source=path.name)
+    return parse_case(read_text(path, "test case"), source=path.name)
 
 
 def parse_case(text: str, source: str = "test") -> CourseTreeCase:
@@ -150,6 +147,9 @@ def parse_case(text: str, source: str = "test") -> CourseTreeCase:
     seen: set[str] = set()
 
     def node(name: str, level: int) -> dict:
+        if level >= MAX_TREE_NESTING // 2:  # each level is an object and a children list
+            raise FileFormatError(f"{source}: the tree is more than {level} levels deep; the "
+                                  f"limit is {MAX_TREE_NESTING // 2}")
         if name in seen:
             raise FileFormatError(f"{source}: state {name!r} is reached twice (a tree is "
                                   "needed)")
@@ -171,9 +171,19 @@ def parse_case(text: str, source: str = "test") -> CourseTreeCase:
     value = fields.get("expected_value")
     return CourseTreeCase(
         source=source, algorithm=ALGORITHMS[fields["alg"]], depth=depth, num_agents=agents,
-        game=tree, expected_value=None if value is None else float(value),
+        game=tree, expected_value=None if value is None else _number(value, source),
         expected_action=fields.get("expected_action"),
         expected_visited=None if visited is None else visited.split())
+
+
+def _number(text: str, source: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise FileFormatError(f"{source}: expected_value {text!r} is not a number") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise FileFormatError(f"{source}: expected_value {text!r} is not a finite number")
+    return value
 
 
 def _integer(text: str, key: str, source: str) -> int:

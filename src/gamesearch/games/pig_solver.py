@@ -208,6 +208,11 @@ def hold_at(P: np.ndarray) -> np.ndarray:
 def _check_goal(goal: int) -> None:
     if isinstance(goal, bool) or not isinstance(goal, int) or goal < 2:
         raise GameSearchError(f"pig: goal {goal!r} must be an integer of at least 2")
+    from gamesearch.resources import check_memory
+
+    # the padded table of goal x goal x (goal + 6) floats, and about three more of its size
+    # while solving and checking (the copy, the Bellman update, the mask)
+    check_memory(4 * 8 * goal * goal * (goal + 6), f"solving pig to goal {goal:,}")
 
 
 def plot_policy(solution: PigSolution, path: str) -> str:
@@ -232,9 +237,13 @@ def plot_policy(solution: PigSolution, path: str) -> str:
                  f"(first player wins with probability {solution.win_probability():.4f})")
     fig.colorbar(image, ax=ax, label="hold once the turn total reaches")
     fig.tight_layout()
-    with atomic_writer(path) as handle:
-        fig.savefig(handle, dpi=110, format="png", metadata=PNG_MARK)
-    plt.close(fig)
+    try:
+        with atomic_writer(path) as handle:
+            fig.savefig(handle, dpi=110, format="png", metadata=PNG_MARK)
+    except (OSError, ValueError) as err:  # no such folder, an unknown image type
+        raise GameSearchError(f"cannot write the plot {path!r}: {err}") from None
+    finally:
+        plt.close(fig)
     return path
 
 
@@ -249,6 +258,7 @@ def pig_solver(game, state, options: dict) -> dict:
     from gamesearch.games.pig import ROLL, PigState
 
     tolerance = float(options.get("tolerance") or DEFAULT_TOLERANCE)
+    _check_goal(game.goal)  # the memory it needs, before a progress bar appears
     start = time.perf_counter()
     with Progress(console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(f"value iteration, goal {game.goal}", total=2 * game.goal - 1)

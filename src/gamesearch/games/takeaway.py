@@ -71,7 +71,7 @@ class TakeAway(Game):
 
     def string_to_action(self, state: TakeAwayState, text: str) -> int:
         text = text.strip()
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit() and len(text) <= 6):
             raise IllegalActionError(f"malformed move {text!r}: give a number of sticks")
         take = int(text)
         if take not in self.actions(state):

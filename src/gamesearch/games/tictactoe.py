@@ -151,7 +151,7 @@ class TicTacToe(Game):
             if WINS[x] and WINS[o]:
                 raise IllegalActionError(f"position {text!r}: both players have a line")
             return (x, o)
-        moves = " ".join(t) if t.isdigit() else t
+        moves = " ".join(t) if t.isascii() and t.isdigit() else t
         return super().state_from_string(moves)
 
     def render(self, state: tuple[int, int]) -> str:

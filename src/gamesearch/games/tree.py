@@ -27,7 +27,6 @@ child's ``action`` label or its name.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,8 +34,13 @@ from typing import Any
 
 from gamesearch.errors import FileFormatError, GameSearchError
 from gamesearch.game import CHANCE, Game, check_chance_outcomes
+from gamesearch.textinput import MAX_JSON_DEPTH, load_json, nesting_depth, read_text
 
 MAX, MIN = 0, 1
+
+MAX_TREE_NESTING = MAX_JSON_DEPTH
+"""Deeper trees are refused before they are built (lists and objects nested, so an
+object-form tree may be half as many levels deep)."""
 
 
 @dataclass
@@ -63,6 +67,10 @@ class TreeGame(Game):
         self.nodes: list[Node] = []
         if isinstance(tree, dict) and "root" in tree and "children" not in tree:
             tree = tree["root"]
+        depth = nesting_depth(tree)
+        if depth > MAX_TREE_NESTING:
+            raise FileFormatError(f"{source}: the tree nests {depth} levels deep; the limit "
+                                  f"is {MAX_TREE_NESTING} (the searches recurse once a level)")
         self._build(tree, depth=0, path="root", parent=None, label="", implicit=None)
         players = {n.player for n in self.nodes if n.children and n.player != CHANCE}
         vectors = {len(n.value) for n in self.nodes if isinstance(n.value, tuple)}
@@ -179,6 +187,8 @@ class TreeGame(Game):
 
     def _leaf_value(self, value: Any, where: str) -> float | tuple[float, ...]:
         if isinstance(value, list):
+            if not value:
+                raise FileFormatError(f"{where}: a 'value' list needs one utility per player")
             for v in value:
                 self._check_number(v, where)
             return tuple(value)
@@ -197,21 +207,12 @@ class TreeGame(Game):
     def from_file(cls, path: str | Path) -> TreeGame:
         """Read a tree from a JSON file; errors name the file and what is wrong."""
         path = Path(path)
-        try:
-            text = path.read_text()
-        except OSError as err:
-            raise FileFormatError(f"cannot read tree file {str(path)!r}: {err.strerror}") from None
-        return cls.from_json(text, source=path.name)
+        return cls.from_json(read_text(path, "tree file"), source=path.name)
 
     @classmethod
     def from_json(cls, text: str, source: str = "tree") -> TreeGame:
         """Parse a tree from JSON text."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise FileFormatError(f"{source}: not valid JSON at line {err.lineno}, column "
-                                  f"{err.colno}: {err.msg}") from None
-        return cls(data, source=source)
+        return cls(load_json(text, source), source=source)
 
     # --- the formalization ------------------------------------------------------------
     def initial_state(self) -> int:
@@ -327,6 +328,4 @@ def load_tree_source(text_or_path: str) -> TreeGame:
     stripped = text_or_path.strip()
     if stripped.startswith(("[", "{")):
         return TreeGame.from_json(stripped, source="inline tree")
-    if not Path(text_or_path).exists():
-        raise FileFormatError(f"tree file {text_or_path!r} does not exist")
     return TreeGame.from_file(text_or_path)

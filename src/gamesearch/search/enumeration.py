@@ -65,40 +65,59 @@ def describe_outcome(game: Game | None, utilities: tuple) -> str:
 
 def count_game(game: Game, state: State | None = None, limit: int = 50_000_000) -> GameCount:
     """Enumerate the whole game tree below ``state`` (memoized over distinct positions, so
-    tic-tac-toe's 549,946 tree nodes cost 5,478 visits). ``limit`` bounds distinct states."""
-    from gamesearch.errors import GameSearchError
+    tic-tac-toe's 549,946 tree nodes cost 5,478 visits). ``limit`` bounds distinct states.
+
+    The walk keeps its own stack (no recursion, so any depth is fine) and refuses a game
+    whose positions repeat along a line of play: its tree would be infinite (Pig).
+    """
+    from gamesearch.errors import GameSearchError, LimitError
 
     state = game.initial_state() if state is None else state
     memo: dict[State, tuple[int, int, Counter]] = {}
     terminals = 0
 
-    def visit(s: State) -> tuple[int, int, Counter]:
+    def leaf(s: State) -> tuple[int, int, Counter]:
         nonlocal terminals
-        if s in memo:
-            return memo[s]
-        if len(memo) >= limit:
-            raise GameSearchError(f"{game.name}: more than {limit:,} positions; too large to "
-                                  "enumerate")
-        if game.is_terminal(s):
-            terminals += 1
-            out = (1, 1, Counter({tuple(game.utilities(s)): 1}))
+        terminals += 1
+        return (1, 1, Counter({tuple(game.utilities(s)): 1}))
+
+    if game.is_terminal(state):
+        memo[state] = leaf(state)
+        return GameCount(1, 1, 1, terminals, memo[state][2])
+    # a frame: [state, its actions not yet followed, nodes, games, outcomes]
+    stack: list[list] = [[state, iter(game.actions(state)), 1, 0, Counter()]]
+    on_path = {state}
+    result: tuple[int, int, Counter] = (0, 0, Counter())
+    while stack:
+        frame = stack[-1]
+        s = frame[0]
+        for a in frame[1]:
+            child = game.result(s, a)
+            if child in on_path:
+                raise GameSearchError(f"{game.name}: a position repeats along a line of play, "
+                                      "so the game tree is infinite and cannot be counted")
+            if child not in memo:
+                if len(memo) + len(on_path) >= limit:
+                    raise LimitError(f"{game.name}: more than {limit:,} positions; too "
+                                     "large to enumerate")
+                if not game.is_terminal(child):
+                    on_path.add(child)
+                    stack.append([child, iter(game.actions(child)), 1, 0, Counter()])
+                    break
+                memo[child] = leaf(child)
+            _add(frame, memo[child])
         else:
-            nodes, games, outcomes = 1, 0, Counter()
-            for a in game.actions(s):
-                n, g, o = visit(game.result(s, a))
-                nodes += n
-                games += g
-                outcomes.update(o)
-            out = (nodes, games, outcomes)
-        memo[s] = out
-        return out
-
-    import sys
-
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, 100_000))
-    try:
-        nodes, games, outcomes = visit(state)
-    finally:
-        sys.setrecursionlimit(old)
+            stack.pop()
+            on_path.discard(s)
+            memo[s] = result = (frame[2], frame[3], frame[4])
+            if stack:
+                _add(stack[-1], result)
+    nodes, games, outcomes = result
     return GameCount(nodes, games, len(memo), terminals, outcomes)
+
+
+def _add(frame: list, counted: tuple[int, int, Counter]) -> None:
+    """Add a child's counts to its parent's frame."""
+    frame[2] += counted[0]
+    frame[3] += counted[1]
+    frame[4].update(counted[2])

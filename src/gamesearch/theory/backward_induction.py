@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamesearch.errors import GameSearchError
+from gamesearch.errors import GameSearchError, LimitError
 from gamesearch.game import CHANCE, Game, State
 from gamesearch.theory.extensive import _exactish
 
@@ -46,16 +46,37 @@ class SubgamePerfect:
     values: dict[State, tuple] = field(default_factory=dict)
 
 
-def backward_induction(game: Game, state: State | None = None) -> SubgamePerfect:
-    """A subgame-perfect equilibrium from ``state`` (default: the start)."""
+def backward_induction(game: Game, state: State | None = None,
+                       limit: int = 1_000_000) -> SubgamePerfect:
+    """A subgame-perfect equilibrium from ``state`` (default: the start).
+
+    ``limit`` bounds the distinct positions (a :class:`LimitError` beyond it); a game whose
+    positions repeat along a line of play (Pig) has no finite tree to induct on and is
+    refused, as is one deeper than Python's stack allows.
+    """
     state = game.initial_state() if state is None else state
     strategy: dict[State, Any] = {}
     values: dict[State, tuple] = {}
     ties: list[Tie] = []
+    on_path: set[State] = set()
 
     def solve(s: State) -> tuple:
         if s in values:
             return values[s]
+        if s in on_path:
+            raise GameSearchError(f"{game.name}: a position repeats along a line of play, so "
+                                  "the game tree is infinite: backward induction needs a "
+                                  "finite one")
+        if len(values) + len(on_path) >= limit:
+            raise LimitError(f"{game.name}: more than {limit:,} positions; too large for "
+                             "backward induction")
+        on_path.add(s)
+        try:
+            return _solve(s)
+        finally:
+            on_path.discard(s)
+
+    def _solve(s: State) -> tuple:
         if game.is_terminal(s):
             values[s] = tuple(game.utilities(s))
             return values[s]
@@ -80,7 +101,11 @@ def backward_induction(game: Game, state: State | None = None) -> SubgamePerfect
         values[s] = outcomes[tied[0]]
         return values[s]
 
-    payoffs = solve(state)
+    try:
+        payoffs = solve(state)
+    except RecursionError:
+        raise GameSearchError(f"{game.name}: the game is deeper than backward induction can "
+                              "follow (Python's stack)") from None
     path, s = [], state
     while not game.is_terminal(s) and game.to_move(s) != CHANCE:
         path.append(strategy[s])

@@ -28,6 +28,7 @@ import csv
 import io
 import itertools
 import json
+import math
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -37,14 +38,22 @@ import numpy as np
 
 from gamesearch.durable import atomic_write
 from gamesearch.errors import FileFormatError, GameSearchError
+from gamesearch.textinput import MAX_NUMBER_DIGITS, load_json, read_text
 from gamesearch.theory.normal_form import NormalFormGame
 
-NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?(/\d+)?$")
+NUMBER = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?(/[0-9]+)?$")
+
+MAX_PROFILES = 1_000_000
+"""Games with more strategy profiles than this are refused before anything is allocated
+(each profile holds one payoff per player)."""
 
 
 def parse_number(text: str, where: str) -> int | Fraction | float:
     """An integer, a fraction ``p/q`` (exact) or a decimal (float)."""
     text = text.strip()
+    if len(text) > MAX_NUMBER_DIGITS:
+        raise FileFormatError(f"{where}: a number of {len(text):,} characters (the limit is "
+                              f"{MAX_NUMBER_DIGITS})")
     if not NUMBER.match(text):
         raise FileFormatError(f"{where}: {text!r} is not a number")
     if "/" in text:
@@ -139,6 +148,7 @@ def read_nfg(text: str, source: str = "game.nfg") -> NormalFormGame:
             count = r.number(f"the number of strategies of {p}")
             if not isinstance(count, int) or count < 1:
                 raise FileFormatError(f"{r.where()}: {p} needs a positive number of strategies")
+            _check_profiles([len(s) for s in strategies] + [count], r.where())
             strategies.append([str(k + 1) for k in range(count)])
     r.take("}", "'}' after the strategies")
     if len(strategies) != len(players) or any(not s for s in strategies):
@@ -147,7 +157,8 @@ def read_nfg(text: str, source: str = "game.nfg") -> NormalFormGame:
     if r.peek() == "string":
         r.take("string", "the comment")
     shape = [len(s) for s in strategies]
-    cells = int(np.prod(shape))
+    _check_profiles(shape, r.where())
+    cells = math.prod(shape)
     n = len(players)
     if r.peek() == "{":
         per_profile = _read_outcomes(r, n, cells)
@@ -159,6 +170,14 @@ def read_nfg(text: str, source: str = "game.nfg") -> NormalFormGame:
     if r.pos != len(r.tokens):
         raise FileFormatError(f"{r.where()}: unexpected text after the {cells} profiles")
     return _from_profiles(per_profile, players, strategies, title)
+
+
+def _check_profiles(shape: list[int], where: str) -> None:
+    """Refuse a game with more than :data:`MAX_PROFILES` profiles, saying how many."""
+    cells = math.prod(shape)
+    if cells > MAX_PROFILES:
+        raise FileFormatError(f"{where}: {' x '.join(map(str, shape))} strategies make "
+                              f"{cells:,} profiles; the limit is {MAX_PROFILES:,}")
 
 
 def _read_outcomes(r: _Reader, n: int, cells: int) -> list[list]:
@@ -239,11 +258,7 @@ def _json_value(value: Any, where: str) -> int | Fraction | float:
 
 def read_json(text: str, source: str = "game.json") -> NormalFormGame:
     """A game from the JSON form."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise FileFormatError(f"{source}: line {err.lineno}: not valid JSON ({err.msg})") \
-            from None
+    data = load_json(text, source)
     if not isinstance(data, dict):
         raise FileFormatError(f"{source}: the JSON must be an object with 'payoffs' or 'A'")
     known = {"title", "players", "strategies", "payoffs", "A", "B"}
@@ -252,8 +267,8 @@ def read_json(text: str, source: str = "game.json") -> NormalFormGame:
         raise FileFormatError(f"{source}: unknown keys {sorted(unknown)}; allowed: "
                               f"{sorted(known)}")
     title = str(data.get("title", ""))
-    names = {"players": data.get("players"), "strategies": data.get("strategies"),
-             "title": title}
+    names = {"players": _names(data.get("players"), source, "players"),
+             "strategies": _strategy_names(data.get("strategies"), source), "title": title}
     try:
         if "payoffs" in data:
             place = _JsonPlace(text, source, "payoffs")
@@ -275,6 +290,32 @@ def read_json(text: str, source: str = "game.json") -> NormalFormGame:
     except ValueError as err:
         raise FileFormatError(f"{source}: ragged payoff lists ({err})") from None
     raise FileFormatError(f"{source}: give 'payoffs', or 'A' (and 'B')")
+
+
+def _names(value: Any, source: str, key: str) -> list[str] | None:
+    """A JSON list of names (strings or numbers), or None when absent."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(
+            isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in value):
+        raise FileFormatError(f"{source}: '{key}' must be a list of names, got "
+                              f"{_short(value)}")
+    return [str(v) for v in value]
+
+
+def _strategy_names(value: Any, source: str) -> list[list[str]] | None:
+    """The JSON 'strategies': one list of names per player."""
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise FileFormatError(f"{source}: 'strategies' must hold one list of names per "
+                              f"player, got {_short(value)}")
+    return [_names(v, source, f"strategies[{k}]") or [] for k, v in enumerate(value)]
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 class _JsonPlace:
@@ -354,8 +395,11 @@ def write_json(game: NormalFormGame) -> str:
 # --- CSV ----------------------------------------------------------------------------------
 def read_csv(text: str, source: str = "game.csv") -> NormalFormGame:
     """A two-player game from the CSV form."""
-    rows = [(k + 1, row) for k, row in enumerate(csv.reader(io.StringIO(text)))
-            if any(cell.strip() for cell in row)]
+    try:
+        rows = [(k + 1, row) for k, row in enumerate(csv.reader(io.StringIO(text, newline="")))
+                if any(cell.strip() for cell in row)]
+    except csv.Error as err:
+        raise FileFormatError(f"{source}: not valid CSV ({err})") from None
     if len(rows) < 2:
         raise FileFormatError(f"{source}: needs a header row and at least one strategy row")
     header_line, header = rows[0]
@@ -406,11 +450,7 @@ def write_csv(game: NormalFormGame) -> str:
 def load_normal_form(path: str | Path) -> NormalFormGame:
     """A game from a .nfg, .json or .csv file (chosen by its extension, else its content)."""
     path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as err:
-        raise FileFormatError(f"cannot read game file {str(path)!r}: {err.strerror}") from None
-    return parse_game(text, path.name)
+    return parse_game(read_text(path, "game file"), path.name)
 
 
 def parse_game(text: str, source: str) -> NormalFormGame:
