@@ -495,6 +495,8 @@ class Connect4Solver:
             self.table = np.zeros(size, np.uint32 if tag_bits + 7 <= 32 else np.uint64)
             self.stack = np.zeros((self.cells + 2, F_MOVES + 2 * width), np.int64)
         self.stats = np.zeros(1, np.int64)
+        self.total_nodes = 0
+        """Nodes of every solve since this solver was made (callers take differences)."""
         self.set_book(book)
 
     @property
@@ -544,6 +546,7 @@ class Connect4Solver:
             score = self._score(current, mask, moves, weak)
         if weak:
             score = (score > 0) - (score < 0)
+        self.total_nodes += int(stats[0])
         return Solved(score, int(stats[0]), _time.perf_counter() - start)
 
     def analyze(self, game, state: tuple, weak: bool = False) -> dict[int, int]:
