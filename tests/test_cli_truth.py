@@ -74,3 +74,22 @@ def test_sequence_form_value_of_kuhn_poker_is_exactly_minus_1_18(capsys):
     assert code == 0 and data["value"] == "-1/18" and data["exact"] is True
     code, out, _ = run(capsys, "sequence-form", "kuhn_poker")
     assert code == 0 and "-1/18 (exact)" in out
+
+
+def test_wilson_interval_reaches_exactly_1_at_a_perfect_score():
+    from gamesearch.arena.match import wilson_interval
+
+    assert wilson_interval(1.0, 30)[1] == 1.0 and wilson_interval(0.0, 30)[0] == 0.0
+
+
+def test_match_of_all_wins_reports_an_elo_bound_not_infinity(capsys):
+    # perfect nim play against random from 3,4,5 (a first-player win) wins every game
+    code, out, _ = run(capsys, "match", "nim", "alphabeta", "random", "-n", "30", "--seed",
+                       "1", "--piles", "3,4,5")
+    elo_line = next(line for line in out.splitlines() if line.startswith("Elo"))
+    assert code == 0 and "30 wins" in out
+    assert "inf" not in elo_line and "at least +357" in elo_line
+    code, out, _ = run(capsys, "match", "nim", "alphabeta", "random", "-n", "30", "--seed",
+                       "1", "--piles", "3,4,5", "--json")
+    data = json.loads(out)
+    assert data["elo"] is None and data["elo_interval"] == [357.1, None]
