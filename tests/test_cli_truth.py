@@ -93,3 +93,58 @@ def test_match_of_all_wins_reports_an_elo_bound_not_infinity(capsys):
                        "1", "--piles", "3,4,5", "--json")
     data = json.loads(out)
     assert data["elo"] is None and data["elo_interval"] == [357.1, None]
+
+
+def test_solver_reports_show_no_python_dicts(capsys):
+    code, out, _ = run(capsys, "solve", "strategy_fusion")
+    assert code == 0 and "{" not in out and "'" not in out
+    assert "gamble: heads 0.5, tails 0.5" in out  # the coin is a fair guess
+
+
+def test_report_lines_indent_nested_dicts_and_name_the_empty_key():
+    from gamesearch.cli.common import report_lines
+
+    lines = report_lines({"value": 0.6155585498047093, "done": True,
+                          "strategy": {"": {"a": 1.0, "b": 0.0}},
+                          "files": {"plot": "x.png"}})
+    assert lines == ["value: 0.615559", "done: yes", "strategy:", "  (start): a 1, b 0",
+                     "files:", "  plot: x.png"]
+
+
+def test_piped_output_is_not_wrapped(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "40")  # even a narrow terminal setting: a pipe is no terminal
+    code, out, _ = run(capsys, "solve", "tictactoe")
+    stats = [line for line in out.splitlines() if line.startswith("stats:")]
+    assert code == 0 and len(stats) == 1 and "b* " in stats[0] and len(stats[0]) > 80
+
+
+def _matrix_rows(text: str) -> list[list[str]]:
+    """The body rows of a rich table: the cells between the vertical bars."""
+    return [[cell.strip() for cell in line.strip("│").split("│")]
+            for line in text.splitlines() if line.startswith("│")]
+
+
+def test_normal_form_of_ii_nim_shows_every_payoff_piped(capsys):
+    code, out, _ = run(capsys, "normal-form", "ii-nim")
+    rows = _matrix_rows(out)
+    assert code == 0 and len(rows) == 32
+    assert all(len(r) == 37 and all(c in ("1", "-1") for c in r[1:]) for r in rows)
+
+
+def test_normal_form_of_ii_nim_fits_a_narrow_terminal_in_blocks(capsys, monkeypatch):
+    import io
+
+    from gamesearch.cli import theory
+    from gamesearch.cli.common import Output
+
+    screen = io.StringIO()
+    monkeypatch.setattr(theory, "console", Output(file=screen, width=80, force_terminal=True,
+                                                  color_system=None))
+    code, _, _ = run(capsys, "normal-form", "ii-nim")
+    text = screen.getvalue()
+    rows = _matrix_rows(text)
+    assert code == 0 and max(len(line) for line in text.splitlines()) <= 80
+    assert len(rows) % 32 == 0 and len(rows) > 32  # more than one block of columns
+    assert sum(len(r) - 1 for r in rows[::32]) == 36  # every column once
+    assert all(c in ("1", "-1") for r in rows for c in r[1:])
+    assert "c36 = " in text and "r32 = " in text

@@ -5,7 +5,14 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
-from gamesearch.cli.common import EXTRA_ARGS, console, extra_params, position, print_json
+from gamesearch.cli.common import (
+    EXTRA_ARGS,
+    console,
+    extra_params,
+    position,
+    print_json,
+    print_report,
+)
 from gamesearch.cli.main import app
 from gamesearch.errors import GameSearchError
 
@@ -61,8 +68,7 @@ def solve_command(
         if json_out:
             print_json(report)
         else:
-            for key, value in report.items():
-                console.print(f"[bold]{key}[/]: {value}")
+            print_report(report)
         return
     if game.is_terminal(state):
         raise GameSearchError(f"position {position_text!r}: the game is already over")

@@ -9,7 +9,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from gamesearch.cli.common import console, print_json
+from gamesearch.cli.common import PIPE_WIDTH, console, print_json
 from gamesearch.cli.main import app
 from gamesearch.theory.exact import format_number, json_number
 
@@ -143,21 +143,55 @@ def dominance_command(
         console.print(f"no {kind} dominant-strategy equilibrium")
 
 
-def _matrix_table(game, title: str) -> Table:
+def _cell(game, i: int, j: int) -> str:
+    """One cell of a two-player matrix: the payoff (zero-sum) or both payoffs."""
+    source = game.exact_payoffs if game.exact else game.payoffs
+    if game.is_zero_sum:
+        return format_number(source[0, i, j])
+    return ", ".join(format_number(source[p, i, j]) for p in range(2))
+
+
+def _matrix_table(game, title: str, columns: range | None = None,
+                  numbered: bool = False) -> Table:
+    """The matrix (or the given columns of it); ``numbered``: strategies as r1, c1, ..."""
+    columns = range(game.shape[1]) if columns is None else columns
     table = Table(title=title)
     table.add_column(f"{game.players[0]} \\ {game.players[1]}")
-    for name in game.strategies[1]:
-        table.add_column(name, justify="center")
-    source = game.exact_payoffs if game.exact else game.payoffs
+    for j in columns:
+        table.add_column(f"c{j + 1}" if numbered else game.strategies[1][j], justify="center")
     for i, name in enumerate(game.strategies[0]):
-        cells = []
-        for j in range(game.shape[1]):
-            if game.is_zero_sum:
-                cells.append(format_number(source[0, i, j]))
-            else:
-                cells.append(", ".join(format_number(source[p, i, j]) for p in range(2)))
-        table.add_row(name, *cells)
+        table.add_row(f"r{i + 1}" if numbered else name, *[_cell(game, i, j) for j in columns])
     return table
+
+
+def _print_matrix(game, title: str) -> None:
+    """The matrix whole when it fits the terminal; else with numbered strategies, in blocks
+    of columns that fit, and a legend (rich would squeeze a wide table to empty cells)."""
+    from rich.measure import Measurement
+
+    def width(table: Table) -> int:
+        unbounded = console.options.update_width(PIPE_WIDTH)  # the width it wants
+        return Measurement.get(console, unbounded, table).maximum
+
+    full = _matrix_table(game, title)
+    if width(full) <= console.width:
+        console.print(full)
+        return
+    n = game.shape[1]
+    start = 0
+    while start < n:
+        stop = start + 1
+        while stop < n and width(_matrix_table(game, "", range(start, stop + 1), True)) \
+                <= console.width:
+            stop += 1
+        part = f"{title}, columns {start + 1}-{stop} of {n}" if stop - start < n else title
+        console.print(_matrix_table(game, part, range(start, stop), True))
+        start = stop
+    for p, letter in ((0, "r"), (1, "c")):
+        console.print(f"[bold]{game.players[p]}[/] (rows)" if p == 0 else
+                      f"[bold]{game.players[p]}[/] (columns)")
+        for k, name in enumerate(game.strategies[p]):
+            console.print(f"  {letter}{k + 1} = {name}")
 
 
 @app.command("normal-form")
@@ -201,7 +235,7 @@ def normal_form_command(
     sizes = " x ".join(str(s) for s in game.shape)
     title = f"{'reduced ' if reduced else ''}normal form ({sizes} pure strategies)"
     if game.num_players == 2:
-        console.print(_matrix_table(game, title))
+        _print_matrix(game, title)
     else:
         table = Table(title=title)
         for p in game.players:
