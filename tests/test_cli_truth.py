@@ -45,7 +45,7 @@ def test_solve_time_and_nodes_cover_the_principal_variation(capsys):
                        "--json")
     wall = time.perf_counter() - started
     data = json.loads(out)
-    assert code == 0 and data["score"] == -15 and len(data["pv"].split()) >= 2
+    assert code == 0 and data["score"] == -15 and len(data["pv"]) >= 2
     assert data["pv_nodes"] > 0 and data["nodes"] == data["solve_nodes"] + data["pv_nodes"]
     assert data["seconds"] >= data["solve_seconds"] + data["pv_seconds"] - 1e-3
     assert data["seconds"] > 0.7 * wall - 0.05  # the reported time is the time it took
@@ -148,3 +148,38 @@ def test_normal_form_of_ii_nim_fits_a_narrow_terminal_in_blocks(capsys, monkeypa
     assert sum(len(r) - 1 for r in rows[::32]) == 36  # every column once
     assert all(c in ("1", "-1") for r in rows for c in r[1:])
     assert "c36 = " in text and "r32 = " in text
+
+
+def test_connect4_moves_are_written_in_the_games_notation(capsys):
+    from gamesearch.games import load_game
+
+    game = load_game("connect4")
+    code, out, _ = run(capsys, "solve", "connect4", "--position", "44455554221", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["best_move"] == data["pv"][0]
+    assert all(isinstance(m, str) for m in data["pv"])
+    game.state_from_string("44455554221" + "".join(data["pv"]))  # the moves replay
+    code, out, _ = run(capsys, "analyze", "connect4", "44455554221", "--json")
+    data = json.loads(out)
+    assert data["best"] == [str(c) for c in range(1, 8)]  # every column loses by 15
+
+
+def test_moves_in_errors_use_the_notation_too():
+    from gamesearch.game import move_text
+    from gamesearch.games import load_game
+
+    game = load_game("tictactoe")
+    start = game.initial_state()
+    assert move_text(game, start, 4) == "5"  # the centre: action 4, square 5
+    assert move_text(game, start, None) == "None"
+
+
+def test_play_json_moves_match_what_a_person_types(capsys):
+    from gamesearch.games import load_game
+
+    code, out, _ = run(capsys, "play", "tictactoe", "-1", "alphabeta", "-2", "alphabeta",
+                       "--json")
+    data = json.loads(out)
+    assert code == 0 and data["result"] == "draw" and data["moves"][0] == "5"
+    game = load_game("tictactoe")
+    assert game.is_terminal(game.state_from_string(" ".join(data["moves"])))

@@ -208,6 +208,15 @@ def two_player_value(game: Game, state: State, player: int) -> float:
     return game.utilities(state)[player]
 
 
+def move_text(game: Game, state: State, action: Action) -> str:
+    """An action as users see it, in the game's notation; its repr when the game cannot write
+    it (an agent's illegal answer such as None), so an error can still name it."""
+    try:
+        return game.action_to_string(state, action)
+    except Exception:  # noqa: BLE001 - any failure to write an invalid action
+        return repr(action)
+
+
 def legal_action(game: Game, state: State, action: Action) -> Action:
     """Return ``action`` if it is legal in ``state``; otherwise raise IllegalActionError."""
     if game.is_terminal(state):

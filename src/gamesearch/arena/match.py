@@ -28,7 +28,7 @@ from typing import Any
 
 from gamesearch.agents import AGENTS, Agent, act, make_agent
 from gamesearch.errors import FileFormatError, GameSearchError
-from gamesearch.game import Game, State
+from gamesearch.game import Game, State, move_text
 from gamesearch.spec import parse_spec
 
 Z95 = 1.959963984540054
@@ -160,8 +160,8 @@ def play_game(game: Game, seats: list[Agent], state: State | None = None,
         player = game.to_move(state)
         result = act(seats[player] if player >= 0 else seats[0], game, state, rng)
         if result.action not in game.actions(state):
-            raise GameSearchError(f"agent {seats[player].spec!r} played the illegal action "
-                                  f"{result.action!r}")
+            raise GameSearchError(f"agent {seats[player].spec!r} played the illegal move "
+                                  f"{move_text(game, state, result.action)!r}")
         if on_move is not None:
             on_move(state, result.action, result)
         actions.append(result.action)

@@ -17,7 +17,7 @@ from rich.console import Console
 from gamesearch.cli.common import EXTRA_ARGS, console, extra_params, print_json
 from gamesearch.cli.main import app
 from gamesearch.errors import GameSearchError, IllegalActionError
-from gamesearch.game import CHANCE, Game, State
+from gamesearch.game import CHANCE, Game, State, move_text
 
 
 def default_ai(game: Game, player: int = 1) -> str:
@@ -112,8 +112,8 @@ def _play(game: Game, state: State, agents: list, rng: random.Random, out: Conso
                 out.print(f"{game.player_name(mover)} ({agent.spec}) is thinking...")
             result = agent(game, state)
             if result.action not in game.actions(state):
-                raise GameSearchError(f"agent {agent.spec!r} played an illegal action "
-                                      f"{result.action!r}")
+                raise GameSearchError(f"agent {agent.spec!r} played an illegal move "
+                                      f"{move_text(game, state, result.action)!r}")
             text = game.action_to_string(state, result.action)
             if not agent.interactive:
                 out.print(f"{game.player_name(mover)} plays [bold]{text}[/]")

@@ -93,9 +93,9 @@ def solve_entry(game: ConnectFour, state: tuple, options: dict) -> dict:
         pv = solver.principal_variation(game, state, solved.score,
                                         max(1, pv_length)) if not weak else []
         best = pv[0] if pv else best_weak_move(game, solver, state)
-        report["best_move"] = best + 1
+        report["best_move"] = game.action_to_string(state, best)
         if pv_length:
-            report["pv"] = " ".join(str(c + 1) for c in pv[:pv_length])
+            report["pv"] = [game.action_to_string(state, c) for c in pv[:pv_length]]
     seconds = _time.perf_counter() - started
     nodes = solver.total_nodes - pv_nodes_before + solved.nodes
     # every figure covers the whole command (solve + best move + PV); the parts follow
