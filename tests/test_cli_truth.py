@@ -4,6 +4,7 @@ moves that agree with the score, exact values, no raw dicts, one notation for mo
 from __future__ import annotations
 
 import json
+import re
 import time
 
 from gamesearch.cli.main import main
@@ -183,3 +184,101 @@ def test_play_json_moves_match_what_a_person_types(capsys):
     assert code == 0 and data["result"] == "draw" and data["moves"][0] == "5"
     game = load_game("tictactoe")
     assert game.is_terminal(game.state_from_string(" ".join(data["moves"])))
+
+
+def test_play_seed_seeds_every_agent(capsys):
+    def moves(seed: str) -> list[str]:
+        code, out, _ = run(capsys, "play", "connect4", "-1", "random", "-2", "random",
+                           "--seed", seed, "--json")
+        assert code == 0
+        return json.loads(out)["moves"]
+
+    assert moves("5") == moves("5")  # no chance in connect4: only the agents' own dice
+    assert moves("5") != moves("6")
+
+
+class Spy:
+    """An agent that plays the first legal move and keeps every state it was given."""
+
+    spec = "spy"
+    interactive = False
+
+    def __init__(self) -> None:
+        self.seen: list = []
+
+    def __call__(self, game, state):
+        from gamesearch.search.result import SearchResult, SearchStats
+
+        self.seen.append(state)
+        action = game.actions(state)[0]
+        return SearchResult(None, action, [action], SearchStats())
+
+
+def _spy_games(name: str, games: int) -> list[tuple[list, object]]:
+    """Play ``games`` games of two spies; each game's (states player 1 saw, final state)."""
+    import io
+    import random
+
+    from gamesearch.cli.common import Output
+    from gamesearch.cli.play import _play
+    from gamesearch.games import load_game
+
+    game = load_game(name)
+    quiet = Output(file=io.StringIO())
+    out = []
+    for k in range(games):
+        spies = [Spy() for _ in range(game.num_players)]
+        final = _play(game, game.initial_state(), spies, random.Random(k), quiet, [],
+                      random.Random(1000 + k))
+        out.append((spies[0].seen, final))
+    return out
+
+
+def test_agents_in_kuhn_see_their_own_card_and_a_guess_for_the_other():
+    played = _spy_games("kuhn_poker", 30)
+    assert all(seen and all(s[0][0] == final[0][0] for s in seen) for seen, final in played)
+    guessed_wrong = sum(seen[0][0][1] != final[0][1] for seen, final in played)
+    assert 3 <= guessed_wrong <= 27  # a fair guess: about half of the time (never: the truth)
+
+
+def test_agents_in_whist_are_not_given_the_other_hands():
+    from gamesearch.games import load_game
+
+    game = load_game("whist")
+    differs = 0
+    for seen, final in _spy_games("whist", 6):
+        view = seen[0]  # player 1's first move, when the others hold all their cards
+        assert game.information_set(view, 0)[1] == game.information_set(final, 0)[1]
+        held = {p: {c for q, c in final[1] if q == p} for p in range(4)}  # the true deal
+        given = {p: set(view[0][p]) | {c for q, c in view[1] if q == p} for p in range(4)}
+        differs += any(held[p] != given[p] for p in (1, 2, 3))
+    assert differs >= 1
+
+
+def test_a_person_playing_kuhn_sees_only_their_own_card(capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("p\np\nb\nb\n"))
+    code, out, _ = run(capsys, "play", "kuhn_poker", "--seed", "3")
+    boards = [line for line in out.splitlines() if line.startswith("cards")]
+    assert code == 0 and "game over" in out
+    both = re.compile(r"^cards [JQK] [JQK] ")
+    assert not any(both.match(line) for line in boards[:-1])
+    assert both.match(boards[-1])  # the cards are shown when the hand is over
+    assert "chance: J" not in out and "chance: Q" not in out and "chance: K" not in out
+
+
+def test_match_games_give_agents_only_their_information_set():
+    import random
+
+    from gamesearch.arena.match import play_game
+    from gamesearch.games import load_game
+
+    game = load_game("kuhn_poker")
+    wrong = 0
+    for k in range(30):
+        spies = [Spy(), Spy()]
+        final, _ = play_game(game, spies, rng=random.Random(k))
+        assert all(s[0][1] == final[0][1] for s in spies[1].seen)  # its own card is true
+        wrong += any(s[0][0] != final[0][0] for s in spies[1].seen)
+    assert 3 <= wrong <= 27

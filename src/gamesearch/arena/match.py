@@ -28,7 +28,7 @@ from typing import Any
 
 from gamesearch.agents import AGENTS, Agent, act, make_agent
 from gamesearch.errors import FileFormatError, GameSearchError
-from gamesearch.game import Game, State, move_text
+from gamesearch.game import Game, State, move_text, player_view
 from gamesearch.spec import parse_spec
 
 Z95 = 1.959963984540054
@@ -153,12 +153,18 @@ def play_game(game: Game, seats: list[Agent], state: State | None = None,
     """
     state = game.initial_state() if state is None else state
     rng = rng or random.Random()
+    # the draws that give each agent only its information set (hidden-information games):
+    # seeded from the chance generator without using it, so chance stays as it was
+    views = random.Random(hash(rng.getstate()[1]))  # a tuple of ints: the same every run
     actions = []
     for _ in range(max_plies):
         if game.is_terminal(state):
             return state, actions
         player = game.to_move(state)
-        result = act(seats[player] if player >= 0 else seats[0], game, state, rng)
+        if player >= 0:
+            result = seats[player](game, player_view(game, state, player, views))
+        else:
+            result = act(seats[0], game, state, rng)
         if result.action not in game.actions(state):
             raise GameSearchError(f"agent {seats[player].spec!r} played the illegal move "
                                   f"{move_text(game, state, result.action)!r}")
