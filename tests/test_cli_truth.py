@@ -282,3 +282,22 @@ def test_match_games_give_agents_only_their_information_set():
         assert all(s[0][1] == final[0][1] for s in spies[1].seen)  # its own card is true
         wrong += any(s[0][0] != final[0][0] for s in spies[1].seen)
     assert 3 <= wrong <= 27
+
+
+def test_every_file_the_readme_names_exists():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "README.md").read_text()
+    named = set(re.findall(r"(?<![\w/.])((?:tests|bench|docs|src|\.ci)/[\w./*-]+\w)", text))
+    assert any("Test_L2_R1" in n for n in named)  # the --batch example is among them
+    missing = [n for n in sorted(named) if not list(root.glob(n))]
+    assert not missing, f"README names files that do not exist: {missing}"
+
+
+def test_readme_says_which_system_packages_optional_tests_need():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    for package, test in (("chromium", "test_web_e2e.py"), ("gnubg", "test_backgammon_gnubg")):
+        assert f"apt-get install {package}" in text and test in text
