@@ -9,7 +9,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from gamesearch.cli.common import PIPE_WIDTH, console, print_json
+from gamesearch.cli.common import console, print_json
 from gamesearch.cli.main import app
 from gamesearch.theory.exact import format_number, json_number
 
@@ -167,29 +167,34 @@ def _matrix_table(game, title: str, columns: range | None = None,
 def _print_matrix(game, title: str) -> None:
     """The matrix whole when it fits the terminal; else with numbered strategies, in blocks
     of columns that fit, and a legend (rich would squeeze a wide table to empty cells)."""
-    from rich.measure import Measurement
+    from rich.cells import cell_len
 
-    def width(table: Table) -> int:
-        unbounded = console.options.update_width(PIPE_WIDTH)  # the width it wants
-        return Measurement.get(console, unbounded, table).maximum
+    rows, cols = game.shape[0], game.shape[1]
+    cells = [[_cell(game, i, j) for j in range(cols)] for i in range(rows)]
+    corner = cell_len(f"{game.players[0]} \\ {game.players[1]}")
 
-    full = _matrix_table(game, title)
-    if width(full) <= console.width:
-        console.print(full)
+    def column(j: int, numbered: bool) -> int:  # its text, padding 2, a border 1
+        head = f"c{j + 1}" if numbered else game.strategies[1][j]
+        return max(cell_len(head), *(cell_len(cells[i][j]) for i in range(rows))) + 3
+
+    def first(numbered: bool) -> int:  # the row names, with both outer borders
+        names = [f"r{i + 1}" for i in range(rows)] if numbered else game.strategies[0]
+        return max(corner, *(cell_len(n) for n in names)) + 4
+
+    if first(False) + sum(column(j, False) for j in range(cols)) <= console.width:
+        console.print(_matrix_table(game, title))
         return
-    n = game.shape[1]
     start = 0
-    while start < n:
-        stop = start + 1
-        while stop < n and width(_matrix_table(game, "", range(start, stop + 1), True)) \
-                <= console.width:
+    while start < cols:
+        stop, used = start + 1, first(True) + column(start, True)
+        while stop < cols and used + column(stop, True) <= console.width:
+            used += column(stop, True)
             stop += 1
-        part = f"{title}, columns {start + 1}-{stop} of {n}" if stop - start < n else title
+        part = f"{title}, columns {start + 1}-{stop} of {cols}" if stop - start < cols else title
         console.print(_matrix_table(game, part, range(start, stop), True))
         start = stop
-    for p, letter in ((0, "r"), (1, "c")):
-        console.print(f"[bold]{game.players[p]}[/] (rows)" if p == 0 else
-                      f"[bold]{game.players[p]}[/] (columns)")
+    for p, letter, where in ((0, "r", "rows"), (1, "c", "columns")):
+        console.print(f"[bold]{game.players[p]}[/] ({where})")
         for k, name in enumerate(game.strategies[p]):
             console.print(f"  {letter}{k + 1} = {name}")
 
