@@ -301,3 +301,13 @@ def test_readme_says_which_system_packages_optional_tests_need():
     text = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     for package, test in (("chromium", "test_web_e2e.py"), ("gnubg", "test_backgammon_gnubg")):
         assert f"apt-get install {package}" in text and test in text
+
+
+def test_solve_a_three_player_game_gives_one_utility_per_player(capsys):
+    # max^n on 3-player take-away with 10 sticks: (9, 3, 3), as the README's example says;
+    # alpha-beta's single number (6) meant nothing here
+    code, out, _ = run(capsys, "solve", "takeaway:players=3,sticks=10", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["value"] == [9, 3, 3] and data["algorithm"] == "max^n"
+    code, out, _ = run(capsys, "solve", "takeaway:players=3,sticks=10")
+    assert "player 1 9, player 2 3, player 3 3" in out
