@@ -191,7 +191,9 @@ def test_play_seed_seeds_every_agent(capsys):
         code, out, _ = run(capsys, "play", "connect4", "-1", "random", "-2", "random",
                            "--seed", seed, "--json")
         assert code == 0
-        return json.loads(out)["moves"]
+        data = json.loads(out)
+        assert data["seed"] == int(seed)
+        return data["moves"]
 
     assert moves("5") == moves("5")  # no chance in connect4: only the agents' own dice
     assert moves("5") != moves("6")

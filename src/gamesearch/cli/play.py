@@ -96,7 +96,7 @@ def play_command(
     if json_out:
         print_json({"value": utilities[0] if len(utilities) == 2 else utilities,
                     "utilities": utilities, "result": verdict, "moves": moves,
-                    "players": specs, "start": position_text or ""})
+                    "players": specs, "seed": seed, "start": position_text or ""})
         return
     out.print(f"[bold]game over[/]: {verdict} (utilities {format_scalar(utilities)})")
 
