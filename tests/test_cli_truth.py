@@ -313,3 +313,24 @@ def test_solve_a_three_player_game_gives_one_utility_per_player(capsys):
     assert code == 0 and data["value"] == [9, 3, 3] and data["algorithm"] == "max^n"
     code, out, _ = run(capsys, "solve", "takeaway:players=3,sticks=10")
     assert "player 1 9, player 2 3, player 3 3" in out
+
+
+def test_connect4_pv_is_the_line_of_first_best_moves():
+    # the PV stops solving children once one keeps the known score: the same line as
+    # solving every child and taking the first best (centre first)
+    from gamesearch.games import load_game
+    from gamesearch.games.connect4_perfect import analyze, session_solver
+
+    game = load_game("connect4")
+    solver = session_solver(game)
+    for position in ("44455554221", WINNING_BUT_NOT_BEST, "2252576253462244111563365343671"):
+        state = game.state_from_string(position)
+        line = solver.principal_variation(game, state, solver.solve(state).score, 12)
+        s, expected = state, []
+        while len(expected) < 12 and not game.is_terminal(s):
+            scores = analyze(game, s, solver=solver)
+            best = max(scores.values())
+            move = next(c for c in game.order_actions(s, list(scores)) if scores[c] == best)
+            expected.append(move)
+            s = game.result(s, move)
+        assert line == expected

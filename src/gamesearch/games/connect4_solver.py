@@ -558,19 +558,24 @@ class Connect4Solver:
         return scores
 
     def principal_variation(self, game, state: tuple, score: int, length: int = 42) -> list:
-        """Perfect moves from ``state`` (centre first among equals), up to ``length``."""
+        """Perfect moves from ``state`` (centre first among equals), up to ``length``.
+
+        The score along the line is known (negamax: a best child scores minus its parent), so
+        at every ply the first child in order that keeps it is the move: the remaining
+        children need not be solved."""
         line: list[int] = []
         s = state
+        target = score
         while len(line) < length and not game.is_terminal(s):
-            target = score if not line else None
             best, best_score = None, None
             for column in game.order_actions(s, game.actions(s)):
                 child = game.result(s, column)
                 v = -self.solve(child).score
                 if best_score is None or v > best_score:
                     best, best_score = column, v
-                if target is not None and v == target:
+                if v == target:
                     break
             line.append(best)
             s = game.result(s, best)
+            target = -best_score
         return line
