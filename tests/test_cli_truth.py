@@ -334,3 +334,22 @@ def test_connect4_pv_is_the_line_of_first_best_moves():
             expected.append(move)
             s = game.result(s, move)
         assert line == expected
+
+
+def test_duplicate_whist_gives_agents_only_their_information_set():
+    import random
+
+    from gamesearch.games import load_game
+    from gamesearch.imperfect.match import deal, play
+
+    game = load_game("whist")
+    differs = 0
+    for k in range(4):
+        rng = random.Random(k)
+        start = deal(game, rng)
+        spies = [Spy() for _ in range(4)]
+        play(game, start, spies, rng)
+        first = spies[0].seen[0]
+        assert first[0][0] == start[0][0]  # its own hand is the true one
+        differs += first[0][1:] != start[0][1:]
+    assert differs >= 1
