@@ -215,6 +215,36 @@ def two_player_value(game: Game, state: State, player: int) -> float:
     return game.utilities(state)[player]
 
 
+def player_view(game: Game, state: State, player: int, rng: random.Random) -> State:
+    """What an agent playing ``player`` is given to think about: the state itself in a game
+    of perfect information; in a game with hidden information, a state sampled from the
+    player's information set (a determinization), so no agent can read what it cannot see.
+    The legal actions are the same in every state of an information set."""
+    info_of = getattr(game, "information_set", None)
+    sample = getattr(game, "sample_state", None)
+    if info_of is None or sample is None:
+        return state
+    return sample(info_of(state, player), player, rng)
+
+
+def render_view(game: Game, state: State, viewer: int | None) -> str:
+    """The picture ``viewer`` may see (``render_for``, where the game hides something), or the
+    whole state for ``None`` (a spectator, or the game's end)."""
+    render_for = getattr(game, "render_for", None)
+    if viewer is None or render_for is None:
+        return game.render(state)
+    return render_for(state, viewer)
+
+
+def move_text(game: Game, state: State, action: Action) -> str:
+    """An action as users see it, in the game's notation; its repr when the game cannot write
+    it (an agent's illegal answer such as None), so an error can still name it."""
+    try:
+        return game.action_to_string(state, action)
+    except Exception:  # noqa: BLE001 - any failure to write an invalid action
+        return repr(action)
+
+
 def legal_action(game: Game, state: State, action: Action) -> Action:
     """Return ``action`` if it is legal in ``state``; otherwise raise IllegalActionError."""
     if game.is_terminal(state):

@@ -4,6 +4,7 @@ solver: Connect Four) and ``kernel-mcts`` (compiled UCT for any game with a kern
 from __future__ import annotations
 
 import random
+import time
 
 from gamesearch.agents import Agent
 from gamesearch.errors import GameSearchError
@@ -32,6 +33,14 @@ class PerfectAgent(Agent):
         from gamesearch.games.connect4_perfect import analyze, session_solver
 
         solver = session_solver(game)
+        nodes_before, started = solver.total_nodes, time.perf_counter()
+
+        def stats() -> SearchStats:
+            """What this move cost: every node the solver searched for it, the whole time."""
+            return SearchStats(nodes=solver.total_nodes - nodes_before,
+                               depth=game.cells - state[2],
+                               seconds=time.perf_counter() - started)
+
         if self.rng is None:
             if game.is_terminal(state):
                 raise GameSearchError("the game is over: there is no move to choose")
@@ -40,14 +49,14 @@ class PerfectAgent(Agent):
             for column in game.order_actions(state, game.actions(state)):
                 scores[column] = -solver.solve(game.result(state, column), self.weak).score
                 if scores[column] == best:
-                    return SearchResult(best, column, [column], SearchStats(),
+                    return SearchResult(best, column, [column], stats(),
                                         action_values=scores)
             raise AssertionError(f"no child keeps the score {best}")  # the solver is wrong
         scores = analyze(game, state, self.weak, solver)
         best = max(scores.values())
         choices = [c for c in game.order_actions(state, list(scores)) if scores[c] == best]
         action = self.rng.choice(choices)
-        return SearchResult(best, action, [action], SearchStats(), action_values=scores)
+        return SearchResult(best, action, [action], stats(), action_values=scores)
 
 
 class KernelMCTSAgent(Agent):

@@ -30,7 +30,7 @@ from typing import Any
 from gamesearch.agents import AGENTS, Agent, act, make_agent
 from gamesearch.durable import LineLog
 from gamesearch.errors import FileFormatError, GameSearchError
-from gamesearch.game import Game, State
+from gamesearch.game import Game, State, move_text, player_view
 from gamesearch.spec import parse_spec
 
 Z95 = 1.959963984540054
@@ -121,7 +121,10 @@ def wilson_interval(p: float, n: int, z: float = Z95) -> tuple[float, float]:
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # at p = 1 (or 0) the bound is exactly 1 (or 0); rounding must not pull it inside
+    low = 0.0 if p <= 0 else max(0.0, centre - half)
+    high = 1.0 if p >= 1 else min(1.0, centre + half)
+    return (low, high)
 
 
 def elo_difference(score: float) -> float:
@@ -154,15 +157,21 @@ def play_game(game: Game, seats: list[Agent], state: State | None = None,
     """
     state = game.initial_state() if state is None else state
     rng = rng or random.Random()
+    # the draws that give each agent only its information set (hidden-information games):
+    # seeded from the chance generator without using it, so chance stays as it was
+    views = random.Random(hash(rng.getstate()[1]))  # a tuple of ints: the same every run
     actions = []
     for _ in range(max_plies):
         if game.is_terminal(state):
             return state, actions
         player = game.to_move(state)
-        result = act(seats[player] if player >= 0 else seats[0], game, state, rng)
+        if player >= 0:
+            result = seats[player](game, player_view(game, state, player, views))
+        else:
+            result = act(seats[0], game, state, rng)
         if result.action not in game.actions(state):
-            raise GameSearchError(f"agent {seats[player].spec!r} played the illegal action "
-                                  f"{result.action!r}")
+            raise GameSearchError(f"agent {seats[player].spec!r} played the illegal move "
+                                  f"{move_text(game, state, result.action)!r}")
         if on_move is not None:
             on_move(state, result.action, result)
         actions.append(result.action)

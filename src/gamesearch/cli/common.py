@@ -6,13 +6,33 @@ import json
 from typing import Any
 
 import typer
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 
 from gamesearch.errors import SpecError
 from gamesearch.game import Game, State
 from gamesearch.spec import BareFlag
 
-console = Console(highlight=False)
+PIPE_WIDTH = 10_000
+"""Columns of output that goes to a file or a pipe: wide enough that no line is wrapped."""
+
+
+class Output(Console):
+    """A rich console that wraps lines for a terminal only: piped or redirected output keeps
+    every line and table whole (a program reading it should not have to undo the wrapping)."""
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        size = super().size
+        if self._width is None and not self.is_terminal:
+            return ConsoleDimensions(PIPE_WIDTH, size.height)
+        return size
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        self._width, self._height = new_size
+
+
+console = Output(highlight=False)
 
 
 def extra_params(ctx: typer.Context) -> dict[str, str]:
@@ -49,6 +69,54 @@ def position(game: Game, text: str | None) -> State:
     if text is None or text == "":
         return game.initial_state()
     return game.state_from_string(text)
+
+
+def format_scalar(value: Any) -> str:
+    """One number, word or list as a person reads it: long floats to 6 significant digits
+    (a short float stays as it is: 2.999999 is not rounded to a 3 that looks exact)."""
+    if isinstance(value, bool) or value is None:
+        return {True: "yes", False: "no", None: "-"}[value]
+    if isinstance(value, float):
+        if value.is_integer():
+            return str(int(value))
+        return repr(value) if len(repr(value)) <= 10 else f"{value:.6g}"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(format_scalar(v) for v in value)
+    return str(value)
+
+
+def report_lines(data: dict[str, Any], indent: int = 0) -> list[str]:
+    """A report (nested dicts) as ``key: value`` lines, never a Python dict: a dict of plain
+    values goes on one line (``J: p 0.78, b 0.22``), deeper dicts indent below their key."""
+    pad = " " * indent
+    lines = []
+    for key, value in data.items():
+        label = str(key) if str(key) != "" else "(start)"
+        if isinstance(value, dict) and value and not any(isinstance(v, (dict, list, tuple))
+                                                         for v in value.values()):
+            inner = ", ".join(f"{'(start)' if str(k) == '' else k} {format_scalar(v)}"
+                              for k, v in value.items())
+            if indent:
+                lines.append(f"{pad}{label}: {inner}")
+                continue
+            lines.append(f"{label}:")
+            lines.extend(f"  {k if str(k) != '' else '(start)'}: {format_scalar(v)}"
+                         for k, v in value.items())
+        elif isinstance(value, dict):
+            lines.append(f"{pad}{label}:" + ("" if value else " -"))
+            lines.extend(report_lines(value, indent + 2))
+        else:
+            lines.append(f"{pad}{label}: {format_scalar(value)}")
+    return lines
+
+
+def print_report(data: dict[str, Any]) -> None:
+    """A report for people: one ``key: value`` line each, keys in bold, nesting indented."""
+    from rich.markup import escape
+
+    for line in report_lines(data):
+        key, sep, rest = line.partition(":")
+        console.print(f"[bold]{escape(key)}[/]{sep}{escape(rest)}")
 
 
 def print_json(data: Any) -> None:

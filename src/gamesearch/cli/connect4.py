@@ -42,15 +42,16 @@ def analyze_command(
     scores = analyze(game, state, weak)
     best = max(scores.values())
     data = {"position": moves, "to_move": game.player_name(game.to_move(state)),
-            "scores": {str(c + 1): scores.get(c) for c in range(game.width)},
-            "best": [c + 1 for c in sorted(scores) if scores[c] == best]}
+            "scores": {game.action_to_string(state, c): scores.get(c) for c in range(game.width)},
+            "best": [game.action_to_string(state, c) for c in sorted(scores)
+                     if scores[c] == best]}
     if json_out:
         print_json(data)
         return
     console.print(game.render(state))
     table = Table(title=f"{'weak' if weak else 'exact'} scores for {data['to_move']}")
     for c in range(game.width):
-        table.add_column(str(c + 1), justify="right")
+        table.add_column(game.action_to_string(state, c), justify="right")
     table.add_row(*["full" if c not in scores else f"{scores[c]:+d}" for c in range(game.width)])
     console.print(table)
     console.print(f"best: column {', '.join(map(str, data['best']))} ({outcome(best)})")

@@ -5,7 +5,15 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
-from gamesearch.cli.common import EXTRA_ARGS, console, extra_params, position, print_json
+from gamesearch.cli.common import (
+    EXTRA_ARGS,
+    console,
+    extra_params,
+    format_scalar,
+    position,
+    print_json,
+    print_report,
+)
 from gamesearch.cli.game_options import options_epilog
 from gamesearch.cli.main import app
 from gamesearch.errors import GameSearchError
@@ -59,20 +67,33 @@ def solve_command(
         if json_out:
             print_json(report)
         else:
-            for key, value in report.items():
-                console.print(f"[bold]{key}[/]: {value}")
+            print_report(report)
         return
     if game.is_terminal(state):
         raise GameSearchError(f"position {position_text!r}: the game is already over")
-    result = alphabeta(game, state, depth=depth, time=time)
+    several = game.num_players > 2 or not game.zero_sum
+    if several:  # alpha-beta's single number means nothing here: one utility per player
+        if time is not None:
+            raise GameSearchError(f"solve {name}: max^n takes --depth, not --time")
+        from gamesearch.search.multiagent import maxn
+
+        result = maxn(game, state, depth=depth)
+    else:
+        result = alphabeta(game, state, depth=depth, time=time)
     data = result.as_dict(game, state)
     data["to_move"] = game.player_name(game.to_move(state))
+    data["algorithm"] = "max^n" if several else "alpha-beta"
     if json_out:
         print_json(data)
         return
     console.print(game.render(state))
     console.print(f"[bold]to move[/]: {data['to_move']}")
-    console.print(f"[bold]value[/]: {data['value']} (for the player to move)")
+    if several:
+        names = [game.player_name(p) for p in range(game.num_players)]
+        shown = ", ".join(f"{n} {format_scalar(v)}" for n, v in zip(names, data["value"]))
+        console.print(f"[bold]value[/]: {shown} (max^n: each player maximizes its own)")
+    else:
+        console.print(f"[bold]value[/]: {data['value']} (for the player to move)")
     console.print(f"[bold]best move[/]: {data['action']}")
     console.print(f"[bold]principal variation[/]: {' '.join(map(str, data['pv']))}")
     s = result.stats

@@ -87,13 +87,25 @@ def _print_summary(s: dict, out: str | None) -> None:
     lo, hi = s["score_interval"]
     console.print(f"score rate of A: {s['score']:.3f}  (95% Wilson interval "
                   f"{lo:.3f} .. {hi:.3f})")
-    console.print(f"Elo difference A - B: {_elo(s['elo'], s['score'])}  (95%: "
-                  f"{_elo(s['elo_interval'][0], lo)} .. {_elo(s['elo_interval'][1], hi)})")
+    console.print(f"Elo difference A - B: {_elo_text(s)}")
     if out is not None:
         console.print(f"games written to {out}")
 
 
-def _elo(value: float | None, score: float) -> str:
-    if value is None:
-        return "+inf" if score >= 1 else "-inf"
-    return f"{value:+.0f}"
+def _elo_text(s: dict) -> str:
+    """The Elo difference with its 95% interval; a bound when A won or lost every game.
+
+    A perfect score has no finite point estimate (the logistic model needs +-infinity), so,
+    as Ordo does for such players, only the finite end of the interval is reported.
+    """
+    low, high = s["elo_interval"]
+    if s["score"] >= 1:
+        return f"at least {low:+.0f} (95% lower bound; A won every game, no point estimate)"
+    if s["score"] <= 0:
+        return f"at most {high:+.0f} (95% upper bound; A lost every game, no point estimate)"
+    return f"{s['elo']:+.0f}  (95%: {_bound(low, '-')} .. {_bound(high, '+')})"
+
+
+def _bound(value: float | None, sign: str) -> str:
+    """One end of the Elo interval (None: unbounded on that side)."""
+    return f"{sign}inf" if value is None else f"{value:+.0f}"

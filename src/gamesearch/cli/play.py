@@ -14,11 +14,18 @@ import sys
 import typer
 from rich.console import Console
 
-from gamesearch.cli.common import EXTRA_ARGS, console, extra_params, print_json
+from gamesearch.cli.common import (
+    EXTRA_ARGS,
+    Output,
+    console,
+    extra_params,
+    format_scalar,
+    print_json,
+)
 from gamesearch.cli.game_options import options_epilog
 from gamesearch.cli.main import app
 from gamesearch.errors import GameSearchError, IllegalActionError
-from gamesearch.game import CHANCE, Game, State
+from gamesearch.game import CHANCE, Game, State, move_text, player_view, render_view
 
 
 def default_ai(game: Game, player: int = 1) -> str:
@@ -40,7 +47,8 @@ def play_command(
     player2: str | None = typer.Option(None, "--player2", "-2",
                                        help="agent spec for player 2 (and any further "
                                             "players); default: a sensible AI"),
-    seed: int | None = typer.Option(None, "--seed", help="seed for chance moves"),
+    seed: int | None = typer.Option(None, "--seed", help="seed for chance moves and for every "
+                                    "agent that takes one (unless its spec gives a seed)"),
     position_text: str | None = typer.Option(None, "--position", "-p",
                                                 help="start from this position"),
     json_out: bool = typer.Option(False, "--json",
@@ -57,7 +65,6 @@ def play_command(
     Game parameters go as extra options:
     gamesearch play nim --piles 3,4,5 --misere
     """
-    from gamesearch.agents import make_agent
     from gamesearch.catalog import check_agent_fits
     from gamesearch.cli.common import load_with_params, position
 
@@ -65,12 +72,12 @@ def play_command(
     state = position(game, position_text)
     if game.is_terminal(state):
         raise GameSearchError(f"position {position_text!r}: the game is already over")
-    out = Console(stderr=True, highlight=False) if json_out else console
+    out = Output(stderr=True, highlight=False) if json_out else console
     specs = [player1] + [player2 or default_ai(game, p) for p in range(1, game.num_players)]
     agents = []
     for seat, spec in enumerate(specs):
         check_agent_fits(spec, game, seat)
-        agent = make_agent(spec)
+        agent = _seeded_agent(spec, seed, seat)
         if agent.interactive:
             agent.ask = _asker(out)
         agent.prepare(game)  # compile kernels before any clock runs
@@ -80,7 +87,8 @@ def play_command(
     rng = random.Random(seed)
     moves: list[str] = []
     try:
-        state = _play(game, state, agents, rng, out, moves)
+        state = _play(game, state, agents, rng, out, moves,
+                      random.Random(f"{seed}/views") if seed is not None else random.Random())
     except QuitGame as reason:
         print(f"game abandoned ({reason}) after {len(moves)} moves", file=sys.stderr)
         raise typer.Exit(0 if str(reason) == "quit" else 1) from None
@@ -89,48 +97,83 @@ def play_command(
     if json_out:
         print_json({"value": utilities[0] if len(utilities) == 2 else utilities,
                     "utilities": utilities, "result": verdict, "moves": moves,
-                    "players": specs, "start": position_text or ""})
+                    "players": specs, "seed": seed, "start": position_text or ""})
         return
-    out.print(f"[bold]game over[/]: {verdict} (utilities {tuple(utilities)})")
+    out.print(f"[bold]game over[/]: {verdict} (utilities {format_scalar(utilities)})")
+
+
+def _seeded_agent(spec: str, seed: int | None, seat: int):
+    """The agent of ``spec``; with ``--seed``, an agent that takes a seed and was given none
+    in its spec gets one of its own (per seat), so the whole game is reproducible."""
+    import inspect
+
+    from gamesearch.agents import AGENTS, make_agent
+    from gamesearch.spec import parse_spec
+
+    name, params = parse_spec(spec)
+    if seed is not None and "seed" not in params and name in AGENTS \
+            and "seed" in inspect.signature(AGENTS[name][0]).parameters:
+        return make_agent(spec, seed=seed * 1_000_003 + seat)
+    return make_agent(spec)
+
+
+def _viewer(game: Game, agents: list, mover: int) -> int | None:
+    """Whose view the terminal shows: in a game with hidden information and people playing,
+    the person (the one to move, when several share the terminal); else everything."""
+    if not (hasattr(game, "information_set") and hasattr(game, "sample_state")):
+        return None
+    people = [p for p, agent in enumerate(agents) if agent.interactive]
+    if not people:
+        return None
+    return mover if mover in people else people[0]
 
 
 def _play(game: Game, state: State, agents: list, rng: random.Random, out: Console,
-          moves: list[str]) -> State:
-    """The game loop: show the board, let the mover move, report, until the end."""
+          moves: list[str], views: random.Random) -> State:
+    """The game loop: show the board, let the mover move, report, until the end.
+
+    Each agent is given only what its player may see (a state drawn from its information
+    set where the game hides something); people see their own view of the board."""
     from gamesearch.agents import act
 
     while not game.is_terminal(state):
-        out.print()
-        out.print(game.render(state))
         mover = game.to_move(state)
+        viewer = _viewer(game, agents, mover)
+        out.print()
+        out.print(render_view(game, state, viewer))
         if mover == CHANCE:
             result = act(agents[0], game, state, rng)
             text = game.action_to_string(state, result.action)
-            out.print(f"[magenta]chance[/]: {text}")
+            out.print(f"[magenta]chance[/]: {text if viewer is None else 'moves (unseen)'}")
         else:
             agent = agents[mover]
             if not agent.interactive:
                 out.print(f"{game.player_name(mover)} ({agent.spec}) is thinking...")
-            result = agent(game, state)
+            seen = state if agent.interactive else player_view(game, state, mover, views)
+            result = agent(game, seen)
             if result.action not in game.actions(state):
-                raise GameSearchError(f"agent {agent.spec!r} played an illegal action "
-                                      f"{result.action!r}")
+                raise GameSearchError(f"agent {agent.spec!r} played an illegal move "
+                                      f"{move_text(game, state, result.action)!r}")
             text = game.action_to_string(state, result.action)
             if not agent.interactive:
                 out.print(f"{game.player_name(mover)} plays [bold]{text}[/]")
-                _show_thoughts(game, state, result, out)
+                _show_thoughts(game, seen, result, out, hidden=viewer is not None)
         moves.append(text)
         state = game.result(state, result.action)
     out.print()
-    out.print(game.render(state))
+    out.print(game.render(state))  # the end: every card on the table
     return state
 
 
-def _show_thoughts(game: Game, state: State, result, out: Console) -> None:
-    """Value, depth, principal variation, nodes and time of an AI's move."""
+def _show_thoughts(game: Game, state: State, result, out: Console, hidden: bool = False) -> None:
+    """Value, depth, principal variation, nodes and time of an AI's move (``hidden``: only
+    the effort: its value and line would tell a person the cards it holds)."""
     data = result.as_dict(game, state)
     s = result.stats
     if result.value is None and not s.nodes:
+        return
+    if hidden:
+        out.print(f"  [dim]{s.nodes + s.leaves:,} nodes, {s.seconds:.3f} s[/]")
         return
     pv = " ".join(map(str, data["pv"]))
     out.print(f"  [dim]value {data['value']} (for {game.player_name(game.to_move(state))}), "

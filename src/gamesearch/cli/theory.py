@@ -157,21 +157,60 @@ def dominance_command(
         console.print(f"no {kind} dominant-strategy equilibrium")
 
 
-def _matrix_table(game, title: str) -> Table:
+def _cell(game, i: int, j: int) -> str:
+    """One cell of a two-player matrix: the payoff (zero-sum) or both payoffs."""
+    source = game.exact_payoffs if game.exact else game.payoffs
+    if game.is_zero_sum:
+        return format_number(source[0, i, j])
+    return ", ".join(format_number(source[p, i, j]) for p in range(2))
+
+
+def _matrix_table(game, title: str, columns: range | None = None,
+                  numbered: bool = False) -> Table:
+    """The matrix (or the given columns of it); ``numbered``: strategies as r1, c1, ..."""
+    columns = range(game.shape[1]) if columns is None else columns
     table = Table(title=title)
     table.add_column(f"{game.players[0]} \\ {game.players[1]}")
-    for name in game.strategies[1]:
-        table.add_column(name, justify="center")
-    source = game.exact_payoffs if game.exact else game.payoffs
+    for j in columns:
+        table.add_column(f"c{j + 1}" if numbered else game.strategies[1][j], justify="center")
     for i, name in enumerate(game.strategies[0]):
-        cells = []
-        for j in range(game.shape[1]):
-            if game.is_zero_sum:
-                cells.append(format_number(source[0, i, j]))
-            else:
-                cells.append(", ".join(format_number(source[p, i, j]) for p in range(2)))
-        table.add_row(name, *cells)
+        table.add_row(f"r{i + 1}" if numbered else name, *[_cell(game, i, j) for j in columns])
     return table
+
+
+def _print_matrix(game, title: str) -> None:
+    """The matrix whole when it fits the terminal; else with numbered strategies, in blocks
+    of columns that fit, and a legend (rich would squeeze a wide table to empty cells)."""
+    from rich.cells import cell_len
+
+    rows, cols = game.shape[0], game.shape[1]
+    cells = [[_cell(game, i, j) for j in range(cols)] for i in range(rows)]
+    corner = cell_len(f"{game.players[0]} \\ {game.players[1]}")
+
+    def column(j: int, numbered: bool) -> int:  # its text, padding 2, a border 1
+        head = f"c{j + 1}" if numbered else game.strategies[1][j]
+        return max(cell_len(head), *(cell_len(cells[i][j]) for i in range(rows))) + 3
+
+    def first(numbered: bool) -> int:  # the row names, with both outer borders
+        names = [f"r{i + 1}" for i in range(rows)] if numbered else game.strategies[0]
+        return max(corner, *(cell_len(n) for n in names)) + 4
+
+    if first(False) + sum(column(j, False) for j in range(cols)) <= console.width:
+        console.print(_matrix_table(game, title))
+        return
+    start = 0
+    while start < cols:
+        stop, used = start + 1, first(True) + column(start, True)
+        while stop < cols and used + column(stop, True) <= console.width:
+            used += column(stop, True)
+            stop += 1
+        part = f"{title}, columns {start + 1}-{stop} of {cols}" if stop - start < cols else title
+        console.print(_matrix_table(game, part, range(start, stop), True))
+        start = stop
+    for p, letter, where in ((0, "r", "rows"), (1, "c", "columns")):
+        console.print(f"[bold]{game.players[p]}[/] ({where})")
+        for k, name in enumerate(game.strategies[p]):
+            console.print(f"  {letter}{k + 1} = {name}")
 
 
 @app.command("normal-form")
@@ -217,7 +256,7 @@ def normal_form_command(
     sizes = " x ".join(str(s) for s in game.shape)
     title = f"{'reduced ' if reduced else ''}normal form ({sizes} pure strategies)"
     if game.num_players == 2:
-        console.print(_matrix_table(game, title))
+        _print_matrix(game, title)
     else:
         table = Table(title=title)
         for p in game.players:

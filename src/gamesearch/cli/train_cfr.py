@@ -11,14 +11,13 @@ command, repeated after a kill, finishes the run at exactly N iterations.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-from gamesearch.cli.common import console, print_json
+from gamesearch.cli.common import console, print_json, print_report
 from gamesearch.cli.main import app
 from gamesearch.errors import GameSearchError
 
@@ -96,8 +95,7 @@ def train_cfr(
     if json_out:
         print_json(summary)
     else:
-        for key, value in summary.items():
-            console.print(f"[bold]{key}[/]: {json.dumps(value) if key == 'files' else value}")
+        print_report(summary)
     if interrupted:  # the files are written; exit 130 like any interrupted command
         print("interrupted: the work so far is saved (continue with --resume)", file=sys.stderr)
         sys.exit(130)

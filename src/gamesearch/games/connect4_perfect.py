@@ -83,23 +83,45 @@ def solve_entry(game: ConnectFour, state: tuple, options: dict) -> dict:
     if options.get("batch"):
         limit = int(options["limit"]) if options.get("limit") else None
         return run_batch(game, solver, options["batch"], weak, limit)
+    pv_length = _pv_length(options.get("pv"), game.cells)
+    started = _time.perf_counter()
     solved = solver.solve(state, weak)
     report: dict[str, Any] = {"stones": state[2],
                               "to_move": game.player_name(game.to_move(state)),
                               "score" if not weak else "result": solved.score}
     report["outcome"] = outcome(solved.score)
+    pv_nodes_before = solver.total_nodes
     if not game.is_terminal(state):
+        # the best move is the PV's first move, so one ply is searched even with --pv 0:
+        # a weak guess could pick a column of the same sign but another score
         pv = solver.principal_variation(game, state, solved.score,
-                                        int(options.get("pv") or 8)) if not weak else []
+                                        max(1, pv_length)) if not weak else []
         best = pv[0] if pv else best_weak_move(game, solver, state)
-        report["best_move"] = best + 1
-        if pv:
-            report["pv"] = " ".join(str(c + 1) for c in pv)
-    report["nodes"] = solved.nodes
-    report["seconds"] = round(solved.seconds, 6)
-    report["nodes_per_second"] = round(solved.nodes / solved.seconds) if solved.seconds else 0
+        report["best_move"] = game.action_to_string(state, best)
+        if pv_length:
+            report["pv"] = [game.action_to_string(state, c) for c in pv[:pv_length]]
+    seconds = _time.perf_counter() - started
+    nodes = solver.total_nodes - pv_nodes_before + solved.nodes
+    # every figure covers the whole command (solve + best move + PV); the parts follow
+    report["nodes"] = nodes
+    report["seconds"] = round(seconds, 6)
+    report["nodes_per_second"] = round(nodes / seconds) if seconds else 0
+    report["solve_nodes"] = solved.nodes
+    report["solve_seconds"] = round(solved.seconds, 6)
+    report["pv_nodes"] = nodes - solved.nodes
+    report["pv_seconds"] = round(max(0.0, seconds - solved.seconds), 6)
     report["solver"] = "compiled (numba)"
     return report
+
+
+def _pv_length(text: Any, cells: int) -> int:
+    """``--pv N``: how many moves of the principal variation to show (default 8)."""
+    if text is None or text == "":
+        return 8
+    text = str(text)
+    if not (text.isascii() and text.isdigit()) or int(text) > cells:
+        raise GameSearchError(f"--pv {text!r}: give a whole number of moves, 0-{cells}")
+    return int(text)
 
 
 def best_weak_move(game: ConnectFour, solver: Any, state: tuple) -> int:

@@ -498,6 +498,8 @@ class Connect4Solver:
             self.table = np.zeros(size, np.uint32 if tag_bits + 7 <= 32 else np.uint64)
             self.stack = np.zeros((self.cells + 2, F_MOVES + 2 * width), np.int64)
         self.stats = np.zeros(1, np.int64)
+        self.total_nodes = 0
+        """Nodes of every solve since this solver was made (callers take differences)."""
         self.set_book(book)
 
     @property
@@ -547,6 +549,7 @@ class Connect4Solver:
             score = self._score(current, mask, moves, weak)
         if weak:
             score = (score > 0) - (score < 0)
+        self.total_nodes += int(stats[0])
         return Solved(score, int(stats[0]), _time.perf_counter() - start)
 
     def analyze(self, game, state: tuple, weak: bool = False) -> dict[int, int]:
@@ -558,19 +561,24 @@ class Connect4Solver:
         return scores
 
     def principal_variation(self, game, state: tuple, score: int, length: int = 42) -> list:
-        """Perfect moves from ``state`` (centre first among equals), up to ``length``."""
+        """Perfect moves from ``state`` (centre first among equals), up to ``length``.
+
+        The score along the line is known (negamax: a best child scores minus its parent), so
+        at every ply the first child in order that keeps it is the move: the remaining
+        children need not be solved."""
         line: list[int] = []
         s = state
+        target = score
         while len(line) < length and not game.is_terminal(s):
-            target = score if not line else None
             best, best_score = None, None
             for column in game.order_actions(s, game.actions(s)):
                 child = game.result(s, column)
                 v = -self.solve(child).score
                 if best_score is None or v > best_score:
                     best, best_score = column, v
-                if target is not None and v == target:
+                if v == target:
                     break
             line.append(best)
             s = game.result(s, best)
+            target = -best_score
         return line

@@ -92,6 +92,12 @@ class KuhnPoker(Game):
         shown = " ".join(CARD_NAMES[c] for c in cards) or "-"
         return f"cards {shown}  betting {history or '-'}"
 
+    def render_for(self, state: KuhnState, player: int) -> str:
+        """What ``player`` sees: its own card, ``?`` for the other."""
+        cards, history = state
+        shown = " ".join(CARD_NAMES[c] if p == player else "?" for p, c in enumerate(cards))
+        return f"cards {shown or '-'}  betting {history or '-'}"
+
     def action_to_string(self, state: KuhnState, action) -> str:
         return CARD_NAMES[action] if self.to_move(state) == CHANCE else str(action)
 

@@ -176,5 +176,14 @@ class LeducPoker(Game):
         return (f"private {private}  public {public}  round 1 {round1 or '-'}  "
                 f"round 2 {round2 or '-'}")
 
+    def render_for(self, state: LeducState, player: int) -> str:
+        """What ``player`` sees: its own card and the public one, ``?`` for the other."""
+        cards, round1, round2 = state
+        private = " ".join(card_name(c) if p == player else "?"
+                           for p, c in enumerate(cards[:2])) or "-"
+        public = card_name(cards[2]) if len(cards) == 3 else "-"
+        return (f"private {private}  public {public}  round 1 {round1 or '-'}  "
+                f"round 2 {round2 or '-'}")
+
     def action_to_string(self, state: LeducState, action) -> str:
         return card_name(action) if self.to_move(state) == CHANCE else str(action)

@@ -57,6 +57,14 @@ class StrategyFusion(Game):
         win = self.prize if state[2] == state[0] else 0.0
         return (win, -win)
 
+    def render(self, state: State) -> str:
+        coin = state[0] if state else "not tossed"
+        return f"coin {coin}  choices {' '.join(state[1:]) or '-'}"
+
+    def render_for(self, state: State, player: int) -> str:
+        """What ``player`` sees: the choices made, never the coin."""
+        return f"coin ?  choices {' '.join(state[1:]) or '-'}"
+
     def information_set(self, state: State, player: int) -> str:
         """Player 1 sees their own choices, never the coin: ``""``, ``"gamble"``."""
         return " ".join(state[1:])

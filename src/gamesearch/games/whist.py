@@ -209,6 +209,16 @@ class Whist(Game):
         lines.append(f"trick: {trick or '-'}   tricks: {tricks[0]} - {tricks[1]}")
         return "\n".join(lines)
 
+    def render_for(self, state: WhistState, player: int) -> str:
+        """What ``player`` sees: its own hand, how many cards the others hold, the trick."""
+        hands, plays, _, tricks = state
+        lines = [f"player {p + 1}: " + (" ".join(self.card_name(c) for c in h) or "-")
+                 if p == player else f"player {p + 1}: {len(h)} cards"
+                 for p, h in enumerate(hands)]
+        trick = " ".join(f"{p + 1}:{self.card_name(c)}" for p, c in self.current_trick(state))
+        lines.append(f"trick: {trick or '-'}   tricks: {tricks[0]} - {tricks[1]}")
+        return "\n".join(lines)
+
 
 def _sample_split(by_suit: list[list[int]], need: list[int], banned: list[set[int]],
                   rng: random.Random) -> list[tuple[int, ...]] | None:

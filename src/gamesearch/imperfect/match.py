@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 
 from gamesearch.agents import Agent, act
-from gamesearch.game import CHANCE, Game, State, sample_action
+from gamesearch.game import CHANCE, Game, State, player_view, sample_action
 
 
 @dataclass
@@ -48,11 +48,16 @@ def deal(game: Game, rng: random.Random) -> State:
 
 
 def play(game: Game, state: State, seats: list[Agent], rng: random.Random) -> tuple:
-    """Play to the end with ``seats[p]`` acting for player p; the final utilities."""
+    """Play to the end with ``seats[p]`` acting for player p; the final utilities. Each
+    agent is given a state drawn from its own information set, never the true deal."""
+    views = random.Random(hash(rng.getstate()[1]))  # leaves the chance generator as it was
     while not game.is_terminal(state):
         mover = game.to_move(state)
-        agent = seats[mover] if mover != CHANCE else seats[0]
-        state = game.result(state, act(agent, game, state, rng).action)
+        if mover == CHANCE:
+            action = act(seats[0], game, state, rng).action
+        else:
+            action = seats[mover](game, player_view(game, state, mover, views)).action
+        state = game.result(state, action)
     return game.utilities(state)
 
 

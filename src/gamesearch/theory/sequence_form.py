@@ -112,6 +112,8 @@ def sequence_form(game: Game, state: State | None = None) -> SequenceForm:
             if abs(float(u[0]) + float(u[1])) > 1e-12:
                 raise GameSearchError(f"{game.name}: utilities {u} do not sum to zero")
             value = u[0]
+            if not isinstance(value, (int, Fraction)):
+                value = _exactish(value)  # games often write a whole-chip payoff as -1.0
             if not isinstance(value, (int, Fraction)) or isinstance(reach, float):
                 exact[0] = False
             payoffs[seqs] = payoffs.get(seqs, 0) + reach * value

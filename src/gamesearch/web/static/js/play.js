@@ -209,7 +209,8 @@ function verdictText(v) {
   }
   if (v.kind === "solver") {
     return "Solver: " + Object.entries(v.report).filter(([k]) => k !== "action_values")
-      .map(([k, x]) => `${k}: ${typeof x === "object" ? JSON.stringify(x) : x}`).join("; ");
+      .map(([k, x]) => `${k}: ${Array.isArray(x) ? x.join(" ")
+        : typeof x === "object" ? JSON.stringify(x) : x}`).join("; ");
   }
   return v.message || "";
 }
