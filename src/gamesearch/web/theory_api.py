@@ -8,12 +8,16 @@ package is missing, :func:`available` is False and the routes answer 501.
 from __future__ import annotations
 
 import importlib.util
+import math
 from fractions import Fraction
 from typing import Any
 
 from gamesearch.errors import GameSearchError
 
 MAX_STRATEGIES = 32
+MAX_SUPPORT_PAIRS = 3_000_000
+"""Support pairs support enumeration may try (12x12 has 2.7 million, about 3 s here; 16x16
+has 600 million): beyond, the mixed equilibria are skipped with a note, the rest answers."""
 THEORY_MODULE = "gamesearch.theory.normal_form"
 MISSING = ("the matrix lab needs gamesearch.theory (normal-form games), which is not "
            "installed in this build")
@@ -114,7 +118,13 @@ def analyze(payload: dict) -> dict:
         "best_responses": [best_response_mask(game, p).tolist() for p in (0, 1)],
         "pure_equilibria": [list(p) for p in pure_equilibria(game)],
     }
+    pairs = math.comb(len(a) + len(a[0]), len(a)) - 1  # sum over k of C(m,k) C(n,k)
     try:
+        if pairs > MAX_SUPPORT_PAIRS:
+            raise GameSearchError(f"mixed equilibria not computed: a {len(a)}x{len(a[0])} "
+                                  f"game has {pairs:,} support pairs to try (at most "
+                                  f"{MAX_SUPPORT_PAIRS:,} on the web); remove dominated "
+                                  "strategies or use the command line")
         out["mixed"] = support_enumeration(game).as_dict(game)
     except GameSearchError as err:
         out["mixed"] = {"equilibria": [], "notes": [str(err)]}
