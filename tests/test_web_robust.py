@@ -1,0 +1,166 @@
+"""Issue 12, server side: every symptom the issue names, through the web API. Odd input gets
+a 4xx with one clear line, agents with a time limit answer with a real search, verdicts and
+big matrices never stall the AI's moves.
+
+Facts from outside: in Kuhn poker the game value is -1/18 for the first player (Kuhn 1950);
+tic-tac-toe is a draw (Wikipedia, "Tic-tac-toe")."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from gamesearch.web import theory_api  # noqa: E402
+from gamesearch.web.app import create_app  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    with TestClient(create_app(workers=2)) as c:
+        yield c
+
+
+def move(client, game, moves, agent):
+    return client.post("/api/move", json={"game": game, "moves": moves, "agent": agent})
+
+
+# --- no 5xx on odd input -------------------------------------------------------------------
+
+def test_a_ten_thousand_digit_move_is_refused_not_parsed(client):
+    for route in ("/api/position", "/api/verdict"):
+        r = client.post(route, json={"game": "connect4", "moves": ["1" * 10_000]})
+        assert r.status_code == 422 and "moves" in r.json()["error"]
+    r = move(client, "connect4", ["4" * 10_000], "alphabeta:time=0.2")
+    assert r.status_code == 422
+
+
+@pytest.mark.parametrize("game, agent, words", [
+    ("tictactoe", "pig-optimal", "plays pig only"),
+    ("connect4", "ismcts", "hidden-information games"),
+    ("kuhn_poker", "alphabeta:time=0.2", "would see every hidden card"),
+])
+def test_an_agent_that_does_not_fit_the_game_is_a_400_with_the_catalogs_reason(
+        client, game, agent, words):
+    dealt = client.post("/api/position", json={"game": game, "moves": []}).json()["moves"]
+    r = move(client, game, dealt, agent)  # after the deal (chance rolled by the server)
+    assert r.status_code == 400 and words in r.json()["error"]
+    assert "agents for" in r.json()["error"]  # and it names the ones that fit
+
+
+@pytest.mark.parametrize("spec", ["pacman:layout=pyproject.toml", "pacman:layout=README.md",
+                                  "pacman:layout=x.lay", "pacman:layout=src"])
+def test_a_game_parameter_cannot_name_a_server_file(client, spec):
+    r = client.post("/api/position", json={"game": spec, "moves": []})
+    assert r.status_code == 400 and "file" in r.json()["error"]
+
+
+def test_a_builtin_pacman_layout_still_loads(client):
+    r = client.post("/api/position", json={"game": "pacman:layout=tiny", "moves": []})
+    assert r.status_code == 200
+
+
+def test_a_pacman_verdict_is_not_a_server_error(client):
+    r = client.post("/api/verdict", json={"game": "pacman:layout=tiny", "moves": []})
+    assert r.status_code < 500
+    assert "RecursionError" not in r.text
+
+
+@pytest.mark.skipif(not theory_api.available(), reason="gamesearch.theory is not in this build")
+def test_a_16x16_matrix_answers_at_once_without_mixed_equilibria_and_moves_go_on(client):
+    payoffs = [[(7 * i + 3 * j) % 5 - 2 for j in range(16)] for i in range(16)]
+    got = {}
+
+    def analyse():
+        t0 = time.monotonic()
+        got["r"] = client.post("/api/matrix", json={"payoffs": payoffs})
+        got["s"] = time.monotonic() - t0
+
+    thread = threading.Thread(target=analyse)
+    thread.start()
+    t0 = time.monotonic()
+    r = move(client, "tictactoe", ["5"], "alphabeta:time=0.5")
+    assert r.status_code == 200 and r.json()["source"] in ("search", "cache")
+    assert time.monotonic() - t0 < 1.5
+    thread.join(timeout=60)
+    assert got["r"].status_code == 200 and got["s"] < 20
+    notes = got["r"].json()["mixed"]["notes"]
+    assert any("support pairs" in n for n in notes)
+    assert "value" in got["r"].json()  # the zero-sum value is still computed
+
+
+# --- every agent with a time limit honours the server's deadline ---------------------------
+
+@pytest.mark.parametrize("game, agent", [
+    ("connect4", "mcts:time=0.4"),
+    ("connect4", "mcts:iterations=1000000,time=0.4"),
+    ("takeaway", "paranoid:time=0.4"),
+    ("connect4", "alphabeta:time=0.4,pure=true"),
+])
+def test_timed_agents_answer_with_a_search_within_their_time(client, game, agent):
+    t0 = time.monotonic()
+    r = move(client, game, [], agent)
+    took = time.monotonic() - t0
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert data["source"] in ("search", "cache"), data.get("note")
+    assert took < 0.4 + 0.4
+
+
+def test_mcts_without_a_limit_is_held_to_the_budget_not_a_silent_iteration_cap(client):
+    """Plain ``mcts`` gets the server's deadline as its time: a real search, many more
+    iterations than a silent 1000, answered within the budget."""
+    t0 = time.monotonic()
+    r = move(client, "tictactoe", [], "mcts:c=1.4")  # no time, no iterations
+    assert r.status_code == 200 and r.json()["source"] == "search"
+    assert time.monotonic() - t0 < r.json()["budget"] + 0.5
+    assert r.json()["stats"]["iterations"] > 2000
+
+
+def test_iterations_above_a_thousand_are_accepted(client):
+    """The catalog's own defaults (``ismcts:iterations=2000``) were refused by the web's
+    number guard."""
+    dealt = client.post("/api/position", json={"game": "kuhn_poker", "moves": []}).json()
+    r = move(client, "kuhn_poker", dealt["moves"], "ismcts:iterations=2000")
+    assert r.status_code == 200 and r.json()["source"] == "search", r.text
+    r = move(client, "tictactoe", [], "mcts:iterations=5000,time=0.3")
+    assert r.status_code == 200 and r.json()["source"] == "search"
+
+
+# --- verdicts never starve moves -----------------------------------------------------------
+
+def test_moves_search_while_a_long_verdict_runs(client):
+    """The page's defaults: a 5 s solver verdict for each Connect Four position. The moves
+    meanwhile must be real searches, not the fallback."""
+    done = threading.Event()
+
+    def verdicts():
+        client.post("/api/verdict", json={"game": "connect4", "moves": []})
+        done.set()
+
+    thread = threading.Thread(target=verdicts)
+    thread.start()
+    time.sleep(0.2)
+    sources = []
+    moves: list[str] = []
+    for _ in range(3):
+        data = move(client, "connect4", moves, "alphabeta:time=0.5").json()
+        sources.append(data["source"])
+        moves = data["position"]["moves"] + ["1"]
+    thread.join(timeout=30)
+    assert "fallback" not in sources
+
+
+def test_a_verdict_is_remembered(client):
+    body = {"game": "tictactoe", "moves": ["1", "5"]}
+    first = client.post("/api/verdict", json=body).json()
+    t0 = time.monotonic()
+    again = client.post("/api/verdict", json=body).json()
+    assert again == first and first["kind"] == "alphabeta"
+    assert time.monotonic() - t0 < 0.2
