@@ -39,9 +39,9 @@ def worker_main(jobs: Any, results: Any, stop_flag: Any, options: dict | None = 
     import gamesearch.search.alphabeta  # noqa: F401
 
     if options.get("warm"):
-        from gamesearch.web.warm import warm_kernels
+        from gamesearch.web.warm import warm_worker
 
-        warm_kernels()
+        warm_worker()
     out = MessageWriter(results.fileno())
     out.send((0, "ready", None))
     while True:
