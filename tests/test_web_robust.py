@@ -109,7 +109,7 @@ def test_timed_agents_answer_with_a_search_within_their_time(client, game, agent
     took = time.monotonic() - t0
     assert r.status_code == 200, r.text
     data = r.json()
-    assert data["source"] in ("search", "cache"), data.get("note")
+    assert data["source"] in ("search", "deadline", "cache"), data.get("note")
     assert took < 0.4 + 0.4
 
 
@@ -129,8 +129,8 @@ def test_iterations_above_a_thousand_are_accepted(client):
     dealt = client.post("/api/position", json={"game": "kuhn_poker", "moves": []}).json()
     r = move(client, "kuhn_poker", dealt["moves"], "ismcts:iterations=2000")
     assert r.status_code == 200 and r.json()["source"] == "search", r.text
-    r = move(client, "tictactoe", [], "mcts:iterations=5000,time=0.3")
-    assert r.status_code == 200 and r.json()["source"] == "search"
+    r = move(client, "tictactoe", [], "mcts:iterations=5000,time=1")
+    assert r.status_code == 200 and r.json()["source"] == "search", r.text[:300]
 
 
 # --- verdicts never starve moves -----------------------------------------------------------
@@ -157,7 +157,18 @@ def test_moves_search_while_a_long_verdict_runs(client):
     assert "fallback" not in sources
 
 
+def wait_ready(client) -> None:
+    """Until every worker is ready (an analysis worker recycled by an earlier test loads its
+    kernels again)."""
+    for _ in range(200):
+        pool = client.get("/api/health").json()["pool"]
+        if pool["ready"] == pool["workers"] and not pool["busy"]:
+            return
+        time.sleep(0.05)
+
+
 def test_a_verdict_is_remembered(client):
+    wait_ready(client)
     body = {"game": "tictactoe", "moves": ["1", "5"]}
     first = client.post("/api/verdict", json=body).json()
     t0 = time.monotonic()

@@ -4,7 +4,7 @@ matrix games. ``gamesearch serve`` starts it; :func:`create_app` builds it (docs
 from __future__ import annotations
 
 
-def create_app(workers: int | None = None, warm: bool = False):
+def create_app(workers: int | None = None, warm: bool = True):
     """The FastAPI application (imported lazily: the web extras are optional)."""
     from gamesearch.web.app import create_app as build
 

@@ -54,10 +54,12 @@ class BodyLimit:
         return await self.app(scope, limited, send)
 
 
-def create_app(workers: int | None = None, warm: bool = False) -> FastAPI:
+def create_app(workers: int | None = None, warm: bool = True) -> FastAPI:
     """The web app with a pool of ``workers`` search processes for moves (default: CPU
-    count) and one for verdicts and the labs; ``warm``: the analysis worker loads the
-    compiled kernels before it takes jobs (``gamesearch serve`` compiles them first)."""
+    count) and one for verdicts and the labs. ``warm`` (default): the analysis worker loads
+    the compiled kernels (compiling them if no cache holds them) before it takes jobs, so no
+    verdict's budget pays for a compile; ``gamesearch serve`` compiles them first, with
+    progress lines."""
     size = workers or int(os.environ.get("GAMESEARCH_WEB_WORKERS", 0)) or os.cpu_count() or 2
 
     @asynccontextmanager

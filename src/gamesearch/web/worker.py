@@ -18,6 +18,13 @@ from gamesearch.errors import GameSearchError
 SAFETY = 0.03
 """Seconds kept back from a search's budget for sending the answer."""
 
+
+def agent_margin(seconds: float) -> float:
+    """Seconds kept back from an agent that streams no progress (MCTS, paranoid, ...): if
+    it answers late the server has nothing to play but the fallback, so it keeps more than
+    alpha-beta does (15% of the budget, from 50 ms to 250 ms)."""
+    return min(0.25, max(0.05, 0.15 * seconds))
+
 Send = Callable[[str, Any], None]
 
 
@@ -115,7 +122,7 @@ def timed_agent(spec: str, seconds: float) -> Any:
     if "time" not in inspect.signature(factory).parameters:
         return make_agent(spec)
     own = float(params["time"]) if "time" in params else math.inf
-    return make_agent(spec, time=max(0.001, min(own, seconds - SAFETY)))
+    return make_agent(spec, time=max(0.001, min(own, seconds - agent_margin(seconds))))
 
 
 def think(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
