@@ -18,14 +18,14 @@ from gamesearch.errors import GameSearchError
 SAFETY = 0.03
 """Seconds kept back from a search's budget for sending the answer."""
 
+Send = Callable[[str, Any], None]
+
 
 def agent_margin(seconds: float) -> float:
     """Seconds kept back from an agent that streams no progress (MCTS, paranoid, ...): if
     it answers late the server has nothing to play but the fallback, so it keeps more than
     alpha-beta does (15% of the budget, from 50 ms to 250 ms)."""
     return min(0.25, max(0.05, 0.15 * seconds))
-
-Send = Callable[[str, Any], None]
 
 
 def worker_main(jobs: Any, results: Any, stop_flag: Any, options: dict | None = None) -> None:
@@ -103,10 +103,6 @@ def describe(result: Any, game: Any, state: Any) -> dict:
     if isinstance(value, float) and not math.isfinite(value):
         data["value"] = str(value)
     return data
-
-
-LIMITS = ("time", "iterations", "depth", "simulations", "samples")
-"""Spec parameters that bound an agent's work; an agent naming none gets the budget."""
 
 
 def timed_agent(spec: str, seconds: float) -> Any:
