@@ -11,6 +11,8 @@ import threading
 import time
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
@@ -54,11 +56,14 @@ def test_an_agent_that_does_not_fit_the_game_is_a_400_with_the_catalogs_reason(
     assert "agents for" in r.json()["error"]  # and it names the ones that fit
 
 
-@pytest.mark.parametrize("spec", ["pacman:layout=pyproject.toml", "pacman:layout=README.md",
-                                  "pacman:layout=x.lay", "pacman:layout=src"])
-def test_a_game_parameter_cannot_name_a_server_file(client, spec):
+@pytest.mark.parametrize("spec, words", [
+    ("pacman:layout=pyproject.toml", "file"), ("pacman:layout=README.md", "file"),
+    ("pacman:layout=x.lay", "file"), ("pacman:layout=src", "file"),
+    ("pacman:layout=", "no value"),  # "" is the working folder: it answered 500 (fuzz)
+])
+def test_a_game_parameter_cannot_name_a_server_file(client, spec, words):
     r = client.post("/api/position", json={"game": spec, "moves": []})
-    assert r.status_code == 400 and "file" in r.json()["error"]
+    assert r.status_code == 400 and words in r.json()["error"]
 
 
 def test_a_builtin_pacman_layout_still_loads(client):
@@ -175,3 +180,38 @@ def test_a_verdict_is_remembered(client):
     again = client.post("/api/verdict", json=body).json()
     assert again == first and first["kind"] == "alphabeta"
     assert time.monotonic() - t0 < 0.2
+
+
+# --- fuzz: no input reaches a 5xx ----------------------------------------------------------
+
+GAMES = ["tictactoe", "connect4", "nim", "pacman", "pig", "kuhn_poker", "takeaway", "whist"]
+TEXT = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)),
+               max_size=40)
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(GAMES), st.dictionaries(st.sampled_from(
+    ["layout", "width", "height", "piles", "goal", "players", "misere", "x"]),
+    st.one_of(TEXT, st.from_regex(r"[A-Za-z0-9_.+\-]{0,12}", fullmatch=True)), max_size=3),
+    st.lists(TEXT, max_size=4))
+def test_random_game_specs_and_moves_never_answer_5xx(client, game, params, moves):
+    spec = game + (":" + ",".join(f"{k}={v}" for k, v in params.items()) if params else "")
+    r = client.post("/api/position", json={"game": spec, "moves": moves})
+    assert r.status_code < 500, (spec, moves, r.text)
+    assert "error" in r.json() or r.status_code == 200
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(TEXT, st.builds(lambda name, rest: name + rest, st.sampled_from(
+    ["alphabeta:", "mcts:", "ismcts:", "paranoid:", "pacman:"]), TEXT)))
+def test_random_agent_specs_are_checked_or_refused_in_one_line(spec):
+    from gamesearch.errors import GameSearchError
+    from gamesearch.web import validate
+
+    try:
+        checked, budget = validate.agent_spec(spec)
+    except GameSearchError as err:
+        assert "\n" not in str(err)
+    else:
+        assert 0 < budget <= validate.MAX_TIME

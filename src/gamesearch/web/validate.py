@@ -74,7 +74,9 @@ def _check_params(params: dict[str, str], where: str) -> None:
         if not SAFE_VALUE.match(value) or ".." in value:
             raise GameSearchError(f"{where}: parameter {key}={value!r} has characters "
                                   "that are not allowed (letters, digits, . + - _ only)")
-        if FILE_LIKE.search(value) or (value and Path(value).exists()):
+        if not value.strip():  # an empty path names the server's working folder
+            raise GameSearchError(f"{where}: parameter {key!r} has no value")
+        if FILE_LIKE.search(value) or Path(value).exists():
             raise GameSearchError(f"{where}: parameter {key}={value!r} looks like a file "
                                   "name; the web app reads no files (use a built-in name)")
         largest = MAX_COUNT if key in COUNT_PARAMS else MAX_NUMBER
