@@ -215,3 +215,27 @@ def test_random_agent_specs_are_checked_or_refused_in_one_line(spec):
         assert "\n" not in str(err)
     else:
         assert 0 < budget <= validate.MAX_TIME
+
+
+# --- a verdict that must compile first -----------------------------------------------------
+
+def test_a_verdict_that_compiles_is_not_killed_and_answers_once_compiled(tmp_path, monkeypatch):
+    """A board size no cache holds: its solver compiles for longer than a verdict's 5 s
+    budget. It used to be killed at 6.5 s, every time, so it never compiled. Now the first
+    request is told it compiles, the worker is left alone, and a later request is solved.
+    (An empty numba cache folder for the workers makes the compile real on every run.)"""
+    pytest.importorskip("numba")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    body = {"game": "connect4:width=5,height=4", "moves": ["3", "3", "2"]}
+    with TestClient(create_app(workers=1, warm=False)) as c:
+        first = c.post("/api/verdict", json=body).json()
+        assert first["kind"] == "unknown" and "compiling" in first["message"]
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 120:
+            again = c.post("/api/verdict", json=body).json()
+            if again["kind"] == "solver":
+                break
+            time.sleep(1)
+        assert again["kind"] == "solver", again
+        pool = c.get("/api/health").json()["pool"]
+        assert pool["replaced"] == 0 and pool["recycled"] == 0  # never killed

@@ -290,6 +290,8 @@ async def verdict(request: Request, body: PositionRequest) -> dict:
             return data
         if kind == "late":
             break
+        if kind == "compiling":  # the worker goes on compiling; this answer need not wait
+            return {"kind": "unknown", "message": data["message"]}
     return {"kind": "unknown", "message": f"not solved within {budget:g} s"}
 
 

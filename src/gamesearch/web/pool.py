@@ -14,7 +14,8 @@
   and replaced.
 * **Cancel means stop.** A cancelled running job has its stop flag set; a worker that has not
   answered ``CANCEL_GRACE`` later (a solver that cannot be interrupted) is killed and
-  replaced, so a stale verdict never holds a worker.
+  replaced, so a stale verdict never holds a worker. A worker that said it is compiling a
+  kernel is left alone until it says it is done: the compile lands in numba's disk cache.
 * **Fair share under load.** When moves wait and every worker is busy, the longest-running
   search that has completed at least one depth is asked to answer now with it (source
   ``shared``): each move gets a real search before anyone gets a fallback.
@@ -82,6 +83,7 @@ class Job:
         self.progressed = False  # a depth completed: it can answer now
         self.shared = False  # cut short by fair share
         self.stop_by: float | None = None  # cancelled while running: stop before this
+        self.compiling = False  # the worker compiles a kernel: never killed meanwhile
 
     def stop(self) -> None:
         """Ask the running search to answer now with its best so far; wake the waiter."""
@@ -313,6 +315,10 @@ class WorkerPool:
         if job is None or job.id != job_id:
             return
         job.events.put_nowait((kind, data))
+        if kind in ("compiling", "compiled"):
+            job.compiling = kind == "compiling"
+            if not job.compiling and job.stop_by is not None:
+                job.stop_by = time.monotonic() + CANCEL_GRACE  # stop it now, if it must
         if kind == "progress" and not job.progressed:
             job.progressed = True
             self._share(time.monotonic())
@@ -364,7 +370,7 @@ class WorkerPool:
             now = time.monotonic()
             for worker in list(self.workers):
                 job = worker.job
-                if job is None or job.finished:
+                if job is None or job.finished or job.compiling:
                     continue
                 if job.stop_by is not None and now > job.stop_by:
                     self._recycle(worker)

@@ -6,8 +6,10 @@ budget); a verdict's budget must not pay for it."""
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
+from typing import Any
 
 WEB_KERNEL_GAMES = ("connect4",)
 """Game specs whose kernels the web app warms (their default sizes)."""
@@ -94,3 +96,30 @@ def _timed_theory() -> float:
     if theory_api.available():
         theory_api.analyze({"payoffs": [[1, -1], [-1, 1]]})
     return time.perf_counter() - start
+
+
+def solver_needs_compile(game: Any) -> bool:
+    """Whether a verdict on ``game`` would first compile its solver (a Connect Four board
+    size whose solver no cache holds yet: about 13 s, more than a verdict's budget)."""
+    if getattr(game, "name", None) != "connect4":
+        return False
+    try:
+        from gamesearch.games.connect4_perfect import is_cached
+        from gamesearch.games.connect4_solver import DEFAULT_LOG_TABLE, compiled
+
+        return not is_cached(compiled(game.width, game.height, True, DEFAULT_LOG_TABLE).search)
+    except ImportError:
+        return False
+
+
+def compile_solver(game: Any) -> None:
+    """Compile ``game``'s solver by solving a position two plies from the end of a fixed
+    play-out (any position compiles the same code; a late one solves in microseconds)."""
+    from gamesearch.games import game_entry
+
+    rng = random.Random(0)
+    states = [game.initial_state()]
+    while not game.is_terminal(states[-1]):
+        states.append(game.result(states[-1], rng.choice(list(game.actions(states[-1])))))
+    late = states[max(0, len(states) - 3)]
+    game_entry(game.name).solver(game, late, {"depth": None, "time": 60.0})

@@ -183,6 +183,7 @@ def verdict(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
         send("result", {"kind": "over", "utilities": list(game.utilities(state))})
         return
     if entry.solver is not None:
+        compile_first(game, send)
         report = entry.solver(game, state, {"depth": None, "time": max(0.05, seconds - 0.1)})
         send("result", {"kind": "solver", "report": _plain(report)})
         return
@@ -191,6 +192,20 @@ def verdict(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
         return
     stop = (lambda: bool(stop_flag.value)) if stop_flag is not None else None
     send("result", exact_action_values(game, state, seconds - SAFETY, stop))
+
+
+def compile_first(game: Any, send: Send) -> None:
+    """Compile the game's solver if no cache holds it, between "compiling" and "compiled"
+    messages: the pool neither kills nor recycles a worker while it compiles (a verdict
+    killed at its deadline would never finish compiling), and the person is told to ask
+    again."""
+    from gamesearch.web.warm import compile_solver, solver_needs_compile
+
+    if solver_needs_compile(game):
+        send("compiling", {"message": f"compiling the solver for {game.name} (first use on "
+                                      "this server); ask again in a few seconds"})
+        compile_solver(game)
+        send("compiled", None)
 
 
 def exact_action_values(game: Any, state: Any, seconds: float,
