@@ -100,6 +100,22 @@ def test_a_16x16_matrix_answers_at_once_without_mixed_equilibria_and_moves_go_on
     assert "value" in got["r"].json()  # the zero-sum value is still computed
 
 
+@pytest.mark.skipif(not theory_api.available(), reason="gamesearch.theory is not in this build")
+def test_a_16x16_matrix_that_reduces_gets_its_mixed_equilibrium(client):
+    """Matching pennies (equilibrium: both players 1/2-1/2, value 0; von Neumann and
+    Morgenstern) padded to 16x16 with strictly dominated rows and columns: support
+    enumeration runs on the 2x2 game left after elimination."""
+    n = 16
+    payoffs = [[(1 if i == j else -1) if i < 2 and j < 2 else (3 if i < 2 else -3)
+                for j in range(n)] for i in range(n)]
+    r = client.post("/api/matrix", json={"payoffs": payoffs})
+    assert r.status_code == 200
+    half = ["1/2", "1/2"] + ["0"] * (n - 2)
+    assert r.json()["mixed"]["equilibria"] == [[half, half]]
+    assert r.json()["value"] in (0, "0")  # exact numbers travel as text
+    assert any("2x2 game left" in note for note in r.json()["mixed"]["notes"])
+
+
 # --- every agent with a time limit honours the server's deadline ---------------------------
 
 @pytest.mark.parametrize("game, agent", [
