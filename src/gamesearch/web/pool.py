@@ -16,9 +16,10 @@
   answered ``CANCEL_GRACE`` later (a solver that cannot be interrupted) is killed and
   replaced, so a stale verdict never holds a worker. A worker that said it is compiling a
   kernel is left alone until it says it is done: the compile lands in numba's disk cache.
-* **Fair share under load.** When moves wait and every worker is busy, the longest-running
-  search that has completed at least one depth is asked to answer now with it (source
-  ``shared``): each move gets a real search before anyone gets a fallback.
+* **Fair share under load.** When a move has waited half its budget and every worker is
+  busy, the longest-running search that has completed at least one depth is asked to answer
+  now with it (source ``shared``): each move gets a real search before anyone gets a
+  fallback, and searches keep their whole budgets while the queue can wait.
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ CANCEL_GRACE = 0.4
 """Seconds a cancelled job's worker has to stop before it is killed and replaced."""
 MIN_SHARE = 0.05
 """Seconds a move's search runs at least before fair share may cut it."""
+URGENT = 0.5
+"""A waiting move claims a running search's worker once it has waited this share of its
+budget: until then the running searches use their whole budgets."""
 WATCH_EVERY = 0.05
 MAX_EARLY_DEATHS = 5
 """Workers that may die before they are ready before the pool stops replacing them."""
@@ -74,6 +78,7 @@ class Job:
 
     def __init__(self, job_id: int, kind: str, payload: dict, deadline: float) -> None:
         self.id, self.kind, self.payload, self.deadline = job_id, kind, payload, deadline
+        self.budget = max(0.0, deadline - time.monotonic())
         self.lane = lane_of(kind)
         self.events: asyncio.Queue = asyncio.Queue()
         self.worker: Worker | None = None
@@ -287,9 +292,11 @@ class WorkerPool:
         self._share(now)
 
     def _share(self, now: float) -> None:
-        """Moves are waiting and no worker is free: ask the longest-running searches that
-        can answer now (a depth completed) to do so, one per waiting move."""
-        waiting = sum(1 for j in self.pending[PLAY] if not j.cancelled)
+        """Moves have waited ``URGENT`` of their budgets and no worker is free: ask the
+        longest-running searches that can answer now (a depth completed) to do so, one per
+        such move."""
+        waiting = sum(1 for j in self.pending[PLAY]
+                      if not j.cancelled and j.deadline - now <= (1 - URGENT) * j.budget)
         waiting -= sum(1 for w in self.workers if w.job is not None and w.job.shared
                        and not w.job.finished)
         if waiting <= 0:
