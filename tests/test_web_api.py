@@ -205,13 +205,13 @@ def test_worker_crash_fails_cleanly_and_pool_recovers(client):
     response = result["r"]
     assert response.status_code == 503 and "replaced" in response.json()["error"]
     after = client.get("/api/health").json()["pool"]
-    assert after["workers"] == 2 and after["replaced"] == before["replaced"] + 1
+    assert after["workers"] == 3 and after["replaced"] == before["replaced"] + 1  # 2 + analysis
     assert busy[0] not in after["pids"]
     for _ in range(200):  # the replacement starts (imports) and joins the idle workers
-        if client.get("/api/health").json()["pool"]["idle"] == 2:
+        if client.get("/api/health").json()["pool"]["idle"] == 3:
             break
         time.sleep(0.05)
-    assert client.get("/api/health").json()["pool"]["idle"] == 2
+    assert client.get("/api/health").json()["pool"]["idle"] == 3
     again = client.post("/api/move", json={"game": "connect4", "moves": ["4"],
                                            "agent": "alphabeta:time=0.3"})
     assert again.status_code == 200 and again.json()["source"] in ("search", "deadline")
@@ -396,8 +396,14 @@ def test_serve_prints_its_address_and_answers():
         line = proc.stdout.readline()
         assert line.startswith("gamesearch web app: http://127.0.0.1:")
         url = line.split()[3]
-        health = httpx.get(url + "api/health", timeout=20).json()
-        assert health["ok"] and health["pool"]["workers"] == 1
+        health = httpx.get(url + "api/health", timeout=60).json()
+        assert health["ok"] and health["pool"]["workers"] == 2  # 1 for moves, 1 for analysis
+        assert len(health["pool"]["play"]) == 1 and health["pool"]["ready"] == 2
+        # the kernels were compiled (or loaded) before the first request was answered
+        proc.terminate()
+        rest = proc.communicate(timeout=10)[0]
+        assert "compiling kernels" in rest and "perfect solver" in rest
+        assert "kernels ready in" in rest
     finally:
         proc.terminate()
         proc.wait(timeout=10)

@@ -38,5 +38,11 @@ def serve_command(
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     print(f"gamesearch web app: http://{shown}:{bound}/  (Ctrl-C stops it)", flush=True)
-    config = uvicorn.Config(create_app(workers or None), log_level="warning")
+    from gamesearch.web.warm import warm_kernels
+
+    # Connections made meanwhile wait in the socket's backlog: no request pays a compile.
+    seconds = warm_kernels(lambda line: print(f"compiling kernels (cached after the first "
+                                              f"run): {line}", flush=True))
+    print(f"kernels ready in {seconds:.1f} s; starting the workers", flush=True)
+    config = uvicorn.Config(create_app(workers or None, warm=True), log_level="warning")
     uvicorn.Server(config).run(sockets=[sock])

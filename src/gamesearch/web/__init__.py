@@ -4,11 +4,11 @@ matrix games. ``gamesearch serve`` starts it; :func:`create_app` builds it (docs
 from __future__ import annotations
 
 
-def create_app(workers: int | None = None):
+def create_app(workers: int | None = None, warm: bool = True):
     """The FastAPI application (imported lazily: the web extras are optional)."""
     from gamesearch.web.app import create_app as build
 
-    return build(workers)
+    return build(workers, warm)
 
 
 __all__ = ["create_app"]

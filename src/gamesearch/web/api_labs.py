@@ -19,19 +19,18 @@ MATRIX_BUDGET = 30.0
 
 async def run_job(request: Request, kind: str, payload: dict,
                   budget: float = LAB_BUDGET) -> dict:
-    """Run a lab job in the pool and return its result (or fail with its message)."""
-    pool = request.app.state.pool
-    job = pool.submit(kind, payload, budget)
-    try:
-        async for event, data in job.stream(job.deadline + 0.5):
-            if event == "result":
-                return data
-            if event == "late":
-                raise JobFailed("the server is busy: no worker was free in time", 503)
-    finally:
-        if not job.finished:
-            pool.cancel(job)
-    raise JobFailed(f"the job did not finish within {budget:g} s", 504)
+    """Run a lab job in the analysis lane and return its result (or fail with its message).
+    A job that overruns its budget is stopped and answered 422: the input is too large for
+    the web, not the server broken."""
+    from gamesearch.web.api_play import until_done
+
+    job = request.app.state.pool.submit(kind, payload, budget)
+    async for event, data in until_done(request, job, job.deadline + 0.5):
+        if event == "result":
+            return data
+        if event == "late":
+            raise JobFailed("the server is busy: no worker was free in time", 503)
+    raise JobFailed(f"the job did not finish within {budget:g} s: try a smaller input", 422)
 
 
 @router.get("/trees")

@@ -35,6 +35,10 @@ SOLVER_BUDGET = 5.0
 """Seconds a game's own solver gets for a verdict."""
 VERDICT_BUDGET = 1.0
 """Seconds exact alpha-beta gets for a verdict (games without a solver)."""
+VERDICT_CACHE_SIZE = 5_000
+"""Finished verdicts remembered across requests."""
+DISCONNECT_POLL = 0.25
+"""Seconds between checks that the client of a long job is still there."""
 
 
 @functools.lru_cache(maxsize=64)
@@ -114,14 +118,18 @@ def remember(proven: collections.OrderedDict, key: tuple | None, data: dict) -> 
 
 
 def checked(body: ThinkRequest) -> tuple[str, Any, Any, str, float]:
-    """The position and the agent of a move request, refused if either is wrong or there is
-    no move for an agent to make."""
+    """The position and the agent of a move request, refused if either is wrong, the agent
+    does not fit the game or the seat (the catalog says why), or there is no move for an
+    agent to make."""
+    from gamesearch.catalog import check_agent_fits
+
     spec, game, state = load_position(body.game, body.moves)
     agent, budget = validate.agent_spec(body.agent)
     if game.is_terminal(state):
         raise validate.GameSearchError("the game is over: there is no move to make")
     if game.to_move(state) == CHANCE:
         raise validate.GameSearchError("chance is to move: ask /api/position to roll it")
+    check_agent_fits(agent, game, game.to_move(state))
     return spec, game, state, agent, budget
 
 
@@ -156,7 +164,7 @@ async def think(request: Request, body: ThinkRequest,
                 if on_event is not None:
                     await on_event("progress", data)
             elif kind == "result":
-                best, source = data, "search"
+                best, source = data, "shared" if job.shared else "search"
                 remember(app.state.proven, key, data)
             elif kind == "stopped":
                 source = "stopped"
@@ -234,23 +242,61 @@ async def stop(request: Request, body: StopRequest) -> dict:
     return {"stopped": True}
 
 
+async def until_done(request: Request, job: Job, until: float) -> AsyncIterator[tuple]:
+    """The job's events, ending early (cancelling the job) when the client disconnects: a
+    page that moved on must not keep a worker busy."""
+    pool = request.app.state.pool
+    try:
+        while True:
+            step = min(until, time.monotonic() + DISCONNECT_POLL)
+            last = None
+            async for kind, data in job.stream(step):
+                last = kind
+                if kind != "timeout":
+                    yield kind, data
+            if last != "timeout":
+                return
+            if time.monotonic() >= until:
+                yield "timeout", None
+                return
+            if await request.is_disconnected():
+                return
+    finally:
+        if not job.finished:
+            pool.cancel(job)
+
+
 @router.post("/verdict")
 async def verdict(request: Request, body: PositionRequest) -> dict:
     """The game-theoretic value of the position: the game's solver where it has one,
-    else exact alpha-beta when it finishes within the budget."""
+    else exact alpha-beta when it finishes within the budget. Runs in the analysis lane
+    (never in a move's way); solved positions are remembered."""
     from gamesearch.games import game_entry
     from gamesearch.spec import parse_spec
 
     spec, game, state = load_position(body.game, body.moves)
+    key = (spec, tuple(body.moves))
+    known = request.app.state.verdicts.get(key)
+    if known is not None:
+        request.app.state.verdicts.move_to_end(key)
+        return known
     solver = game_entry(parse_spec(spec)[0]).solver is not None
     budget = SOLVER_BUDGET if solver else VERDICT_BUDGET
-    pool = request.app.state.pool
-    job = pool.submit("verdict", {"game": spec, "moves": body.moves}, budget)
-    try:
-        async for kind, data in job.stream(job.deadline + 0.5):
-            if kind == "result":
-                return data
-    finally:
-        if not job.finished:
-            pool.cancel(job)
+    job = request.app.state.pool.submit("verdict", {"game": spec, "moves": body.moves}, budget)
+    async for kind, data in until_done(request, job, job.deadline + 0.5):
+        if kind == "result":
+            if data.get("kind") != "unknown":
+                remember_verdict(request.app.state.verdicts, key, data)
+            return data
+        if kind == "late":
+            break
+        if kind == "compiling":  # the worker goes on compiling; this answer need not wait
+            return {"kind": "unknown", "message": data["message"]}
     return {"kind": "unknown", "message": f"not solved within {budget:g} s"}
+
+
+def remember_verdict(verdicts: collections.OrderedDict, key: tuple, data: dict) -> None:
+    """Keep a finished verdict (a position's value never changes); oldest out first."""
+    verdicts[key] = data
+    while len(verdicts) > VERDICT_CACHE_SIZE:
+        verdicts.popitem(last=False)

@@ -54,17 +54,22 @@ class BodyLimit:
         return await self.app(scope, limited, send)
 
 
-def create_app(workers: int | None = None) -> FastAPI:
-    """The web app with a pool of ``workers`` search processes (default: CPU count)."""
+def create_app(workers: int | None = None, warm: bool = True) -> FastAPI:
+    """The web app with a pool of ``workers`` search processes for moves (default: CPU
+    count) and one for verdicts and the labs. ``warm`` (default): the analysis worker loads
+    the compiled kernels (compiling them if no cache holds them) before it takes jobs, so no
+    verdict's budget pays for a compile; ``gamesearch serve`` compiles them first, with
+    progress lines."""
     size = workers or int(os.environ.get("GAMESEARCH_WEB_WORKERS", 0)) or os.cpu_count() or 2
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        pool = WorkerPool(size)
-        await pool.start()
+        pool = WorkerPool(size, warm=warm)
+        await pool.start(wait=60.0 if warm else 10.0)
         app.state.pool = pool
         app.state.searches = {}
         app.state.proven = collections.OrderedDict()  # exact answers, see api_play
+        app.state.verdicts = collections.OrderedDict()  # solved positions, see api_play
         app.state.lag = LagMonitor()
         app.state.lag.start()
         try:

@@ -1,11 +1,25 @@
-"""A pool of worker processes that run searches off the event loop.
+"""A pool of worker processes that run searches off the event loop, in two lanes.
 
-Each worker is a process with its own pipe, which the event loop watches and reads. A job
-carries a deadline counted from the request's arrival: a job still queued at its deadline is
-dropped (the caller answers with a fallback move), a running job is told its remaining time,
-a worker that overruns its job's hard deadline is killed and replaced, and a worker that
-dies fails its job cleanly and is replaced. One slow search therefore holds one worker for
-at most its budget plus a grace period, never the server.
+* The **play** lane runs the AI's moves (``think`` jobs). The **analysis** lane (verdicts,
+  the labs) has its own worker(s), started at a lower CPU priority: a long verdict can never
+  hold a worker that a move needs. An idle analysis worker may take a waiting move; a play
+  worker never takes analysis work.
+* Each worker has a job pipe (the server writes, blocking: the worker is idle and reading)
+  and a result pipe that the event loop watches and reads without blocking
+  (:mod:`gamesearch.web.channel`), so a result of any size arrives whole under asyncio and
+  uvloop alike.
+* A job carries a deadline counted from the request's arrival: a job still queued at its
+  deadline is dropped (the caller answers with a fallback move), a running job is told its
+  remaining time, and a worker that overruns its job's deadline by ``KILL_GRACE`` is killed
+  and replaced.
+* **Cancel means stop.** A cancelled running job has its stop flag set; a worker that has not
+  answered ``CANCEL_GRACE`` later (a solver that cannot be interrupted) is killed and
+  replaced, so a stale verdict never holds a worker. A worker that said it is compiling a
+  kernel is left alone until it says it is done: the compile lands in numba's disk cache.
+* **Fair share under load.** When a move has waited half its budget and every worker is
+  busy, the longest-running search that has completed at least one depth is asked to answer
+  now with it (source ``shared``): each move gets a real search before anyone gets a
+  fallback, and searches keep their whole budgets while the queue can wait.
 """
 
 from __future__ import annotations
@@ -16,16 +30,32 @@ import itertools
 import multiprocessing
 import time
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from gamesearch.web.channel import MessageReader
 from gamesearch.web.worker import worker_main
 
 KILL_GRACE = 1.5
 """Seconds past a job's deadline before its worker is killed and replaced."""
-WATCH_EVERY = 0.1
+CANCEL_GRACE = 0.4
+"""Seconds a cancelled job's worker has to stop before it is killed and replaced."""
+MIN_SHARE = 0.05
+"""Seconds a move's search runs at least before fair share may cut it."""
+URGENT = 0.5
+"""A waiting move claims a running search's worker once it has waited this share of its
+budget: until then the running searches use their whole budgets."""
+WATCH_EVERY = 0.05
 MAX_EARLY_DEATHS = 5
 """Workers that may die before they are ready before the pool stops replacing them."""
+PLAY, ANALYSIS = "play", "analysis"
+ANALYSIS_NICE = 10
+"""How much lower the analysis workers' CPU priority is (``os.nice``)."""
+
+
+def lane_of(kind: str) -> str:
+    """The lane of a job kind: moves play, everything else is analysis."""
+    return PLAY if kind == "think" else ANALYSIS
 
 
 class JobFailed(Exception):
@@ -48,16 +78,26 @@ class Job:
 
     def __init__(self, job_id: int, kind: str, payload: dict, deadline: float) -> None:
         self.id, self.kind, self.payload, self.deadline = job_id, kind, payload, deadline
+        self.budget = max(0.0, deadline - time.monotonic())
+        self.lane = lane_of(kind)
         self.events: asyncio.Queue = asyncio.Queue()
         self.worker: Worker | None = None
         self.cancelled = False
         self.finished = False
+        self.started: float | None = None
+        self.progressed = False  # a depth completed: it can answer now
+        self.shared = False  # cut short by fair share
+        self.stop_by: float | None = None  # cancelled while running: stop before this
+        self.compiling = False  # the worker compiles a kernel: never killed meanwhile
 
     def stop(self) -> None:
         """Ask the running search to answer now with its best so far; wake the waiter."""
+        self._raise_flag()
+        self.events.put_nowait(("stopped", None))
+
+    def _raise_flag(self) -> None:
         if self.worker is not None and self.worker.job is self:
             self.worker.stop_flag.value = 1
-        self.events.put_nowait(("stopped", None))
 
     async def stream(self, until: float) -> AsyncIterator[tuple[str, Any]]:
         """Yield (kind, data) events until the result, an error, or ``until`` (monotonic):
@@ -82,43 +122,54 @@ class Job:
 
 
 class Worker:
-    """A worker process, its pipe (watched by the event loop) and its stop flag."""
+    """A worker process, its two pipes (results watched by the event loop), its stop flag."""
 
-    def __init__(self, pool: WorkerPool) -> None:
+    def __init__(self, pool: WorkerPool, lane: str) -> None:
         ctx = pool.context
-        parent, child = ctx.Pipe()
-        self.pool = pool
+        job_reader, job_writer = ctx.Pipe(duplex=False)
+        result_reader, result_writer = ctx.Pipe(duplex=False)
+        self.pool, self.lane = pool, lane
         self.stop_flag = ctx.Value("b", 0, lock=False)
-        self.process = ctx.Process(target=worker_main, args=(child, self.stop_flag),
-                                   daemon=True, name="gamesearch-web-worker")
+        options = {"nice": ANALYSIS_NICE if lane == ANALYSIS else 0,
+                   "warm": pool.warm and lane == ANALYSIS}  # verdicts: no compile in budget
+        self.process = ctx.Process(target=pool.target,
+                                   args=(job_reader, result_writer, self.stop_flag, options),
+                                   daemon=True, name=f"gamesearch-web-{lane}")
         self.process.start()
-        child.close()
-        self.conn = parent
+        job_reader.close()
+        result_writer.close()
+        self.jobs, self.results = job_writer, result_reader
+        self.reader = MessageReader(result_reader.fileno())
         self.job: Job | None = None
         self.dead = False
         self.ready = False
-        pool.loop.add_reader(self.conn.fileno(), self._readable)
+        pool.loop.add_reader(result_reader.fileno(), self._readable)
 
     def _readable(self) -> None:
-        """The pipe has data (or was closed): hand every waiting message to the pool. The
-        event loop reads the pipes itself: no threads, no hand-offs of the interpreter lock."""
+        """The result pipe has data (or was closed): hand every complete message to the pool.
+        The event loop reads the pipes itself: no threads, no hand-offs of the GIL."""
         try:
-            while self.conn.poll():
-                self.pool._message(self, self.conn.recv())
+            messages = self.reader.read()
         except (EOFError, OSError):
             self.pool._died(self)
+            return
+        for message in messages:
+            self.pool._message(self, message)
 
     def close(self) -> None:
-        """Stop watching the pipe and close it."""
-        if not self.conn.closed:
-            self.pool.loop.remove_reader(self.conn.fileno())
-            self.conn.close()
+        """Stop watching the result pipe and close both pipes."""
+        if not self.results.closed:
+            self.pool.loop.remove_reader(self.results.fileno())
+            self.results.close()
+        if not self.jobs.closed:
+            self.jobs.close()
 
     def send(self, job: Job, seconds_left: float) -> None:
         self.job = job
         job.worker = self
+        job.started = time.monotonic()
         self.stop_flag.value = 0
-        self.conn.send({"id": job.id, "kind": job.kind, "payload": job.payload,
+        self.jobs.send({"id": job.id, "kind": job.kind, "payload": job.payload,
                         "seconds": seconds_left})
 
     def kill(self) -> None:
@@ -127,29 +178,35 @@ class Worker:
 
 
 class WorkerPool:
-    """``size`` worker processes; :meth:`submit` queues a job, first come first served."""
+    """``size`` play workers and ``analysis`` analysis workers; :meth:`submit` queues a job
+    in its lane, first come first served."""
 
-    def __init__(self, size: int = 2, start_method: str = "spawn") -> None:
-        self.size = size
+    def __init__(self, size: int = 2, start_method: str = "spawn", analysis: int = 1,
+                 warm: bool = False, target: Callable[..., None] = worker_main) -> None:
+        self.size, self.analysis = size, analysis
+        self.warm, self.target = warm, target
         self.context = multiprocessing.get_context(start_method)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.workers: list[Worker] = []
         self.idle: deque[Worker] = deque()
-        self.pending: deque[Job] = deque()
+        self.pending: dict[str, deque[Job]] = {PLAY: deque(), ANALYSIS: deque()}
         self.ids = itertools.count(1)
         self.replaced = 0
+        self.recycled = 0
         self.early_deaths = 0
         self._watch: asyncio.Task | None = None
 
-    async def start(self) -> None:
-        """Start the workers (call from the event loop that will use the pool)."""
+    async def start(self, wait: float = 10.0) -> None:
+        """Start the workers (call from the event loop that will use the pool) and wait up
+        to ``wait`` seconds for them to be ready."""
         self.loop = asyncio.get_running_loop()
         for _ in range(self.size):
-            self._add_worker()
+            self._add_worker(PLAY)
+        for _ in range(self.analysis):
+            self._add_worker(ANALYSIS)
         self._watch = asyncio.create_task(self._watchdog())
-        for _ in range(200):  # wait for the workers' imports (at most 10 s)
-            if all(w.ready for w in self.workers):
-                break
+        end = time.monotonic() + wait
+        while time.monotonic() < end and not all(w.ready for w in self.workers):
             await asyncio.sleep(0.05)
 
     async def close(self) -> None:
@@ -159,7 +216,7 @@ class WorkerPool:
         for worker in self.workers:
             worker.dead = True
             with contextlib.suppress(OSError):
-                worker.conn.send(None)
+                worker.jobs.send(None)
         for worker in self.workers:
             worker.process.join(timeout=1)
             worker.kill()
@@ -170,47 +227,88 @@ class WorkerPool:
     def submit(self, kind: str, payload: dict, seconds: float) -> Job:
         """Queue a job that must be answered within ``seconds`` from now."""
         job = Job(next(self.ids), kind, payload, time.monotonic() + seconds)
-        self.pending.append(job)
+        self.pending[job.lane].append(job)
         self._dispatch()
         return job
 
     def cancel(self, job: Job) -> None:
-        """The person moved on: drop the job if queued, stop it if running."""
+        """The person moved on: drop the job if queued, stop it if running (the worker is
+        recycled if it does not stop within ``CANCEL_GRACE``)."""
         job.cancelled = True
         if job.worker is None:
             with contextlib.suppress(ValueError):
-                self.pending.remove(job)
-        else:
+                self.pending[job.lane].remove(job)
+        elif not job.finished:
+            job.stop_by = time.monotonic() + CANCEL_GRACE
             job.stop()
 
     def status(self) -> dict:
         """Counts for the health endpoint and tests."""
+        def pids(lane: str) -> list[int]:
+            return [w.process.pid for w in self.workers if w.lane == lane]
+
         return {"workers": len(self.workers), "idle": len(self.idle),
-                "queued": len(self.pending), "replaced": self.replaced,
+                "queued": sum(len(q) for q in self.pending.values()),
+                "replaced": self.replaced, "recycled": self.recycled,
                 "pids": [w.process.pid for w in self.workers],
+                "play": pids(PLAY), "analysis": pids(ANALYSIS),
+                "ready": sum(w.ready for w in self.workers),
                 "busy": [w.process.pid for w in self.workers if w.job is not None]}
 
     # --- internals -----------------------------------------------------------------------
-    def _add_worker(self) -> None:
-        self.workers.append(Worker(self))
+    def _add_worker(self, lane: str) -> None:
+        self.workers.append(Worker(self, lane))
+
+    def _next_job(self, worker: Worker, now: float) -> Job | None:
+        """The next live job for ``worker``: its own lane first; an analysis worker may take
+        a waiting move. Jobs already past their deadline are answered "late"."""
+        lanes = (PLAY,) if worker.lane == PLAY else (ANALYSIS, PLAY)
+        for lane in lanes:
+            queue = self.pending[lane]
+            while queue:
+                job = queue.popleft()
+                if job.cancelled:
+                    continue
+                if job.deadline - now <= 0.005:
+                    job.events.put_nowait(("late", "no worker was free before the deadline"))
+                    continue
+                return job
+        return None
 
     def _dispatch(self) -> None:
         now = time.monotonic()
-        while self.pending and self.idle:
-            job = self.pending.popleft()
-            left = job.deadline - now
-            if job.cancelled:
+        for worker in sorted(self.idle, key=lambda w: w.lane != PLAY):
+            job = self._next_job(worker, now)
+            if job is None:
                 continue
-            if left <= 0.005:
-                job.events.put_nowait(("late", "no worker was free before the deadline"))
-                continue
-            worker = self.idle.popleft()
+            self.idle.remove(worker)
             try:
-                worker.send(job, left)
+                worker.send(job, job.deadline - now)
             except OSError:
-                self.pending.appendleft(job)
+                job.worker = None
+                self.pending[job.lane].appendleft(job)
                 self._died(worker)
                 return
+        self._share(now)
+
+    def _share(self, now: float) -> None:
+        """Moves have waited ``URGENT`` of their budgets and no worker is free: ask the
+        longest-running searches that can answer now (a depth completed) to do so, one per
+        such move."""
+        waiting = sum(1 for j in self.pending[PLAY]
+                      if not j.cancelled and j.deadline - now <= (1 - URGENT) * j.budget)
+        waiting -= sum(1 for w in self.workers if w.job is not None and w.job.shared
+                       and not w.job.finished)
+        if waiting <= 0:
+            return
+        running = sorted((w.job for w in self.workers
+                          if w.job is not None and w.job.kind == "think" and w.job.progressed
+                          and not w.job.shared and not w.job.cancelled
+                          and now - w.job.started >= MIN_SHARE),
+                         key=lambda j: j.started)
+        for job in running[:waiting]:
+            job.shared = True
+            job._raise_flag()
 
     def _message(self, worker: Worker, message: tuple) -> None:
         job_id, kind, data = message
@@ -224,6 +322,13 @@ class WorkerPool:
         if job is None or job.id != job_id:
             return
         job.events.put_nowait((kind, data))
+        if kind in ("compiling", "compiled"):
+            job.compiling = kind == "compiling"
+            if not job.compiling and job.stop_by is not None:
+                job.stop_by = time.monotonic() + CANCEL_GRACE  # stop it now, if it must
+        if kind == "progress" and not job.progressed:
+            job.progressed = True
+            self._share(time.monotonic())
         if kind in ("result", "error"):
             job.finished = True
             worker.job = None
@@ -253,15 +358,29 @@ class WorkerPool:
         if self.loop is not None and not self.loop.is_closed() and self._watch is not None \
                 and not self._watch.done():
             self.replaced += 1
-            self._add_worker()
+            self._add_worker(worker.lane)
             self._dispatch()
 
+    def _recycle(self, worker: Worker) -> None:
+        """Replace a worker whose cancelled job would not stop (its request is gone)."""
+        job = worker.job
+        if job is not None:
+            job.finished = True  # nobody waits for it: no "crashed" message
+        self.recycled += 1
+        worker.kill()  # the pipe reads EOF and the pool replaces the worker
+
     async def _watchdog(self) -> None:
-        """Kill workers whose job ran past its deadline plus the grace period."""
+        """Kill workers whose job ran past its deadline plus the grace period, or that did not
+        stop a cancelled job in time; give waiting moves their fair share."""
         while True:
             await asyncio.sleep(WATCH_EVERY)
             now = time.monotonic()
             for worker in list(self.workers):
                 job = worker.job
-                if job is not None and now > job.deadline + KILL_GRACE:
+                if job is None or job.finished or job.compiling:
+                    continue
+                if job.stop_by is not None and now > job.stop_by:
+                    self._recycle(worker)
+                elif now > job.deadline + KILL_GRACE:
                     worker.kill()  # the pipe reads EOF and the pool replaces it
+            self._share(now)

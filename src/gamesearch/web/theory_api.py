@@ -8,12 +8,16 @@ package is missing, :func:`available` is False and the routes answer 501.
 from __future__ import annotations
 
 import importlib.util
+import math
 from fractions import Fraction
 from typing import Any
 
 from gamesearch.errors import GameSearchError
 
 MAX_STRATEGIES = 32
+MAX_SUPPORT_PAIRS = 3_000_000
+"""Support pairs support enumeration may try (12x12 has 2.7 million, about 3 s here; 16x16
+has 600 million): beyond, the mixed equilibria are skipped with a note, the rest answers."""
 THEORY_MODULE = "gamesearch.theory.normal_form"
 MISSING = ("the matrix lab needs gamesearch.theory (normal-form games), which is not "
            "installed in this build")
@@ -95,7 +99,6 @@ def analyze(payload: dict) -> dict:
     from gamesearch.theory.exact import json_number
     from gamesearch.theory.normal_form import NormalFormGame
     from gamesearch.theory.pure import best_response_mask, pure_equilibria
-    from gamesearch.theory.support_enumeration import support_enumeration
     from gamesearch.theory.zero_sum import solve_zero_sum
 
     a, b, zero_sum = read_matrix(payload)
@@ -115,7 +118,7 @@ def analyze(payload: dict) -> dict:
         "pure_equilibria": [list(p) for p in pure_equilibria(game)],
     }
     try:
-        out["mixed"] = support_enumeration(game).as_dict(game)
+        out["mixed"] = mixed_equilibria(game, elimination)
     except GameSearchError as err:
         out["mixed"] = {"equilibria": [], "notes": [str(err)]}
     if zero_sum:
@@ -124,6 +127,46 @@ def analyze(payload: dict) -> dict:
         out["optimal"] = [[json_number(p) for p in solution.row],
                           [json_number(p) for p in solution.column]]
     return out
+
+
+def support_pairs(m: int, n: int) -> int:
+    """Support pairs support enumeration tries on an m x n game: the sum over k of
+    C(m, k) C(n, k), which is C(m + n, m) - 1 (Vandermonde's identity)."""
+    return math.comb(m + n, m) - 1
+
+
+def mixed_equilibria(game: Any, elimination: Any) -> dict:
+    """Every equilibrium by support enumeration, bounded: a game with more than
+    ``MAX_SUPPORT_PAIRS`` is solved on what is left after removing its strictly dominated
+    strategies (the same equilibria, with zero on the removed ones); when that is still too
+    large, a GameSearchError says so."""
+    from gamesearch.theory.equilibrium import EquilibriumSet
+    from gamesearch.theory.support_enumeration import support_enumeration
+
+    m, n = game.shape
+    if support_pairs(m, n) <= MAX_SUPPORT_PAIRS:
+        return support_enumeration(game).as_dict(game)
+    reduced, survivors = elimination.game, elimination.survivors
+    r, c = reduced.shape
+    if support_pairs(r, c) > MAX_SUPPORT_PAIRS:
+        raise GameSearchError(f"mixed equilibria not computed: a {m}x{n} game has "
+                              f"{support_pairs(m, n):,} support pairs to try, {r}x{c} after "
+                              f"removing dominated strategies (at most {MAX_SUPPORT_PAIRS:,} "
+                              "on the web); use the command line")
+    found = support_enumeration(reduced)
+    lifted = []
+    for profile in found.equilibria:
+        full = []
+        for player, mix in enumerate(profile):
+            vector = [mix[0] * 0] * game.shape[player]
+            for k, original in enumerate(survivors[player]):
+                vector[original] = mix[k]
+            full.append(tuple(vector))
+        lifted.append(tuple(full))
+    note = (f"solved on the {r}x{c} game left after removing strictly dominated strategies "
+            f"(the same equilibria; {m}x{n} has {support_pairs(m, n):,} support pairs)")
+    return EquilibriumSet(found.method, lifted, found.exact, found.degenerate,
+                          [*found.notes, note]).as_dict(game)
 
 
 def tree_to_matrix(tree_game: Any) -> dict:

@@ -5,7 +5,8 @@ are plain values (no path separators, no file parameters, bounded numbers)."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from pathlib import Path
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
@@ -22,6 +23,13 @@ DEFAULT_BUDGET = 10.0
 MAX_DEPTH = 64
 MAX_NUMBER = 1000
 """The largest number a game or agent parameter may hold (bounded work per request)."""
+MAX_COUNT = 1_000_000
+"""The largest count of iterations, simulations or samples: the deadline bounds the work."""
+COUNT_PARAMS = {"iterations", "simulations", "samples"}
+MAX_MOVE_TEXT = 32
+"""Characters one move's text may hold (a 10,000-digit column is refused, not parsed)."""
+FILE_LIKE = re.compile(r"\.[A-Za-z]")
+"""A dot followed by a letter (``pyproject.toml``, ``x.lay``): a file name, never a value."""
 EXCLUDED_GAMES = {"tree"}  # trees belong to the tree lab (and the game reads a file)
 EXCLUDED_AGENTS = {"human"}
 FILE_PARAMS = re.compile(r"file|path|dir|book|weights|model|table|load|save", re.I)
@@ -30,7 +38,8 @@ SAFE_VALUE = re.compile(r"^[A-Za-z0-9_.+\-]*$")
 
 class PositionRequest(BaseModel):
     game: str = Field(max_length=200)
-    moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
+    moves: list[Annotated[str, Field(max_length=MAX_MOVE_TEXT)]] = Field(
+        default_factory=list, max_length=MAX_MOVES)
 
 
 class ThinkRequest(PositionRequest):
@@ -65,10 +74,16 @@ def _check_params(params: dict[str, str], where: str) -> None:
         if not SAFE_VALUE.match(value) or ".." in value:
             raise GameSearchError(f"{where}: parameter {key}={value!r} has characters "
                                   "that are not allowed (letters, digits, . + - _ only)")
+        if not value.strip():  # an empty path names the server's working folder
+            raise GameSearchError(f"{where}: parameter {key!r} has no value")
+        if FILE_LIKE.search(value) or Path(value).exists():
+            raise GameSearchError(f"{where}: parameter {key}={value!r} looks like a file "
+                                  "name; the web app reads no files (use a built-in name)")
+        largest = MAX_COUNT if key in COUNT_PARAMS else MAX_NUMBER
         for number in re.findall(r"\d+(?:\.\d+)?", value):
-            if float(number) > MAX_NUMBER:
+            if float(number) > largest:
                 raise GameSearchError(f"{where}: parameter {key}={value!r} is too large "
-                                      f"(at most {MAX_NUMBER})")
+                                      f"(at most {largest})")
 
 
 def game_spec(spec: str) -> str:

@@ -7,6 +7,8 @@ moves as text, an agent spec, a tree in object form). Messages back are
 
 from __future__ import annotations
 
+import contextlib
+import inspect
 import math
 from collections.abc import Callable
 from typing import Any
@@ -19,16 +21,39 @@ SAFETY = 0.03
 Send = Callable[[str, Any], None]
 
 
-def worker_main(conn: Any, stop_flag: Any) -> None:
-    """The worker loop: receive a job, run it, send its messages; None ends the loop."""
+def agent_margin(seconds: float) -> float:
+    """Seconds kept back from an agent that streams no progress (MCTS, paranoid, ...): if
+    it answers late the server has nothing to play but the fallback, so it keeps more than
+    alpha-beta does (15% of the budget, from 50 ms to 250 ms)."""
+    return min(0.25, max(0.05, 0.15 * seconds))
+
+
+def worker_main(jobs: Any, results: Any, stop_flag: Any, options: dict | None = None) -> None:
+    """The worker loop: receive a job on ``jobs``, run it, send its messages on ``results``
+    (framed for a reader that never blocks, :mod:`gamesearch.web.channel`); None ends the
+    loop. ``options``: ``nice`` (lower this process's CPU priority), ``warm`` (load the
+    compiled kernels before saying ready)."""
+    import os
+
+    from gamesearch.web.channel import MessageWriter
+
+    options = options or {}
+    if options.get("nice"):
+        with contextlib.suppress(OSError):
+            os.nice(options["nice"])
     import gamesearch.agents  # noqa: F401  (warm the imports before saying ready)
     import gamesearch.games  # noqa: F401
     import gamesearch.search.alphabeta  # noqa: F401
 
-    conn.send((0, "ready", None))
+    if options.get("warm"):
+        from gamesearch.web.warm import warm_worker
+
+        warm_worker()
+    out = MessageWriter(results.fileno())
+    out.send((0, "ready", None))
     while True:
         try:
-            job = conn.recv()
+            job = jobs.recv()
         except (EOFError, OSError, KeyboardInterrupt):
             return
         if job is None:
@@ -36,7 +61,7 @@ def worker_main(conn: Any, stop_flag: Any) -> None:
         job_id = job["id"]
 
         def send(kind: str, data: Any, job_id: int = job_id) -> None:
-            conn.send((job_id, kind, data))
+            out.send((job_id, kind, data))
 
         try:
             handler = JOBS[job["kind"]]
@@ -44,6 +69,9 @@ def worker_main(conn: Any, stop_flag: Any) -> None:
         except GameSearchError as err:
             status = 501 if type(err).__name__ == "Unavailable" else 400
             send("error", {"status": status, "message": str(err)})
+        except RecursionError:
+            send("error", {"status": 422, "message": "this position is too deep for the "
+                                                     "search (recursion limit): not available"})
         except KeyboardInterrupt:
             return
         except Exception as err:  # a bug: report it, keep the worker alive
@@ -77,36 +105,49 @@ def describe(result: Any, game: Any, state: Any) -> dict:
     return data
 
 
-def _alphabeta_options(depth: int | None = None, time: float | None = None,
-                       pvs: bool = False, tt: int = 1 << 18) -> dict:
-    return {"depth": depth, "time": time, "pvs": pvs, "tt": tt}
+def timed_agent(spec: str, seconds: float) -> Any:
+    """The agent of ``spec``, built by its own factory (one parser for CLI and web), held to
+    the server's deadline: an agent that takes ``time`` gets the smaller of its own and the
+    ``seconds`` left (also when it names only iterations or a depth, as a cap), so it
+    answers before the server stops waiting."""
+    from gamesearch.agents import AGENTS, make_agent
+    from gamesearch.spec import parse_spec
+
+    name, params = parse_spec(spec)
+    factory = AGENTS[name][0]
+    if "time" not in inspect.signature(factory).parameters:
+        return make_agent(spec)
+    own = float(params["time"]) if "time" in params else math.inf
+    return make_agent(spec, time=max(0.001, min(own, seconds - agent_margin(seconds))))
 
 
 def think(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
     """Let an agent choose a move. Alpha-beta deepens iteratively and reports every completed
-    depth; the stop flag (set by the server) ends it after the current depth."""
-    from gamesearch.agents import make_agent
+    depth; the stop flag (set by the server) ends it inside the running depth. Every other
+    agent gets the server's deadline as its time limit where it takes one."""
+    from gamesearch.catalog import check_agent_fits
     from gamesearch.search.alphabeta import iterative_deepening
-    from gamesearch.search.tt import TranspositionTable
-    from gamesearch.spec import call_with_params, parse_spec
+    from gamesearch.spec import parse_spec
 
     game, state = position(payload["game"], payload["moves"])
     if game.is_terminal(state):
         raise GameSearchError("the game is over: there is no move to make")
     spec = payload["agent"]
-    name, params = parse_spec(spec)
-    if name != "alphabeta":
-        result = make_agent(spec)(game, state)
+    check_agent_fits(spec, game, game.to_move(state))
+    agent = timed_agent(spec, seconds)
+    if parse_spec(spec)[0] != "alphabeta":
+        result = agent(game, state)
         send("result", describe(result, game, state))
         return
-    options = call_with_params(_alphabeta_options, params, f"agent {spec!r}")
+    # The web streams each depth of the readable search (``pure`` or not): the compiled
+    # kernel reports neither depths nor a stop flag.
     budget = max(0.001, seconds - SAFETY)
     depths = []
     last, stopped = None, False
     for result in iterative_deepening(
-        game, state, options["depth"], time=budget, stop=lambda: bool(stop_flag.value),
-        null_window="pvs" if options["pvs"] else None,
-        tt=TranspositionTable(max(1024, min(options["tt"], 1 << 20))),
+        game, state, agent.depth, time=budget, stop=lambda: bool(stop_flag.value),
+        null_window=agent.null_window,
+        tt=agent.table_type(max(1024, min(agent.table_capacity, 1 << 20))),
     ):
         last = result
         depths.append(result.stats.depth)
@@ -115,7 +156,7 @@ def think(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
             stopped = True
             break
     data = describe(last, game, state)
-    data["proven"] = not stopped and proven(depths, options["depth"])
+    data["proven"] = not stopped and proven(depths, agent.depth)
     send("result", data)
 
 
@@ -142,23 +183,41 @@ def verdict(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
         send("result", {"kind": "over", "utilities": list(game.utilities(state))})
         return
     if entry.solver is not None:
+        compile_first(game, send)
         report = entry.solver(game, state, {"depth": None, "time": max(0.05, seconds - 0.1)})
         send("result", {"kind": "solver", "report": _plain(report)})
         return
     if game.num_players != 2 or not game.zero_sum:
         send("result", {"kind": "none", "message": "no verdict for this kind of game"})
         return
-    send("result", exact_action_values(game, state, seconds - SAFETY))
+    stop = (lambda: bool(stop_flag.value)) if stop_flag is not None else None
+    send("result", exact_action_values(game, state, seconds - SAFETY, stop))
 
 
-def exact_action_values(game: Any, state: Any, seconds: float) -> dict:
+def compile_first(game: Any, send: Send) -> None:
+    """Compile the game's solver if no cache holds it, between "compiling" and "compiled"
+    messages: the pool neither kills nor recycles a worker while it compiles (a verdict
+    killed at its deadline would never finish compiling), and the person is told to ask
+    again."""
+    from gamesearch.web.warm import compile_solver, solver_needs_compile
+
+    if solver_needs_compile(game):
+        send("compiling", {"message": f"compiling the solver for {game.name} (first use on "
+                                      "this server); ask again in a few seconds"})
+        compile_solver(game)
+        send("compiled", None)
+
+
+def exact_action_values(game: Any, state: Any, seconds: float,
+                        stop: Callable[[], bool] | None = None) -> dict:
     """Every legal move's exact value for the player to move, or 'unknown' when the budget
-    runs out first (alpha-beta to the end of the game, one table for all moves)."""
+    runs out first or ``stop`` says so (alpha-beta to the end of the game, one table for
+    all moves)."""
     from gamesearch.search.alphabeta import AlphaBeta
     from gamesearch.search.result import Clock, SearchTimeout
 
     mover = game.to_move(state)
-    searcher = AlphaBeta(game, clock=Clock(seconds))
+    searcher = AlphaBeta(game, clock=Clock(seconds, stop))
     values = {}
     try:
         for action in game.actions(state):

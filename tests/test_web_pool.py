@@ -1,0 +1,204 @@
+"""The web worker pool on its own (issue 12): results of any size under asyncio and uvloop,
+cancelled jobs that stop (or whose worker is recycled), the analysis lane, fair share."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("fastapi")
+
+from gamesearch.web.channel import MessageReader, MessageWriter  # noqa: E402
+from gamesearch.web.pool import WorkerPool  # noqa: E402
+
+
+def echo_worker(jobs, results, stop_flag, options) -> None:
+    """A worker speaking the real channel: ``{"size": n}`` answers n bytes of text;
+    ``{"sleep": s}`` sleeps s seconds without ever looking at the stop flag."""
+    out = MessageWriter(results.fileno())
+    out.send((0, "ready", None))
+    while (job := jobs.recv()) is not None:
+        payload = job["payload"]
+        if "sleep" in payload:
+            time.sleep(payload["sleep"])
+        out.send((job["id"], "result", "x" * payload.get("size", 1)))
+
+
+def run(loop_name: str, main) -> object:
+    """Run ``main()`` on a fresh event loop of the named kind."""
+    if loop_name == "uvloop":
+        uvloop = pytest.importorskip("uvloop")
+        return uvloop.run(main())
+    return asyncio.run(main())
+
+
+async def result_of(job) -> tuple[str, object]:
+    async for kind, data in job.stream(job.deadline + 1):
+        if kind in ("result", "timeout", "late"):
+            return kind, data
+    return "none", None
+
+
+@pytest.mark.parametrize("loop_name", ["asyncio", "uvloop"])
+def test_results_of_a_megabyte_arrive_whole(loop_name):
+    """uvloop puts a watched pipe in non-blocking mode: the old pool read a result over
+    about 16 KB as a dead worker (503). Every size must arrive whole, the worker kept."""
+
+    async def main():
+        pool = WorkerPool(1, "fork", analysis=0, target=echo_worker)
+        await pool.start()
+        try:
+            sizes = [10, 20_000, 1 << 20, 3 << 20]
+            for size in sizes:
+                job = pool.submit("think", {"size": size}, 10)
+                kind, data = await result_of(job)
+                assert kind == "result" and data == "x" * size
+            return pool.status()
+        finally:
+            await pool.close()
+
+    status = run(loop_name, main)
+    assert status["replaced"] == 0 and status["workers"] == 1
+
+
+@pytest.mark.parametrize("loop_name", ["asyncio", "uvloop"])
+def test_a_real_tree_job_over_16_kb_under_uvloop(loop_name):
+    """The symptom as met: a tree-lab tree of 300 nodes (result about 100 KB) through the
+    real worker."""
+    tree = {"player": 0, "children": [
+        {"player": 1, "children": [{"value": (7 * i + j) % 11} for j in range(14)]}
+        for i in range(20)]}
+
+    async def main():
+        pool = WorkerPool(0, analysis=1)  # lab jobs run in the analysis lane
+        await pool.start(wait=30)
+        try:
+            job = pool.submit("tree", {"tree": tree, "algorithm": "alphabeta"}, 20)
+            kind, data = await result_of(job)
+            return kind, data, pool.status()
+        finally:
+            await pool.close()
+
+    kind, data, status = run(loop_name, main)
+    assert kind == "result" and len(data["nodes"]) == 1 + 20 + 20 * 14
+    assert data["value"] == max(min((7 * i + j) % 11 for j in range(14)) for i in range(20))
+    assert status["replaced"] == 0
+
+
+def test_a_cancelled_job_that_ignores_its_stop_flag_gets_its_worker_recycled():
+    async def main():
+        pool = WorkerPool(1, "fork", analysis=0, target=echo_worker)
+        await pool.start()
+        try:
+            job = pool.submit("think", {"sleep": 60}, 100)
+            await asyncio.sleep(0.2)
+            assert job.worker is not None
+            t0 = time.monotonic()
+            pool.cancel(job)
+            while pool.status()["recycled"] == 0 and time.monotonic() - t0 < 5:
+                await asyncio.sleep(0.05)
+            stopped_in = time.monotonic() - t0
+            while pool.status()["ready"] < 1 and time.monotonic() - t0 < 10:
+                await asyncio.sleep(0.05)
+            again = pool.submit("think", {"size": 5}, 5)  # the replacement works
+            kind, data = await result_of(again)
+            return stopped_in, kind, data, pool.status()
+        finally:
+            await pool.close()
+
+    stopped_in, kind, data, status = run("asyncio", main)
+    assert stopped_in < 1.5  # not the 60 s the job would have slept, nor its 100 s budget
+    assert status["recycled"] == 1 and kind == "result" and data == "xxxxx"
+
+
+def test_a_long_analysis_job_never_holds_a_move():
+    """Verdicts and labs have their own lane: a move is answered while every analysis worker
+    is busy."""
+    async def main():
+        pool = WorkerPool(1, "fork", analysis=1, target=echo_worker)
+        await pool.start()
+        try:
+            slow = pool.submit("verdict", {"sleep": 3, "size": 2}, 10)
+            await asyncio.sleep(0.1)
+            t0 = time.monotonic()
+            move = pool.submit("think", {"size": 3}, 1)
+            kind, data = await result_of(move)
+            waited = time.monotonic() - t0
+            pool.cancel(slow)
+            return kind, data, waited
+        finally:
+            await pool.close()
+
+    kind, data, waited = run("asyncio", main)
+    assert kind == "result" and data == "xxx" and waited < 0.5
+
+
+def test_fair_share_gives_a_waiting_move_a_real_search():
+    """One worker, two moves of 4 s each: without fair share the second waits 4 s and gets
+    the fallback; with it, the first answers with its completed depths and both search."""
+    async def main():
+        pool = WorkerPool(1, analysis=0)
+        await pool.start(wait=30)
+        try:
+            body = {"game": "connect4", "moves": [], "agent": "alphabeta:time=4"}
+            first = pool.submit("think", body, 4)
+            await asyncio.sleep(0.3)
+            t0 = time.monotonic()
+            second = pool.submit("think", {**body, "moves": ["4"]}, 2)
+            results = []
+            for job in (first, second):
+                last = None
+                async for kind, data in job.stream(job.deadline + 1):
+                    last = (kind, data)
+                results.append(last)
+            return results, first.shared, time.monotonic() - t0
+        finally:
+            await pool.close()
+
+    results, shared, seconds = run("asyncio", main)
+    (k1, r1), (k2, r2) = results
+    assert shared and k1 == "result" and r1["stats"]["depth"] >= 1
+    assert k2 == "result" and r2["stats"]["depth"] >= 1 and r2["action"] is not None
+    assert seconds < 2.5
+
+
+def frame(message: object) -> bytes:
+    """The bytes MessageWriter writes for ``message``."""
+    r, w = os.pipe()
+    try:
+        MessageWriter(w).send(message)
+        return os.read(r, 1 << 20)
+    finally:
+        os.close(r)
+        os.close(w)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.binary(max_size=3000), min_size=1, max_size=6),
+       st.lists(st.integers(1, 5000), min_size=1, max_size=20))
+def test_the_reader_reassembles_messages_split_anywhere(messages, cuts):
+    """Whatever pieces the pipe delivers, the reader hands out exactly the messages sent."""
+    collector = []
+    r, w = os.pipe()
+    try:
+        MessageWriter(w).send(messages)  # the real framing, read back whole first
+        assert MessageReader(r).read() == [messages]
+        stream = b"".join(frame(m) for m in messages)
+        reader = MessageReader(r)
+        pos, k = 0, 0
+        while pos < len(stream):
+            step = cuts[k % len(cuts)]
+            k += 1
+            os.write(w, stream[pos:pos + step])
+            pos += step
+            collector.extend(reader.read())
+        assert reader.read() == []
+    finally:
+        os.close(r)
+        os.close(w)
+    assert collector == messages
