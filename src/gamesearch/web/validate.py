@@ -31,6 +31,10 @@ SAFE_VALUE = re.compile(r"^[A-Za-z0-9_.+\-]*$")
 class PositionRequest(BaseModel):
     game: str = Field(max_length=200)
     moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
+    viewer: int | None = Field(default=None, ge=0, le=64)
+    """The seat whose information set is shown (hidden-information games; none: all)."""
+    deal: str | None = Field(default=None, max_length=64)
+    """The token of the hidden outcomes, as the server last sent it (web/hidden.py)."""
 
 
 class ThinkRequest(PositionRequest):
