@@ -110,10 +110,12 @@ async def position(request: Request, body: PositionRequest) -> JSONResponse:
     """The position after the moves: board, players, legal moves, outcome."""
     body = unmasked(request, body)
     spec, game, state = load_position(body.game, body.moves)
-    state, moves = roll_chance(game, state, body.moves)
+    moves = body.moves
+    if not body.browse:
+        state, moves = roll_chance(game, state, moves)
     view = position_view(spec, game, moves, state)
     return JSONResponse(hidden.present(request.app, game, spec, view, state, body.deal,
-                                       body.viewer))
+                                       body.viewer, store=not body.browse))
 
 
 def cache_key(spec: str, moves: list[str], agent: str) -> tuple | None:

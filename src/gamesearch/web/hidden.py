@@ -107,27 +107,37 @@ def unmask(app: Any, game: Any, spec: str, moves: list[str], deal: str | None,
 
 
 def present(app: Any, game: Any, spec: str, view: dict, state: Any, deal: str | None,
-            viewer: int | None) -> dict:
+            viewer: int | None, store: bool = True) -> dict:
     """The position view as the viewer may see it (``view`` is the full one, whose
-    ``moves`` are the true moves); opens or updates the deal when something is hidden."""
+    ``moves`` are the true moves); opens or updates the deal when something is hidden
+    (unless ``store`` is false: looking back at an earlier position keeps the deal)."""
     if viewer is None or not is_hidden_game(game) or view["terminal"]:
         return {**view, "deal": deal} if deal else view
     moves = view["moves"]
     hidden = hidden_indices(game, moves, viewer)
     if not hidden:
         return {**view, "deal": deal} if deal else view
-    store = deals(app)
-    if deal is None or deal not in store:
-        deal = secrets.token_urlsafe(16)
-    store[deal] = Deal(spec, viewer, moves)
-    store.move_to_end(deal)
-    while len(store) > MAX_DEALS:
-        store.popitem(last=False)
+    if store:
+        deal = remember(app, spec, viewer, moves, deal)
     masked = [HIDDEN if i in hidden else m for i, m in enumerate(moves)]
     mine = view["to_move"] == viewer
     return {**view, "moves": masked, "deal": deal, "viewer": viewer,
             "text": hidden_text(game, state, viewer), "board": None,
             "legal": view["legal"] if mine else []}
+
+
+def remember(app: Any, spec: str, viewer: int, moves: list[str], deal: str | None) -> str:
+    """Keep the true moves under the deal's token (a new token for a new deal)."""
+    store = deals(app)
+    record = store.get(deal) if deal is not None else None
+    if record is None:
+        deal = secrets.token_urlsafe(16)
+    if record is None or record.moves[:len(moves)] != moves:  # a prefix: the game goes on
+        store[deal] = Deal(spec, viewer, moves)
+    store.move_to_end(deal)
+    while len(store) > MAX_DEALS:
+        store.popitem(last=False)
+    return deal
 
 
 def redact_search(data: dict) -> dict:

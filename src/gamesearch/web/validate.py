@@ -35,6 +35,8 @@ class PositionRequest(BaseModel):
     """The seat whose information set is shown (hidden-information games; none: all)."""
     deal: str | None = Field(default=None, max_length=64)
     """The token of the hidden outcomes, as the server last sent it (web/hidden.py)."""
+    browse: bool = False
+    """Looking back at a position of the game: no chance outcome drawn, the deal kept."""
 
 
 class ThinkRequest(PositionRequest):
