@@ -21,6 +21,7 @@ const state = {
   browsed: null,                   // the position shown while browsing
   generation: 0, thinking: null, searchId: null, verdictCtl: null,
   values: {},  // move -> perfect-play value, from the verdict of the live position
+  sources: [],  // per move index: how the AI found it ("search", "fallback", ...) or empty
 };
 
 // --- players ------------------------------------------------------------------------------
@@ -41,12 +42,12 @@ function gameSpec() {
   return state.params.trim() ? `${state.game}:${state.params.trim()}` : state.game;
 }
 
-// The seat whose cards are shown in a hidden-information game: the first person's (none
-// when every seat is an AI: a spectator sees everything).
+// The seat whose cards are shown in a hidden-information game: the one person's. None
+// (everything shown) when every seat is an AI, or several people share this screen.
 function viewer() {
   if (!state.hiddenGame) return null;
-  const seat = state.players.findIndex((p) => p.kind === "human");
-  return seat < 0 ? null : seat;
+  const seats = state.players.flatMap((p, i) => p.kind === "human" ? [i] : []);
+  return seats.length === 1 ? seats[0] : null;
 }
 
 function request(moves) {
@@ -157,8 +158,10 @@ function renderMoveList() {
   const current = lastMoveIndex();
   const list = $("movelist");
   list.replaceChildren(...state.moves.map((m, i) => h("li", {},
-    h("button", { class: i === current ? "move current" : "move", dataset: { index: i },
-                  title: m === "?" ? "hidden from you" : `after move ${i + 1}`,
+    h("button", { class: i === current ? "move current" : "move",
+                  dataset: { index: i, source: state.sources[i] || "" },
+                  title: m === "?" ? "hidden from you"
+                    : `after move ${i + 1}` + (state.sources[i] ? ` (AI: ${state.sources[i]})` : ""),
                   onclick: () => browse(i + 1) }, m))));
   $("first").disabled = $("back").disabled = current < 0;
   $("forward").disabled = $("last").disabled = !browsing();
@@ -197,6 +200,7 @@ async function load() {
 
 function accept(pos) {
   state.moves = pos.moves;  // chance outcomes drawn by the server are moves too
+  state.sources.length = Math.min(state.sources.length, pos.moves.length);
   state.deal = pos.deal || null;
   state.position = pos;
   state.cursor = null;
@@ -205,6 +209,7 @@ function accept(pos) {
 
 function newGame() {
   state.moves = [];
+  state.sources = [];
   state.deal = null;
   clearPanels();
   load();
@@ -216,6 +221,7 @@ function humanMove(move) {
     if (state.browsed.terminal || state.players[state.browsed.to_move]?.kind !== "human") return;
     state.moves = state.moves.slice(0, state.cursor);
   } else if (!isHumanTurn()) return;
+  state.sources.length = Math.min(state.sources.length, state.moves.length);
   state.moves = [...state.moves, move];
   clearPanels();
   load();
@@ -286,6 +292,8 @@ async function maybeThink() {
     `${how[played.source] || played.source}, ${played.latency} s)`;
   $("think-note").dataset.source = played.source;
   state.generation++;
+  state.sources.length = state.moves.length;
+  state.sources[state.moves.length] = played.source;
   accept(played.position);
   state.values = {};
   $("verdict").textContent = "";
@@ -384,7 +392,7 @@ export async function initPlay(params) {
 }
 
 async function changeGame(fresh = true) {
-  if (fresh) { state.moves = []; state.deal = null; }
+  if (fresh) { state.moves = []; state.deal = null; state.sources = []; }
   clearPanels();
   cancelThinking();
   try {

@@ -7,7 +7,7 @@ import { el, svg } from "./svg.js";
 import { pack, unpack, writeHash } from "./url.js";
 
 const $ = (id) => document.getElementById(id);
-const DX = 72, DY = 96, R = 17, TOP = 44;
+const DX = 84, DY = 96, R = 17, TOP = 44;
 
 const lab = { presets: [], tree: null, nodes: [], run: null, step: 0, selected: null,
               preset: "classic" };
@@ -135,7 +135,7 @@ function draw() {
     if (i.order !== undefined) el("text", { x: x + R + 3, y: y - R + 2, class: "order", text: `#${i.order}` }, g);
     if (k !== "leaf" && ("alpha" in i || "beta" in i)) {
       el("text", { x, y: y + R + 11, class: "bounds", text: `α ${show(i.alpha)}` }, g);
-      el("text", { x, y: y + R + 23, class: "bounds", text: `β ${show(i.beta)}` }, g);
+      el("text", { x, y: y + R + 26, class: "bounds", text: `β ${show(i.beta)}` }, g);
     }
     g.addEventListener("click", () => select(n.id));
   }
