@@ -414,3 +414,13 @@ def test_the_move_list_and_the_board_agree_while_answers_arrive_late(server, pag
     page.wait_for_timeout(1500)  # every late answer has landed
     assert page.evaluate("window.mismatches") == []
     assert page.locator('#board rect[data-mark="X"]').count() == 0
+
+
+def test_a_link_to_another_game_gives_that_games_default_seats(server, page):
+    page.goto(server + "#/play?game=tictactoe&p1=human&p2=random")
+    page.wait_for_selector("#board rect[data-move]")
+    assert page.input_value("#players [data-side='1'] .kind") == "random"
+    page.goto(server + "#/play?game=pig")  # the same page: only the address changes
+    page.wait_for_function("document.querySelector(\"#players [data-side='1'] .kind\")"
+                           ".value === 'pig-optimal'")
+    assert page.text_content("#play-error") == ""

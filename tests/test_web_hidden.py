@@ -184,3 +184,16 @@ def test_the_ais_move_in_a_hidden_game_tells_nothing_of_its_cards(client):
     assert answer["move"] in ("p", "b") and answer["pv"] == [answer["move"]]
     assert "value" not in answer and "stats" not in answer
     assert answer["position"]["moves"][:2] == ["?", view["moves"][1]]
+
+
+def test_two_winners_win_in_the_outcome_line():
+    from gamesearch.web.views import outcome
+
+    class Teams:
+        def utilities(self, state):
+            return (1, 0, 1, 0)
+
+        def player_name(self, p):
+            return f"player {p + 1}"
+
+    assert outcome(Teams(), None) == "player 1 and player 3 win"

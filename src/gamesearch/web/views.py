@@ -117,7 +117,8 @@ def outcome(game: Any, state: Any) -> str:
     winners = [p for p, v in enumerate(u) if v == best]
     if len(winners) == len(u):
         return "draw"
-    return " and ".join(game.player_name(p) for p in winners) + " wins"
+    names = " and ".join(game.player_name(p) for p in winners)
+    return names + (" win" if len(winners) > 1 else " wins")
 
 
 def position_view(spec: str, game: Any, moves: list[str], state: Any) -> dict:

@@ -15,6 +15,7 @@ const state = {
   games: [], game: "tictactoe", params: "",
   seats: [], hiddenGame: false,    // from /api/seats: each seat's agents and default
   players: [],                     // per seat: { kind, options }
+  seatsOf: null,                   // the game spec the players were chosen for
   wanted: {},                      // p1, p2, ... from the address, applied once seats are known
   moves: [], deal: null,           // the moves as this viewer sees them; the server's deal token
   position: null, cursor: null,    // the live position; the move shown while browsing (or null)
@@ -68,13 +69,14 @@ async function loadSeats() {
   const data = await getJSON(`/api/seats?game=${encodeURIComponent(gameSpec())}`);
   state.seats = data.seats;
   state.hiddenGame = data.hidden;
-  const old = state.players;
+  const old = state.seatsOf === gameSpec() ? state.players : [];  // same game: keep them
   state.players = data.seats.map((seat, i) => {
     const wanted = state.wanted[`p${i + 1}`];
     if (wanted) return parseAgent(wanted);
-    if (old[i] && old.length === data.seats.length) return old[i];
+    if (old[i]) return old[i];
     return i === 0 ? parseAgent("human") : parseAgent(seat.default);
   });
+  state.seatsOf = gameSpec();
   state.wanted = {};
   buildPlayers();
 }
