@@ -353,8 +353,11 @@ def test_no_sideways_scrolling_on_a_phone(server, browser, where):
         phone.close()
 
 
-def test_tree_lab_labels_do_not_overlap_and_name_the_nodes(server, page):
-    page.goto(server + "#/tree?name=deep&algo=alphabeta")
+@pytest.mark.parametrize("tree, algo", [("deep", "alphabeta"), ("classic", "alphabeta"),
+                                        ("chance", "expectiminimax"),
+                                        ("two-min", "alphabeta")])
+def test_tree_lab_labels_do_not_overlap_and_name_the_nodes(server, page, tree, algo):
+    page.goto(server + f"#/tree?name={tree}&algo={algo}")
     page.wait_for_selector("#tree-svg .tnode")
     page.click("#tree-run")
     page.wait_for_function("document.getElementById('tree-status').textContent"
