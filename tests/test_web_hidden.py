@@ -197,3 +197,15 @@ def test_two_winners_win_in_the_outcome_line():
             return f"player {p + 1}"
 
     assert outcome(Teams(), None) == "player 1 and player 3 win"
+
+
+def test_deals_are_bounded(client, monkeypatch):
+    from gamesearch.web import hidden
+
+    monkeypatch.setattr(hidden, "MAX_DEALS", 3)
+    tokens = [post(client, "/api/position", game="kuhn_poker", moves=[], viewer=0).json()["deal"]
+              for _ in range(5)]
+    assert len(client.app.state.deals) == 3 and tokens[0] not in client.app.state.deals
+    response = post(client, "/api/position", game="kuhn_poker", moves=["?", "?"], viewer=1,
+                    deal=tokens[0])
+    assert response.status_code == 400 and "expired" in response.json()["error"]

@@ -25,8 +25,9 @@ from gamesearch.game import CHANCE
 from gamesearch.web.views import hidden_text
 
 HIDDEN = "?"
-MAX_DEALS = 20_000
-"""Deals remembered at once (least recently used ones go first)."""
+MAX_DEALS = 5_000
+"""Deals remembered at once (least recently used ones go first): a deal is one game's move
+list (at most 104 moves, whist with 52 cards), so this bounds them to tens of megabytes."""
 
 
 class Deal:
