@@ -185,3 +185,245 @@ def test_solve_a_matrix_game(server, page, shots):
                                                   "buffer": nfg.encode()}])
     page.wait_for_function("document.getElementById('matrix-equilibria').textContent"
                            ".includes('pure: (D, D) payoffs (-2, -2)')")
+
+
+# --- issue 12: the page plays like a game site ---------------------------------------------
+
+SETTLED = ("/your move|Game over/.test(document.getElementById('status').textContent)"
+           " && document.getElementById('busy').hidden"
+           " && document.querySelectorAll('#movelist li').length >= {n}")
+
+
+@pytest.mark.slow
+def test_a_whole_connect_four_game_with_the_page_defaults_never_falls_back(server, page):
+    """The page's defaults (person against alpha-beta 1 s, verdict on): every AI move must
+    come from a real search, not the 'first move in the game's order' fallback."""
+    page.goto(server + "#/play?game=connect4")
+    page.wait_for_selector('#board rect.column[data-move="4"]')
+    assert page.input_value("#players [data-side='1'] .kind") == "alphabeta"
+    assert page.input_value("#players [data-side='1'] .options") == "time=1"
+    assert page.is_checked("#verdict-on")
+    page.wait_for_function(SETTLED.format(n=0))
+    order = ["4", "3", "5", "2", "6", "1", "7"]
+    for _ in range(22):
+        if "Game over" in page.text_content("#status"):
+            break
+        n = page.locator("#movelist li").count()
+        legal = page.evaluate("[...document.querySelectorAll('#board rect.column')]"
+                              ".map((r) => r.dataset.move)")
+        full = page.evaluate("document.querySelector('#board svg').querySelectorAll("
+                             "'circle').length")
+        assert full == 42 and legal
+        # a person's move: the first column in centre-out order that is not full
+        grid = page.evaluate("[...document.querySelectorAll('#board circle.disc')]"
+                             ".filter((c) => c.getAttribute('fill') === '#fff')"
+                             ".map((c) => c.dataset.cell.split(',')[1])")
+        column = next(c for c in order if str(int(c) - 1) in grid)
+        page.click(f'#board rect.column[data-move="{column}"]')
+        page.wait_for_function(SETTLED.format(n=n + 1) + " && (document.getElementById("
+                               "'status').textContent.includes('Game over') || document."
+                               f"querySelectorAll('#movelist li').length >= {n + 2})",
+                               timeout=60_000)
+        assert page.text_content("#play-error") == ""
+    assert "Game over" in page.text_content("#status")
+    sources = page.evaluate("[...document.querySelectorAll('#movelist button.move')]"
+                            ".map((b) => b.dataset.source).filter(Boolean)")
+    moves = page.locator("#movelist li").count()
+    assert len(sources) == moves // 2  # every AI move (O, the even ones) has its source
+    assert "fallback" not in sources, sources
+    assert page.locator("#board circle.win").count() >= 4 or "draw" in page.text_content(
+        "#status")
+
+
+def test_undo_clears_the_panels_and_new_game_starts_again(server, page):
+    page.goto(server + "#/play?game=tictactoe&p1=human&p2=alphabeta:time=0.3")
+    page.wait_for_selector('#board rect[data-move="5"]')
+    page.wait_for_function(SETTLED.format(n=0))
+    page.click('#board rect[data-move="5"]')
+    page.wait_for_function(SETTLED.format(n=2))
+    assert page.text_content("#think-note").startswith("played")
+    page.click("#undo")
+    page.wait_for_function(SETTLED.format(n=0) + " && !document.querySelector('#movelist li')")
+    assert page.text_content("#think-note") == ""
+    assert page.locator("#thinking tbody tr").count() == 0
+    page.click('#board rect[data-move="1"]')
+    page.wait_for_function(SETTLED.format(n=2))
+    page.click("#new-game")
+    page.wait_for_function(SETTLED.format(n=0) + " && !document.querySelector('#movelist li')")
+    assert page.text_content("#think-note") == "" and page.text_content("#play-error") == ""
+
+
+def test_the_move_list_steps_back_and_forth_and_marks_the_last_move(server, page):
+    page.goto(server + "#/play?game=tictactoe&moves=1+5+2&p1=human&p2=human")
+    page.wait_for_selector('#board rect.last[data-move="2"]')
+    page.click('#movelist button[data-index="0"]')  # after move 1
+    page.wait_for_selector('#board rect.last[data-move="1"]')
+    assert page.get_attribute('#board rect[data-move="5"]', "data-mark") == ""
+    assert page.text_content("#status").startswith("Viewing the position after move 1 of 3")
+    page.click("#forward")
+    page.wait_for_selector('#board rect.last[data-move="5"]')
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector('#board rect.last[data-move="1"]')
+    page.click("#last")
+    page.wait_for_selector('#board rect.last[data-move="2"]')
+    assert page.text_content("#status").startswith("O to move")
+    assert page.locator("#movelist li").count() == 3  # browsing did not change the game
+
+
+def test_the_winning_line_is_highlighted(server, page):
+    page.goto(server + "#/play?game=connect4&moves=1+2+1+2+1+2+1&p1=human&p2=human")
+    page.wait_for_function("document.getElementById('status').textContent"
+                           ".includes('Game over: X wins')")
+    cells = sorted(page.evaluate("[...document.querySelectorAll('#board circle.win')]"
+                                 ".map((c) => c.dataset.cell)"))
+    assert cells == ["2,0", "3,0", "4,0", "5,0"]  # column 1, the four lowest rows
+
+
+def test_every_seat_gets_a_selector_with_the_games_default(server, page):
+    page.goto(server + "#/play?game=whist")
+    page.wait_for_selector("#players [data-side='3'] .kind")
+    assert page.locator("#players .player-config").count() == 4
+    kinds = [page.input_value(f"#players [data-side='{s}'] .kind") for s in range(4)]
+    assert kinds == ["human", "pimc", "pimc", "pimc"]
+    offered = page.evaluate("[...document.querySelectorAll(\"#players [data-side='1'] "
+                            ".kind option\")].map((o) => o.value)")
+    assert "alphabeta" not in offered and {"pimc", "ismcts"} <= set(offered)
+
+
+def test_hidden_cards_are_question_marks_until_the_end(server, page):
+    page.goto(server + "#/play?game=kuhn_poker&p1=human&p2=ismcts:iterations=300")
+    page.wait_for_function("document.querySelectorAll('#movelist li').length == 2")
+    moves = page.evaluate("[...document.querySelectorAll('#movelist button')]"
+                          ".map((b) => b.textContent)")
+    assert moves[0] in ("J", "Q", "K") and moves[1] == "?"
+    assert page.text_content("#board pre").startswith(f"your card {moves[0]}")
+    assert "deal=" in page.url and "%3F" in page.url  # the link holds '?', not the card
+    for _ in range(3):  # pass whenever it is our turn: the game ends within two turns
+        page.wait_for_function(SETTLED.format(n=2), timeout=60_000)
+        if "Game over" in page.text_content("#status"):
+            break
+        n = page.locator("#movelist li").count()
+        shown = page.evaluate("[...document.querySelectorAll('#movelist button')]"
+                              ".map((b) => b.textContent)")
+        assert shown[1] == "?" and page.locator("#thinking tbody tr").count() == 0
+        page.click('#board button[data-move="p"]')
+        page.wait_for_function(SETTLED.format(n=n + 1), timeout=60_000)
+    assert "Game over" in page.text_content("#status")
+    shown = page.evaluate("[...document.querySelectorAll('#movelist button')]"
+                          ".map((b) => b.textContent)")
+    assert "?" not in shown and shown[0] == moves[0]
+    assert shown[1] in {"J", "Q", "K"} - {moves[0]}  # revealed at the end
+
+
+XSS = "<img src=x onerror=f()>"  # short enough to pass the server's name limit
+
+
+def test_names_from_links_and_files_are_text_never_html(server, page):
+    import base64
+    import json
+
+    page.add_init_script("window.f = () => { window.__xss = 1; }")
+    data = {"text": "1 -1\n-1 1", "row_names": [XSS, "b"], "column_names": ["c", XSS]}
+    packed = base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")
+    page.goto(server + f"#/matrix?m={packed}")
+    page.wait_for_function("document.getElementById('matrix-table').textContent"
+                           ".includes('onerror')", timeout=60_000)
+    assert page.locator("#matrix-table img, #matrix-equilibria img").count() == 0
+    assert page.text_content("#matrix-table tr:nth-child(2) th") == XSS
+    page.goto(server + "#/play?game=tictactoe&p1=human&p2=" + XSS.replace(" ", "%20"))
+    page.wait_for_selector("#players [data-side='1'] .kind")
+    assert page.locator("#players img").count() == 0
+    assert page.input_value("#players [data-side='1'] .kind") == XSS
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__xss") is None
+
+
+@pytest.mark.parametrize("where", ["#/play?game=connect4&moves=4+4+3",
+                                   "#/play?game=whist&p1=human",
+                                   "#/tree?name=deep&algo=alphabeta", "#/matrix"])
+def test_no_sideways_scrolling_on_a_phone(server, browser, where):
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        phone.goto(server + where)
+        phone.wait_for_load_state("networkidle")
+        phone.wait_for_timeout(500)
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"{where}: the page is {width} px wide on a 390 px screen"
+    finally:
+        phone.close()
+
+
+@pytest.mark.parametrize("tree, algo", [("deep", "alphabeta"), ("classic", "alphabeta"),
+                                        ("chance", "expectiminimax"),
+                                        ("two-min", "alphabeta")])
+def test_tree_lab_labels_do_not_overlap_and_name_the_nodes(server, page, tree, algo):
+    page.goto(server + f"#/tree?name={tree}&algo={algo}")
+    page.wait_for_selector("#tree-svg .tnode")
+    page.click("#tree-run")
+    page.wait_for_function("document.getElementById('tree-status').textContent"
+                           ".startsWith('Root value')")
+    boxes = page.evaluate("""[...document.querySelectorAll('#tree-svg text')]
+        .filter((t) => t.textContent).map((t) => {
+          const b = t.getBoundingClientRect();
+          return [t.textContent, b.left, b.top, b.right, b.bottom]; })""")
+    overlaps = [(a[0], b[0]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+                if a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5 and a[2] < b[4] - 0.5
+                and b[2] < a[4] - 0.5]
+    assert not overlaps, overlaps[:5]
+    page.click("#tree-reset")
+    page.click("#tree-step")
+    status = page.text_content("#tree-status")
+    name = re.search(r"node (\S+)", status).group(1)
+    assert page.text_content('#tree-svg [data-id="0"] .name') == name
+
+
+SLOW_ANSWERS = """
+const plain = window.fetch;
+window.fetch = async (url, options) => {
+  const answer = await plain(url, options);
+  const wait = String(url).includes('/api/verdict') ? 700
+    : String(url).includes('/api/position') ? 250 : 0;
+  if (wait) await new Promise((done) => setTimeout(done, wait));
+  return answer;
+};
+window.mismatches = [];
+window.addEventListener('DOMContentLoaded', () => {
+  new MutationObserver(() => {
+    const listed = document.querySelectorAll('#movelist li').length;
+    const marked = document.querySelectorAll('#board rect[data-mark="X"], '
+                                             + '#board rect[data-mark="O"]').length;
+    if (document.querySelector('#board rect') && listed !== marked) {
+      window.mismatches.push([listed, marked]);
+    }
+  }).observe(document.body, { childList: true, subtree: true });
+});
+"""
+
+
+def test_the_move_list_and_the_board_agree_while_answers_arrive_late(server, page):
+    """The old undo test failed about 1 run in 2: undo shortened the move list one move at a
+    time while it asked the server, and a verdict answering meanwhile redrew the page: the
+    list said 0 moves while the board still showed the X. Answers are slowed down here so
+    that the verdict always lands in the middle of the undo."""
+    page.add_init_script(SLOW_ANSWERS)
+    page.goto(server + "#/play?game=tictactoe&p1=human&p2=alphabeta:time=0.3")
+    page.wait_for_selector('#board rect[data-move="5"]')
+    page.wait_for_function("/your move/.test(document.getElementById('status').textContent)")
+    page.click('#board rect[data-move="5"]')
+    page.wait_for_function("document.querySelectorAll('#movelist li').length == 2 && "
+                           "document.getElementById('status').textContent.includes('your move')")
+    page.click("#undo")
+    page.wait_for_function("document.querySelectorAll('#movelist li').length == 0")
+    page.wait_for_timeout(1500)  # every late answer has landed
+    assert page.evaluate("window.mismatches") == []
+    assert page.locator('#board rect[data-mark="X"]').count() == 0
+
+
+def test_a_link_to_another_game_gives_that_games_default_seats(server, page):
+    page.goto(server + "#/play?game=tictactoe&p1=human&p2=random")
+    page.wait_for_selector("#board rect[data-move]")
+    assert page.input_value("#players [data-side='1'] .kind") == "random"
+    page.goto(server + "#/play?game=pig")  # the same page: only the address changes
+    page.wait_for_function("document.querySelector(\"#players [data-side='1'] .kind\")"
+                           ".value === 'pig-optimal'")
+    assert page.text_content("#play-error") == ""

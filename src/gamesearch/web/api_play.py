@@ -16,7 +16,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from gamesearch.game import CHANCE
-from gamesearch.web import validate
+from gamesearch.web import hidden, validate
 from gamesearch.web.pool import Job
 from gamesearch.web.validate import PositionRequest, StopRequest, ThinkRequest
 from gamesearch.web.views import first_move, position_view, replay, roll_chance
@@ -87,12 +87,39 @@ async def agents() -> dict:
                        if n not in validate.EXCLUDED_AGENTS]}
 
 
+def unmasked(request: Request, body: Any) -> Any:
+    """The request with its true move list: hidden outcomes (``?``) put back from its deal."""
+    spec = body.game.strip()
+    moves = hidden.unmask(request.app, cached_game(spec), spec, body.moves, body.deal,
+                          body.viewer)
+    return body.model_copy(update={"moves": moves})
+
+
+def shown(request: Request, body: Any, data: dict) -> dict:
+    """A move answer as its viewer may see it (web/hidden.py): the position masked, and in
+    a hidden-information game none of the AI's values or lines."""
+    spec = body.game.strip()
+    game = cached_game(spec)
+    view = data["position"]
+    view = hidden.present(request.app, game, spec, view, replay(game, view["moves"]),
+                          body.deal, body.viewer)
+    data = {**data, "position": view}
+    if body.viewer is not None and hidden.is_hidden_game(game) and not view["terminal"]:
+        data = hidden.redact_search(data)
+    return data
+
+
 @router.post("/position")
-async def position(body: PositionRequest) -> JSONResponse:
+async def position(request: Request, body: PositionRequest) -> JSONResponse:
     """The position after the moves: board, players, legal moves, outcome."""
+    body = unmasked(request, body)
     spec, game, state = load_position(body.game, body.moves)
-    state, moves = roll_chance(game, state, body.moves)
-    return JSONResponse(position_view(spec, game, moves, state))
+    moves = body.moves
+    if not body.browse:
+        state, moves = roll_chance(game, state, moves)
+    view = position_view(spec, game, moves, state)
+    return JSONResponse(hidden.present(request.app, game, spec, view, state, body.deal,
+                                       body.viewer, store=not body.browse))
 
 
 def cache_key(spec: str, moves: list[str], agent: str) -> tuple | None:
@@ -199,22 +226,27 @@ def answer(game: Any, state: Any, spec: str, moves: list[str], best: dict, sourc
 @router.post("/move")
 async def move(request: Request, body: ThinkRequest) -> JSONResponse:
     """The agent's move in one answer (no live view)."""
-    return JSONResponse(await think(request, body))
+    body = unmasked(request, body)
+    return JSONResponse(shown(request, body, await think(request, body)))
 
 
 @router.post("/think")
 async def think_stream(request: Request, body: ThinkRequest) -> StreamingResponse:
     """The agent's move as server-sent events: "start", "progress" per completed depth,
     then "move" (or "error"). Closing the stream cancels the search."""
+    body = unmasked(request, body)
     checked(body)  # bad input answers 4xx before the stream starts
+    secret = body.viewer is not None and hidden.is_hidden_game(cached_game(body.game.strip()))
     queue: asyncio.Queue = asyncio.Queue()
 
     async def emit(kind: str, data: Any) -> None:
+        if secret and kind == "progress":
+            return  # an AI's values and lines tell of its cards
         await queue.put((kind, data))
 
     async def run() -> None:
         try:
-            await emit("move", await think(request, body, emit))
+            await emit("move", shown(request, body, await think(request, body, emit)))
         except Exception as err:  # every failure reaches the page as a message
             await emit("error", {"error": str(err), "status": getattr(err, "status", 400)})
         await queue.put(None)
@@ -274,7 +306,12 @@ async def verdict(request: Request, body: PositionRequest) -> dict:
     from gamesearch.games import game_entry
     from gamesearch.spec import parse_spec
 
+    body = unmasked(request, body)
     spec, game, state = load_position(body.game, body.moves)
+    if (body.viewer is not None and hidden.is_hidden_game(game)
+            and not game.is_terminal(state)):
+        return {"kind": "hidden", "message": "no verdict while cards are hidden "
+                "(it would tell what the others hold)"}
     key = (spec, tuple(body.moves))
     known = request.app.state.verdicts.get(key)
     if known is not None:

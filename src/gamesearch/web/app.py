@@ -110,9 +110,11 @@ def create_app(workers: int | None = None, warm: bool = True) -> FastAPI:
 
     from gamesearch.web.api_labs import router as labs
     from gamesearch.web.api_play import router as play
+    from gamesearch.web.api_seats import router as seats
 
     app.include_router(play, prefix="/api")
     app.include_router(labs, prefix="/api")
+    app.include_router(seats, prefix="/api")
 
     @app.get("/api/health")
     async def health(request: Request) -> dict:

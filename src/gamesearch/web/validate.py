@@ -40,6 +40,12 @@ class PositionRequest(BaseModel):
     game: str = Field(max_length=200)
     moves: list[Annotated[str, Field(max_length=MAX_MOVE_TEXT)]] = Field(
         default_factory=list, max_length=MAX_MOVES)
+    viewer: int | None = Field(default=None, ge=0, le=64)
+    """The seat whose information set is shown (hidden-information games; none: all)."""
+    deal: str | None = Field(default=None, max_length=64)
+    """The token of the hidden outcomes, as the server last sent it (web/hidden.py)."""
+    browse: bool = False
+    """Looking back at a position of the game: no chance outcome drawn, the deal kept."""
 
 
 class ThinkRequest(PositionRequest):

@@ -36,6 +36,50 @@ BOARDS: dict[str, Callable[[Any, Any], dict]] = {
 """Board data by the game class's ``name``; the page has a renderer of the same name."""
 
 
+def _kuhn_text(game: Any, state: Any, viewer: int) -> str:
+    info = game.information_set(state, viewer)
+    return f"your card {info[:1] or '-'}  betting {info[1:] or '-'}"
+
+
+def _leduc_text(game: Any, state: Any, viewer: int) -> str:
+    from gamesearch.games.leduc_poker import card_name
+
+    cards, round1, round2 = state
+    own = card_name(cards[viewer]) if len(cards) > viewer else "-"
+    public = card_name(cards[2]) if len(cards) == 3 else "-"
+    return (f"your card {own}  public {public}  round 1 {round1 or '-'}  "
+            f"round 2 {round2 or '-'}")
+
+
+def _whist_text(game: Any, state: Any, viewer: int) -> str:
+    hands, _, _, tricks = state
+    hand = " ".join(game.card_name(c) for c in hands[viewer]) or "-"
+    trick = " ".join(f"{p + 1}:{game.card_name(c)}" for p, c in game.current_trick(state))
+    return (f"your hand (player {viewer + 1}): {hand}\n"
+            f"trick: {trick or '-'}   tricks: {tricks[0]} - {tricks[1]}")
+
+
+def _fusion_text(game: Any, state: Any, viewer: int) -> str:
+    return f"the coin is hidden  your choices: {game.information_set(state, viewer) or '-'}"
+
+
+HIDDEN_TEXTS: dict[str, Callable[[Any, Any, int], str]] = {
+    "kuhn_poker": _kuhn_text,
+    "leduc_poker": _leduc_text,
+    "whist": _whist_text,
+    "strategy_fusion": _fusion_text,
+}
+"""The board text of one viewer's information set, by game name (see web/hidden.py)."""
+
+
+def hidden_text(game: Any, state: Any, viewer: int) -> str:
+    """What ``viewer`` sees of the position, in words (never another player's cards)."""
+    text = HIDDEN_TEXTS.get(game.name)
+    if text is not None:
+        return text(game, state, viewer)
+    return f"you see: {game.information_set(state, viewer)}"
+
+
 def replay(game: Any, moves: list[str]) -> Any:
     """The state after ``moves`` (chance outcomes included, written as the game writes
     them); an illegal move is named with its number."""
@@ -73,7 +117,8 @@ def outcome(game: Any, state: Any) -> str:
     winners = [p for p, v in enumerate(u) if v == best]
     if len(winners) == len(u):
         return "draw"
-    return " and ".join(game.player_name(p) for p in winners) + " wins"
+    names = " and ".join(game.player_name(p) for p in winners)
+    return names + (" win" if len(winners) > 1 else " wins")
 
 
 def position_view(spec: str, game: Any, moves: list[str], state: Any) -> dict:

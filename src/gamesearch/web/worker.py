@@ -185,6 +185,11 @@ def verdict(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
     if entry.solver is not None:
         compile_first(game, send)
         report = entry.solver(game, state, {"depth": None, "time": max(0.05, seconds - 0.1)})
+        if game.name == "connect4":  # the board shows every column's perfect-play score
+            from gamesearch.games.connect4_perfect import analyze
+
+            report["action_values"] = {game.action_to_string(state, c): score
+                                       for c, score in analyze(game, state).items()}
         send("result", {"kind": "solver", "report": _plain(report)})
         return
     if game.num_players != 2 or not game.zero_sum:

@@ -1,18 +1,48 @@
 // Board renderers, one small function per game, chosen by the game's kind. A renderer
 // draws position.board into `into` and calls play(moveText) when the person clicks a legal
 // move; `active` is false while the AI is to move; `values` (may be empty) maps a move to
-// its perfect-play value from the verdict, shown on the board. Games without a renderer get the generic
+// its perfect-play value from the verdict, shown on the board; `marks.lastMove` is the last
+// move played (highlighted, as is a winning line). Games without a renderer get the generic
 // one: the text picture and the legal moves as buttons. Add a game: write a function here
 // and a board-data function in web/views.py under the same name.
 
 import { el, svg } from "./svg.js";
 
-function tictactoe(into, position, play, active, values) {
+const LINES3 = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8],
+                [0, 4, 8], [2, 4, 6]];
+
+// The cells of a winning line of `length` equal non-empty entries in a grid, or [].
+export function winningLine(grid, length = 4) {
+  const rows = grid.length, cols = rows ? grid[0].length : 0;
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const v = grid[r][c];
+      if (!v) continue;
+      for (const [dr, dc] of [[0, 1], [1, 0], [1, 1], [1, -1]]) {
+        const cells = [];
+        for (let k = 0; k < length; k++) {
+          const rr = r + k * dr, cc = c + k * dc;
+          if (rr < 0 || rr >= rows || cc < 0 || cc >= cols || grid[rr][cc] !== v) break;
+          cells.push(`${rr},${cc}`);
+        }
+        if (cells.length === length) return cells;
+      }
+    }
+  }
+  return [];
+}
+
+function tictactoe(into, position, play, active, values, marks) {
+  const cells = position.board.cells;
+  const line = LINES3.find((l) => cells[l[0]] && l.every((i) => cells[i] === cells[l[0]]));
   const size = 100, picture = svg(3 * size, 3 * size, into);
   position.board.cells.forEach((mark, i) => {
     const x = (i % 3) * size, y = Math.floor(i / 3) * size;
     const move = String(i + 1);
-    const cell = el("rect", { x, y, width: size, height: size, class: "cell",
+    const classes = ["cell"];
+    if (marks.lastMove === move) classes.push("last");
+    if (line && line.includes(i)) classes.push("win");
+    const cell = el("rect", { x, y, width: size, height: size, class: classes.join(" "),
                               "data-move": move, "data-mark": mark }, picture);
     if (mark === "X") {
       el("line", { x1: x + 22, y1: y + 22, x2: x + 78, y2: y + 78, class: "mark-x" }, picture);
@@ -29,15 +59,21 @@ function tictactoe(into, position, play, active, values) {
   });
 }
 
-function connect4(into, position, play, active, values) {
+function connect4(into, position, play, active, values, marks) {
   const { grid, width, height } = position.board;
+  const win = new Set(winningLine(grid));
+  const lastColumn = marks.lastMove ? Number(marks.lastMove) - 1 : -1;
+  const lastRow = lastColumn >= 0 ? grid.findIndex((row) => row[lastColumn]) : -1;
   const size = 56, top = 22, picture = svg(width * size, height * size + top, into);
   el("rect", { x: 0, y: top, width: width * size, height: height * size, fill: "#2a5db0" },
      picture);
   grid.forEach((row, r) => row.forEach((v, c) => {
     const fill = v === 1 ? "#e33" : v === 2 ? "#fd3" : "#fff";
+    const classes = ["disc"];
+    if (win.has(`${r},${c}`)) classes.push("win");
+    if (r === lastRow && c === lastColumn) classes.push("last");
     el("circle", { cx: c * size + size / 2, cy: top + r * size + size / 2, r: size * 0.4, fill,
-                   "data-cell": `${r},${c}` }, picture);
+                   "data-cell": `${r},${c}`, class: classes.join(" ") }, picture);
   }));
   for (let c = 0; c < width; c++) {
     const move = String(c + 1);
@@ -71,6 +107,7 @@ function nim(into, position, play, active, values) {
 function generic(into, position, play, active, values) {
   into.replaceChildren();
   const pre = document.createElement("pre");
+  pre.className = "board-text";
   pre.textContent = position.text;
   into.appendChild(pre);
   const box = document.createElement("div");
@@ -88,7 +125,7 @@ function generic(into, position, play, active, values) {
 
 export const RENDERERS = { tictactoe, connect4, nim };
 
-export function renderBoard(into, position, play, active, values = {}) {
+export function renderBoard(into, position, play, active, values = {}, marks = {}) {
   const renderer = (position.board && RENDERERS[position.kind]) || generic;
-  renderer(into, position, play, active, values || {});
+  renderer(into, position, play, active, values || {}, marks || {});
 }

@@ -2,6 +2,7 @@
 // best responses marked, pure and mixed equilibria, the value of a zero-sum game.
 
 import { postJSON } from "./api.js";
+import { h, setOptions } from "./dom.js";
 import { pack, unpack, writeHash } from "./url.js";
 
 const $ = (id) => document.getElementById(id);
@@ -36,40 +37,39 @@ function drawTable() {
     (e.player === 0 ? struckRows : struckCols).add(e.strategy));
   const pure = new Set(r.pure_equilibria.map(([i, j]) => `${i},${j}`));
   const [rows, cols] = r.strategies;
-  let html = "<table><tr><th></th>" + cols.map((c, j) =>
-    `<th class="${struckCols.has(j) ? "struck" : ""}">${c}</th>`).join("") + "</tr>";
-  rows.forEach((name, i) => {
-    html += `<tr><th class="${struckRows.has(i) ? "struck" : ""}">${name}</th>`;
-    cols.forEach((_, j) => {
+  const header = h("tr", {}, h("th"), ...cols.map((c, j) =>
+    h("th", { class: struckCols.has(j) ? "struck" : "" }, c)));
+  const body = rows.map((name, i) => h("tr", {},
+    h("th", { class: struckRows.has(i) ? "struck" : "" }, name),
+    ...cols.map((_, j) => {
       const classes = [];
       if (struckRows.has(i) || struckCols.has(j)) classes.push("struck");
       if (r.best_responses[0][i][j]) classes.push("br-row");
       if (r.best_responses[1][i][j]) classes.push("br-col");
       if (pure.has(`${i},${j}`)) classes.push("pure-eq");
       const [a, b] = r.payoffs[i][j];
-      const cell = r.zero_sum ? `<span class="p1 p2">${a}</span>`
-        : `<span class="p1">${a}</span>, <span class="p2">${b}</span>`;
-      html += `<td class="${classes.join(" ")}" data-cell="${i},${j}">${cell}</td>`;
-    });
-    html += "</tr>";
-  });
-  $("matrix-table").innerHTML = html + "</table><p class='note'>Underlined: a best response " +
-    "(row player's first number, column player's second); yellow: a pure equilibrium.</p>";
-  $("matrix-steps").innerHTML = r.eliminations.map((e, k) =>
-    `<li class="${k < lab.shown ? "" : "note"}">${e.text}</li>`).join("") ||
-    "<li class='note'>No strategy is strictly dominated.</li>";
+      const cell = r.zero_sum ? [h("span", { class: "p1 p2" }, a)]
+        : [h("span", { class: "p1" }, a), ", ", h("span", { class: "p2" }, b)];
+      return h("td", { class: classes.join(" "), dataset: { cell: `${i},${j}` } }, ...cell);
+    })));
+  $("matrix-table").replaceChildren(h("table", {}, header, ...body),
+    h("p", { class: "note" }, "Underlined: a best response (row player's first number, " +
+      "column player's second); yellow: a pure equilibrium."));
+  const steps = r.eliminations.map((e, k) => h("li", { class: k < lab.shown ? "" : "note" }, e.text));
+  $("matrix-steps").replaceChildren(...(steps.length ? steps
+    : [h("li", { class: "note" }, "No strategy is strictly dominated.")]));
 }
 
 function drawEquilibria() {
   const r = lab.result;
   const [rows, cols] = r.strategies;
   const pure = r.pure_equilibria.map(([i, j]) =>
-    `<li>pure: (${rows[i]}, ${cols[j]}) payoffs (${r.payoffs[i][j].join(", ")})</li>`);
+    h("li", {}, `pure: (${rows[i]}, ${cols[j]}) payoffs (${r.payoffs[i][j].join(", ")})`));
   const mixed = (r.mixed.equilibria || []).map((eq, k) =>
-    `<li>Row ${mix(eq[0])} · Column ${mix(eq[1])} · payoffs ${mix(r.mixed.payoffs[k])}</li>`);
-  const notes = (r.mixed.notes || []).map((n) => `<li class="note">${n}</li>`);
-  $("matrix-equilibria").innerHTML = `<h3>Equilibria</h3><ul>${pure.join("")}</ul>` +
-    `<h4>All equilibria (support enumeration)</h4><ul>${mixed.join("")}${notes.join("")}</ul>`;
+    h("li", {}, `Row ${mix(eq[0])} · Column ${mix(eq[1])} · payoffs ${mix(r.mixed.payoffs[k])}`));
+  const notes = (r.mixed.notes || []).map((n) => h("li", { class: "note" }, n));
+  $("matrix-equilibria").replaceChildren(h("h3", {}, "Equilibria"), h("ul", {}, ...pure),
+    h("h4", {}, "All equilibria (support enumeration)"), h("ul", {}, ...mixed, ...notes));
   $("matrix-value").textContent = r.zero_sum
     ? `Zero-sum value ${r.value} for the row player; optimal Row ${mix(r.optimal[0])}, ` +
       `Column ${mix(r.optimal[1])}`
@@ -122,7 +122,7 @@ async function openFile(file) {
 
 export async function initMatrix(params) {
   const select = $("matrix-select");
-  select.innerHTML = Object.keys(EXAMPLES).map((k) => `<option>${k}</option>`).join("");
+  setOptions(select, Object.keys(EXAMPLES).map((k) => [k]));
   select.addEventListener("change", () => {
     $("matrix-text").value = EXAMPLES[select.value];
     lab.names = null;

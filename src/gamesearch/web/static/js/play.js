@@ -1,97 +1,180 @@
-// Play: a board to click, an AI whose thinking streams in, undo, swap, verdicts.
+// Play: a board to click, one player selector per seat, an AI whose thinking streams in,
+// a move list to step through, undo, verdicts in words. In hidden-information games the
+// server sends only the viewer's information set (cards it may not see come as "?").
 
 import { ApiError, getJSON, postJSON, streamEvents } from "./api.js";
 import { renderBoard } from "./boards.js";
+import { h, setOptions } from "./dom.js";
 import { writeHash } from "./url.js";
+import { verdictWords } from "./verdict.js";
 
 const $ = (id) => document.getElementById(id);
 const AI_PAUSE_MS = 250;  // between two AI moves, so a person can follow an AI-vs-AI game
 
 const state = {
-  games: [], agents: [], game: "tictactoe", params: "",
-  players: [{ kind: "human", depth: "", time: "" }, { kind: "alphabeta", depth: "", time: "1" }],
-  moves: [], position: null, generation: 0, thinking: null, searchId: null, verdictCtl: null,
-  values: {},  // move -> perfect-play value, from the verdict of the shown position
+  games: [], game: "tictactoe", params: "",
+  seats: [], hiddenGame: false,    // from /api/seats: each seat's agents and default
+  players: [],                     // per seat: { kind, options }
+  seatsOf: null,                   // the game spec the players were chosen for
+  wanted: {},                      // p1, p2, ... from the address, applied once seats are known
+  moves: [], deal: null,           // the moves as this viewer sees them; the server's deal token
+  position: null, cursor: null,    // the live position; the move shown while browsing (or null)
+  browsed: null,                   // the position shown while browsing
+  generation: 0, thinking: null, searchId: null, verdictCtl: null,
+  values: {},  // move -> perfect-play value, from the verdict of the live position
+  sources: [],  // per move index: how the AI found it ("search", "fallback", ...) or empty
 };
 
+// --- players ------------------------------------------------------------------------------
 function parseAgent(text) {
-  if (!text || text === "human") return { kind: "human", depth: "", time: "" };
-  const [kind, rest] = text.split(":");
-  const cfg = { kind, depth: "", time: "" };
-  for (const part of (rest || "").split(",")) {
-    const [key, value] = part.split("=");
-    if (key === "depth" || key === "time") cfg[key] = value || "";
-  }
-  return cfg;
+  if (!text || text === "human") return { kind: "human", options: "" };
+  const at = text.indexOf(":");
+  return at < 0 ? { kind: text, options: "" }
+    : { kind: text.slice(0, at), options: text.slice(at + 1) };
 }
 
 function agentSpec(cfg) {
   if (cfg.kind === "human") return "human";
-  const accepts = state.agents.find((a) => a.name === cfg.kind)?.params || ["depth", "time"];
-  const params = [];
-  if (cfg.depth && accepts.includes("depth")) params.push(`depth=${cfg.depth}`);
-  if (cfg.time && accepts.includes("time")) params.push(`time=${cfg.time}`);
-  return params.length ? `${cfg.kind}:${params.join(",")}` : cfg.kind;
+  const options = cfg.options.trim();
+  return options ? `${cfg.kind}:${options}` : cfg.kind;
 }
 
 function gameSpec() {
   return state.params.trim() ? `${state.game}:${state.params.trim()}` : state.game;
 }
 
+// The seat whose cards are shown in a hidden-information game: the one person's. None
+// (everything shown) when every seat is an AI, or several people share this screen.
+function viewer() {
+  if (!state.hiddenGame) return null;
+  const seats = state.players.flatMap((p, i) => p.kind === "human" ? [i] : []);
+  return seats.length === 1 ? seats[0] : null;
+}
+
+function request(moves) {
+  return { game: gameSpec(), moves, viewer: viewer(), deal: state.deal };
+}
+
 function saveHash() {
-  writeHash("play", { game: gameSpec(), moves: state.moves.join(" "),
-                      p1: agentSpec(state.players[0]), p2: agentSpec(state.players[1]) });
+  const params = { game: gameSpec(), moves: state.moves.join(" "), deal: state.deal };
+  state.players.forEach((cfg, seat) => { params[`p${seat + 1}`] = agentSpec(cfg); });
+  writeHash("play", params);
 }
 
 function showError(err) {
   $("play-error").textContent = err ? String(err.message || err) : "";
 }
 
-function buildPlayers() {
-  const box = $("players");
-  box.replaceChildren();
-  const names = (state.position && state.position.players) || ["Player 1", "Player 2"];
-  state.players.forEach((cfg, side) => {
-    const span = document.createElement("span");
-    span.className = "player-config";
-    span.dataset.side = side;
-    const kinds = ["human", ...state.agents.map((a) => a.name)];
-    span.innerHTML = `${names[side] || "Player " + (side + 1)}: <select class="kind">${
-      kinds.map((k) => `<option value="${k}">${k}</option>`).join("")}</select>
-      depth <input class="depth" size="2" value="${cfg.depth}">
-      time <input class="time" size="3" value="${cfg.time}">s`;
-    span.querySelector(".kind").value = cfg.kind;
-    span.addEventListener("change", () => {
-      cfg.kind = span.querySelector(".kind").value;
-      cfg.depth = span.querySelector(".depth").value.trim();
-      cfg.time = span.querySelector(".time").value.trim();
-      saveHash();
-      maybeThink();
-    });
-    box.appendChild(span);
+async function loadSeats() {
+  const data = await getJSON(`/api/seats?game=${encodeURIComponent(gameSpec())}`);
+  state.seats = data.seats;
+  state.hiddenGame = data.hidden;
+  const old = state.seatsOf === gameSpec() ? state.players : [];  // same game: keep them
+  state.players = data.seats.map((seat, i) => {
+    const wanted = state.wanted[`p${i + 1}`];
+    if (wanted) return parseAgent(wanted);
+    if (old[i]) return old[i];
+    return i === 0 ? parseAgent("human") : parseAgent(seat.default);
   });
+  state.seatsOf = gameSpec();
+  state.wanted = {};
+  buildPlayers();
 }
 
+function buildPlayers() {
+  const box = $("players");
+  box.replaceChildren(...state.players.map((cfg, seat) => {
+    const info = state.seats[seat] || { name: `player ${seat + 1}`, agents: [], default: "" };
+    const kinds = ["human", ...info.agents];
+    if (!kinds.includes(cfg.kind)) kinds.push(cfg.kind);  // from a link: shown, server judges
+    const select = h("select", { class: "kind", "aria-label": `${info.name} plays` });
+    setOptions(select, kinds.map((k) => [k, k === "human" ? "person" : k]));
+    select.value = cfg.kind;
+    const options = h("input", { class: "options", size: 12, value: cfg.options,
+                                 placeholder: "options", "aria-label": `${info.name} options`,
+                                 title: "agent options, e.g. time=1 or depth=4" });
+    options.hidden = cfg.kind === "human";
+    const span = h("span", { class: "player-config", dataset: { side: seat } },
+                   `${info.name}: `, select, " ", options);
+    select.addEventListener("change", () => {
+      cfg.kind = select.value;
+      const fits = parseAgent(info.default);
+      cfg.options = cfg.kind === fits.kind ? fits.options : "";
+      seatsChanged();
+    });
+    options.addEventListener("change", () => { cfg.options = options.value; seatsChanged(); });
+    return span;
+  }));
+}
+
+function seatsChanged() {
+  buildPlayers();
+  if (state.hiddenGame) {  // a deal belongs to its viewer: other eyes, another deal
+    newGame();
+    return;
+  }
+  saveHash();
+  maybeThink();
+}
+
+// --- the position ---------------------------------------------------------------------------
 function isHumanTurn() {
   const pos = state.position;
   return pos && !pos.terminal && state.players[pos.to_move]?.kind === "human";
 }
 
+function browsing() { return state.cursor !== null && state.cursor < state.moves.length; }
+
+function shownPosition() { return browsing() && state.browsed ? state.browsed : state.position; }
+
+function lastMoveIndex() { return (browsing() ? state.cursor : state.moves.length) - 1; }
+
 function render() {
-  const pos = state.position;
-  renderBoard($("board"), pos, humanMove, isHumanTurn() && !state.thinking, state.values);
-  const list = $("movelist");
-  list.replaceChildren(...state.moves.map((m) => {
-    const li = document.createElement("li");
-    li.textContent = m;
-    return li;
-  }));
-  if (pos.terminal) $("status").textContent = `Game over: ${pos.outcome}`;
-  else {
+  const pos = shownPosition();
+  if (!pos) return;
+  const live = !browsing();
+  const active = live ? isHumanTurn() && !state.thinking
+    : !pos.terminal && state.players[pos.to_move]?.kind === "human" && !state.thinking;
+  const last = lastMoveIndex();
+  renderBoard($("board"), pos, humanMove, active, live ? state.values : {},
+              { lastMove: last >= 0 ? pos.moves[last] : null });
+  renderMoveList();
+  const status = $("status");
+  if (!live) {
+    status.textContent = `Viewing the position after move ${state.cursor} of ` +
+      `${state.moves.length}` + (active ? " (a move here starts a new line)" : "");
+  } else if (pos.terminal) {
+    status.textContent = `Game over: ${pos.outcome}`;
+  } else if (pos.to_move === null || pos.to_move < 0) {
+    status.textContent = "chance to move";
+  } else {
     const who = pos.players[pos.to_move];
-    $("status").textContent = `${who} to move` + (isHumanTurn() ? " (your move)" : " (AI)");
+    status.textContent = `${who} to move` + (isHumanTurn() ? " (your move)" : " (AI)");
   }
+  $("busy").hidden = !state.thinking;
+  $("board").setAttribute("aria-busy", state.thinking ? "true" : "false");
   $("stop").disabled = !state.thinking;
+}
+
+function renderMoveList() {
+  const current = lastMoveIndex();
+  const list = $("movelist");
+  list.replaceChildren(...state.moves.map((m, i) => h("li", {},
+    h("button", { class: i === current ? "move current" : "move",
+                  dataset: { index: i, source: state.sources[i] || "" },
+                  title: m === "?" ? "hidden from you"
+                    : `after move ${i + 1}` + (state.sources[i] ? ` (AI: ${state.sources[i]})` : ""),
+                  onclick: () => browse(i + 1) }, m))));
+  $("first").disabled = $("back").disabled = current < 0;
+  $("forward").disabled = $("last").disabled = !browsing();
+}
+
+function clearPanels() {
+  $("thinking").querySelector("tbody").replaceChildren();
+  $("think-note").textContent = "";
+  $("verdict").textContent = "";
+  state.values = {};
+  showError(null);
 }
 
 function cancelThinking() {
@@ -105,37 +188,72 @@ async function load() {
   cancelThinking();
   showError(null);
   try {
-    const pos = await postJSON("/api/position", { game: gameSpec(), moves: state.moves });
+    const pos = await postJSON("/api/position", request(state.moves));
     if (generation !== state.generation) return;
-    state.moves = pos.moves;  // chance outcomes drawn by the server are moves too
-    const playersChanged = !state.position || state.position.players.join() !== pos.players.join();
-    state.position = pos;
-    if (playersChanged) buildPlayers();
+    accept(pos);
     render();
     saveHash();
     requestVerdict();
     maybeThink();
   } catch (err) {
-    if (generation === state.generation) showError(err);
+    if (generation === state.generation) { showError(err); render(); }
   }
 }
 
-function humanMove(move) {
-  if (!isHumanTurn() || state.thinking) return;
-  state.moves = [...state.moves, move];
+function accept(pos) {
+  state.moves = pos.moves;  // chance outcomes drawn by the server are moves too
+  state.sources.length = Math.min(state.sources.length, pos.moves.length);
+  state.deal = pos.deal || null;
+  state.position = pos;
+  state.cursor = null;
+  state.browsed = null;
+}
+
+function newGame() {
+  state.moves = [];
+  state.sources = [];
+  state.deal = null;
+  clearPanels();
   load();
 }
 
-function describeValue(v) {
-  if (v === null || v === undefined) return "?";
-  return typeof v === "number" ? String(Math.round(v * 1000) / 1000) : String(v);
+function humanMove(move) {
+  if (state.thinking) return;
+  if (browsing()) {  // play from the position shown: the later moves are dropped
+    if (state.browsed.terminal || state.players[state.browsed.to_move]?.kind !== "human") return;
+    state.moves = state.moves.slice(0, state.cursor);
+  } else if (!isHumanTurn()) return;
+  state.sources.length = Math.min(state.sources.length, state.moves.length);
+  state.moves = [...state.moves, move];
+  clearPanels();
+  load();
 }
 
+// Show the position after the first k moves (k = all: back to the game).
+async function browse(k) {
+  k = Math.max(0, Math.min(k, state.moves.length));
+  if (k === state.moves.length) {
+    state.cursor = null; state.browsed = null; render(); return;
+  }
+  const generation = state.generation;
+  try {
+    const pos = await postJSON("/api/position", { ...request(state.moves.slice(0, k)),
+                                                  browse: true });
+    if (generation !== state.generation) return;
+    state.cursor = k;
+    state.browsed = pos;
+    render();
+  } catch (err) { showError(err); }
+}
+
+// --- the AI ---------------------------------------------------------------------------------
+const show = (v) => v === null || v === undefined ? "?"
+  : typeof v === "number" ? String(Math.round(v * 1000) / 1000) : String(v);
+
 function addThinkingRow(data) {
-  const row = document.createElement("tr");
-  const cells = [data.stats.depth, describeValue(data.value), data.pv.join(" "),
-                 data.stats.visited, data.nps];
-  row.innerHTML = cells.map((c) => `<td>${c ?? ""}</td>`).join("");
+  const stats = data.stats || {};
+  const row = h("tr", {}, ...[stats.depth, show(data.value), (data.pv || []).join(" "),
+                              stats.visited, data.nps].map((c) => h("td", {}, c ?? "")));
   $("thinking").querySelector("tbody").prepend(row);
 }
 
@@ -152,8 +270,8 @@ async function maybeThink() {
   render();
   let played = null;
   try {
-    await streamEvents("/api/think", { game: gameSpec(), moves: state.moves,
-                                       agent: agentSpec(cfg) }, (name, data) => {
+    await streamEvents("/api/think", { ...request(state.moves), agent: agentSpec(cfg) },
+                       (name, data) => {
       if (generation !== state.generation) return;
       if (name === "start") state.searchId = data.search;
       else if (name === "progress") addThinkingRow(data);
@@ -171,103 +289,136 @@ async function maybeThink() {
                 stopped: "stopped early: best completed depth",
                 deadline: "at the deadline: best completed depth",
                 fallback: `first move in the game's order: ${played.note}` };
-  $("think-note").textContent = `played ${played.move} (value ${describeValue(played.value)}, ` +
+  const value = "value" in played ? `value ${show(played.value)}, ` : "";
+  $("think-note").textContent = `played ${played.move} (${value}` +
     `${how[played.source] || played.source}, ${played.latency} s)`;
-  state.moves = played.position.moves;
-  state.position = played.position;
+  $("think-note").dataset.source = played.source;
   state.generation++;
+  state.sources.length = state.moves.length;
+  state.sources[state.moves.length] = played.source;
+  accept(played.position);
+  state.values = {};
+  $("verdict").textContent = "";
   render();
   saveHash();
   requestVerdict();
   if (!played.position.terminal) setTimeout(maybeThink, AI_PAUSE_MS);
 }
 
+// --- the verdict ----------------------------------------------------------------------------
 async function requestVerdict() {
   if (state.verdictCtl) state.verdictCtl.abort();
+  state.verdictCtl = null;
   $("verdict").textContent = "";
   state.values = {};
-  if (!$("verdict-on").checked || !state.position || state.position.terminal) return;
+  const pos = state.position;
+  if (!$("verdict-on").checked || !pos || pos.terminal) return;
   const ctl = new AbortController();
   state.verdictCtl = ctl;
+  const generation = state.generation;
   try {
-    const v = await postJSON("/api/verdict", { game: gameSpec(), moves: state.moves }, ctl.signal);
-    if (ctl.signal.aborted) return;
-    $("verdict").textContent = verdictText(v);
+    const v = await postJSON("/api/verdict", request(state.moves), ctl.signal);
+    if (ctl.signal.aborted || generation !== state.generation) return;
+    $("verdict").textContent = verdictWords(v, pos);
     // Per-move values: exact alpha-beta's, or a solver report's "action_values".
     state.values = v.action_values || (v.report && v.report.action_values) || {};
     if (Object.keys(state.values).length) render();
   } catch (err) {
-    if (err.name !== "AbortError") $("verdict").textContent = `verdict: ${err.message}`;
+    if (err.name !== "AbortError" && generation === state.generation) {
+      $("verdict").textContent = `verdict: ${err.message}`;
+    }
   }
-}
-
-function verdictText(v) {
-  if (v.kind === "alphabeta") {
-    const word = v.value > 0 ? "wins" : v.value < 0 ? "loses" : "draws";
-    return `Perfect play: ${v.to_move} ${word} (value ${v.value}); best moves: ` +
-      `${v.best.join(", ")}. Grey numbers: each move's value for ${v.to_move}.`;
-  }
-  if (v.kind === "solver") {
-    return "Solver: " + Object.entries(v.report).filter(([k]) => k !== "action_values")
-      .map(([k, x]) => `${k}: ${Array.isArray(x) ? x.join(" ")
-        : typeof x === "object" ? JSON.stringify(x) : x}`).join("; ");
-  }
-  return v.message || "";
 }
 
 async function undo() {
   cancelThinking();
-  state.generation++;
+  const generation = ++state.generation;
   // Take back moves until a person is to move again (or the start).
-  while (state.moves.length) {
-    state.moves = state.moves.slice(0, -1);
-    const pos = await postJSON("/api/position", { game: gameSpec(), moves: state.moves });
+  let moves = state.moves.slice(0, browsing() ? state.cursor : state.moves.length);
+  while (moves.length) {
+    moves = moves.slice(0, -1);
+    const pos = await postJSON("/api/position", { ...request(moves), browse: true });
+    if (generation !== state.generation) return;
     if (state.players[pos.to_move]?.kind === "human") break;
   }
-  load();
+  state.moves = moves;
+  clearPanels();
+  await load();
 }
 
+// --- setting up -----------------------------------------------------------------------------
 export async function initPlay(params) {
-  const [games, agents] = await Promise.all([getJSON("/api/games"), getJSON("/api/agents")]);
+  const games = await getJSON("/api/games");
   state.games = games.games;
-  state.agents = agents.agents;
   const select = $("game-select");
-  select.innerHTML = state.games.map((g) =>
-    `<option value="${g.name}" title="${g.summary}">${g.name}</option>`).join("");
+  setOptions(select, state.games.map((g) => [g.name, g.name, g.summary]));
   applyParams(params);
-  select.addEventListener("change", () => {
+  select.addEventListener("change", async () => {
     state.game = select.value; state.params = ""; $("game-params").value = "";
-    state.moves = []; state.position = null; load();
+    state.players = [];
+    await changeGame();
   });
-  $("game-params").addEventListener("change", () => {
-    state.params = $("game-params").value; state.moves = []; load();
+  $("game-params").addEventListener("change", async () => {
+    state.params = $("game-params").value;
+    await changeGame();
   });
-  $("new-game").addEventListener("click", () => { state.moves = []; load(); });
+  $("new-game").addEventListener("click", newGame);
   $("undo").addEventListener("click", () => undo().catch(showError));
-  $("swap").addEventListener("click", () => {
-    state.players.reverse(); buildPlayers(); load();
+  $("swap").addEventListener("click", () => {  // every seat moves one place on
+    state.players.push(state.players.shift());
+    buildPlayers();
+    if (state.hiddenGame) state.deal = null;
+    state.moves = state.hiddenGame ? [] : state.moves;
+    clearPanels();
+    load();
   });
   $("stop").addEventListener("click", () => {
     if (state.searchId) postJSON("/api/stop", { search: state.searchId }).catch(showError);
   });
+  $("first").addEventListener("click", () => browse(0));
+  $("back").addEventListener("click", () => browse(lastMoveIndex()));
+  $("forward").addEventListener("click", () => browse(lastMoveIndex() + 2));
+  $("last").addEventListener("click", () => browse(state.moves.length));
+  document.addEventListener("keydown", (e) => {
+    if ($("view-play").hidden || /INPUT|SELECT|TEXTAREA/.test(e.target.tagName)) return;
+    if (e.key === "ArrowLeft") browse(lastMoveIndex());
+    else if (e.key === "ArrowRight") browse(lastMoveIndex() + 2);
+  });
   $("verdict-on").addEventListener("change", requestVerdict);
-  buildPlayers();
+  await changeGame(false);
+  return {
+    async shown(p) {
+      if (p.has("game")) { applyParams(p); await changeGame(false); } else saveHash();
+    },
+  };
+}
+
+async function changeGame(fresh = true) {
+  if (fresh) { state.moves = []; state.deal = null; state.sources = []; }
+  clearPanels();
+  cancelThinking();
+  try {
+    await loadSeats();
+  } catch (err) {
+    showError(err);
+    return;
+  }
   await load();
-  return { shown(p) { if (p.has("game")) { applyParams(p); buildPlayers(); load(); } else saveHash(); } };
 }
 
 function applyParams(params) {
   const spec = params.get("game");
   if (spec) {
-    const [name, rest] = spec.split(":");
-    state.game = name;
-    state.params = rest || "";
+    const at = spec.indexOf(":");
+    state.game = at < 0 ? spec : spec.slice(0, at);
+    state.params = at < 0 ? "" : spec.slice(at + 1);
   }
   $("game-select").value = state.game;
   $("game-params").value = state.params;
   if (spec || params.has("moves")) {
     state.moves = (params.get("moves") || "").split(" ").filter(Boolean);
+    state.deal = params.get("deal") || null;
   }
-  if (params.has("p1")) state.players[0] = parseAgent(params.get("p1"));
-  if (params.has("p2")) state.players[1] = parseAgent(params.get("p2"));
+  state.wanted = {};
+  for (const [key, value] of params) if (/^p\d+$/.test(key)) state.wanted[key] = value;
 }

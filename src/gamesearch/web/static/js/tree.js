@@ -2,11 +2,12 @@
 // the visiting order and the pruned branches; export the picture as SVG.
 
 import { getJSON, postJSON } from "./api.js";
+import { setOptions } from "./dom.js";
 import { el, svg } from "./svg.js";
 import { pack, unpack, writeHash } from "./url.js";
 
 const $ = (id) => document.getElementById(id);
-const DX = 52, DY = 92, R = 17, TOP = 40;
+const DX = 84, DY = 96, R = 17, TOP = 44;
 
 const lab = { presets: [], tree: null, nodes: [], run: null, step: 0, selected: null,
               preset: "classic" };
@@ -40,7 +41,7 @@ function flatten(root) {
   let leaf = 0;
   (function place(id) {
     const n = nodes[id];
-    if (!n.children.length) n.x = 30 + DX * leaf++;
+    if (!n.children.length) n.x = 40 + DX * leaf++;
     else {
       n.children.forEach(place);
       n.x = (nodes[n.children[0]].x + nodes[n.children.at(-1)].x) / 2;
@@ -49,6 +50,9 @@ function flatten(root) {
   })(0);
   return nodes;
 }
+
+// The name a node goes by in the drawing and in the status line: its own, else its number.
+function nodeName(n) { return n.ref.name || String(n.id); }
 
 function kind(ref) {
   if (!ref.children) return "leaf";
@@ -124,10 +128,14 @@ function draw() {
     const value = k === "leaf" ? n.ref.value : i.value;
     el("text", { x, y: y + (k === "max" ? 4 : k === "min" ? -3 : 0), class: "value",
                  text: show(value) }, g);
-    el("title", { text: `${playerLabel(n.ref) || "leaf"} node ${n.ref.name || n.id}` }, g);
-    if (i.order !== undefined) el("text", { x: x - R - 6, y: y - R, class: "order", text: `#${i.order}` }, g);
+    el("title", { text: `${playerLabel(n.ref) || "leaf"} node ${nodeName(n)}` }, g);
+    // Labels around the shape, each in its own place: the name up left, the visiting
+    // order up right, alpha and beta on two lines below (DX leaves room between nodes).
+    el("text", { x: x - R - 3, y: y - R + 2, class: "name", text: nodeName(n) }, g);
+    if (i.order !== undefined) el("text", { x: x + R + 3, y: y - R + 2, class: "order", text: `#${i.order}` }, g);
     if (k !== "leaf" && ("alpha" in i || "beta" in i)) {
-      el("text", { x, y: y + R + 12, class: "bounds", text: `α=${show(i.alpha)} β=${show(i.beta)}` }, g);
+      el("text", { x, y: y + R + 11, class: "bounds", text: `α ${show(i.alpha)}` }, g);
+      el("text", { x, y: y + R + 26, class: "bounds", text: `β ${show(i.beta)}` }, g);
     }
     g.addEventListener("click", () => select(n.id));
   }
@@ -140,7 +148,7 @@ function updateStatus(info, done) {
   const total = lab.run.steps.length;
   const pruned = lab.nodes.filter((n) => !n.children.length && info[n.id].pruned).length;
   const s = lab.run.steps[lab.step - 1];
-  const now = s ? `${s.type} ${lab.nodes[s.node].ref.name || "node " + s.node}` : "start";
+  const now = s ? `${s.type} node ${nodeName(lab.nodes[s.node])}` : "start";
   $("tree-status").textContent = done
     ? `Root value ${show(lab.run.value)} · ${lab.run.algorithm} · ${total} steps · pruned leaves: ${pruned}`
     : `Step ${lab.step} / ${total}: ${now} · pruned leaves so far: ${pruned}`;
@@ -179,7 +187,7 @@ function changed() { lab.run = null; lab.step = 0; lab.nodes = flatten(lab.tree)
 function select(id) {
   lab.selected = id;
   const ref = lab.nodes[id].ref;
-  $("tree-selected").textContent = ref.name || `node ${id}`;
+  $("tree-selected").textContent = `node ${nodeName(lab.nodes[id])}`;
   $("node-player").value = ref.children ? String(ref.player) : "max";
   $("node-value").value = ref.children ? "" : ref.value;
   $("node-prob").value = ref.probability ?? "";
@@ -292,10 +300,9 @@ function applyParams(params) {
 export async function initTree(params) {
   const data = await getJSON("/api/trees");
   lab.presets = data.trees;
-  $("tree-select").innerHTML = lab.presets.map((p) =>
-    `<option value="${p.name}">${p.name}</option>`).join("");
-  $("tree-algo").innerHTML = Object.entries(data.algorithms).map(([a, ok]) =>
-    `<option value="${a}">${a}${ok ? "" : " (missing)"}</option>`).join("");
+  setOptions($("tree-select"), lab.presets.map((p) => [p.name]));
+  setOptions($("tree-algo"), Object.entries(data.algorithms).map(([a, ok]) =>
+    [a, `${a}${ok ? "" : " (missing)"}`]));
   $("tree-algo").value = "alphabeta";
   $("tree-select").addEventListener("change", () => loadPreset($("tree-select").value));
   $("tree-algo").addEventListener("change", () => { lab.run = null; lab.step = 0; draw(); });

@@ -1,0 +1,25 @@
+"""Seat route: which agents fit each seat of a game, and the game's default per seat (the
+catalog's answer, so the page offers what the command line accepts)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Query
+
+from gamesearch.catalog import agents_for, default_agent
+from gamesearch.web import hidden, validate
+from gamesearch.web.api_play import cached_game
+
+router = APIRouter()
+
+
+@router.get("/seats")
+async def seats(game: str = Query(max_length=200)) -> dict:
+    """One entry per player: the agent kinds that fit that seat and its default agent."""
+    spec = game.strip()
+    rules = cached_game(spec)
+    out = []
+    for player in range(rules.num_players):
+        kinds = [k for k in agents_for(rules, player) if k not in validate.EXCLUDED_AGENTS]
+        out.append({"name": rules.player_name(player), "agents": kinds,
+                    "default": default_agent(rules, player)})
+    return {"game": spec, "seats": out, "hidden": hidden.is_hidden_game(rules)}
