@@ -322,7 +322,7 @@ def test_solve_help_lists_each_games_options_with_types(cli):
      "less than or equal to 10000000"),
     (("tree", "[[1,2],[3,4]]", "--depth", "-1"), "greater than or equal to 0"),
     (("solve", "pig", "--goal", "2", "--plot", "no-such-folder/x.png"),
-     "cannot write the plot 'no-such-folder/x.png'"),
+     "cannot write picture 'no-such-folder/x.png'"),
 ])
 def test_numbers_and_paths_that_asked_for_endless_work_or_failed_late(cli, args, words):
     refused(cli, *args, words=words)
