@@ -23,7 +23,7 @@ def perft_command(
     game_name: str = typer.Argument(..., metavar="GAME", help="a game name (see 'games')"),
     depth: int = typer.Option(..., "--depth", "-d", min=1, max=1000,
                               help="count to this many plies"),
-    position_text: str | None = typer.Option(None, "--position", "-p",
+    position_text: str | None = typer.Option(None, "--position", "--fen", "-p",
                                                 help="count from this position"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
@@ -34,10 +34,13 @@ def perft_command(
     gamesearch perft connect4 --depth 6   (7, 49, 343, ..., 117649)
     """
     from gamesearch.cli.common import load_with_params, position
-    from gamesearch.search.enumeration import perft
+    from gamesearch.games import REGISTRY
+    from gamesearch.search.enumeration import perft as generic_perft
 
     game = load_with_params(game_name, extra_params(ctx))
     state = position(game, position_text)
+    entry = REGISTRY.get(game_name.split(":")[0])
+    perft = entry.perft if entry is not None and entry.perft is not None else generic_perft
     rows: list[dict] = []
     interrupted = False
     try:

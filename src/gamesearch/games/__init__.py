@@ -29,6 +29,9 @@ class GameEntry:
     """The options ``gamesearch solve`` passes on to ``solver`` (others are refused)."""
     ranges: dict[str, Range] = field(default_factory=dict)
     """The accepted range of numeric game parameters (each item of a tuple)."""
+    perft: Callable[[Game, Any, int], int] | None = None
+    """A fast ``perft(game, state, depth) -> leaves`` (a compiled kernel's) for ``gamesearch
+    perft``; without one the generic pure-Python count over the protocol is used."""
 
 
 REGISTRY: dict[str, GameEntry] = {}
