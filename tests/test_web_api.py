@@ -246,7 +246,7 @@ def test_verdict_uses_the_games_solver_hook(monkeypatch):
     worker.verdict({"game": "tictactoe", "moves": ["5"]}, 2.0, None,
                    lambda kind, data: sent.append((kind, data)))
     assert sent == [("result", {"kind": "solver", "report": {"value": 0, "scores": [1, 2, 3]}})]
-    assert calls and calls[0]["time"] <= 2.0
+    assert calls and calls[0]["budget"] <= 2.0
 
 
 # --- tree lab ------------------------------------------------------------------------------
@@ -525,3 +525,11 @@ def test_matrix_file_without_theory_answers_501(client, monkeypatch):
     monkeypatch.setattr(theory_api, "available", lambda: False)
     response = client.post("/api/matrix/file", json={"text": "x", "name": "a.nfg"})
     assert response.status_code == 501
+
+
+def test_every_worker_starts_and_stays_up(client):
+    """The analysis worker's warm-up once called Connect Four's solver with options the solver
+    refuses: it died before it was ready, five times, and verdicts had no lane."""
+    pool = client.get("/api/health").json()["pool"]
+    assert len(pool["analysis"]) == 1 and len(pool["play"]) == 2
+    assert pool["ready"] == 3

@@ -4,6 +4,9 @@ Each game registers a :class:`GameEntry`: its name, a one-line summary and a fac
 annotated keyword parameters are the game's parameters. A game may add a ``solver``: a
 callable ``solver(game, state, options) -> dict`` used by ``gamesearch solve`` instead of
 the generic search (Connect Four's compiled solver, Pig's value iteration, CFR for poker).
+A caller with a wall-clock budget (the web app) passes ``budget`` (seconds): a solver that can
+stop early honours it; one that cannot is cut off by its caller. Unlike ``time``, which a user
+asks for, a budget is never refused.
 """
 
 from __future__ import annotations

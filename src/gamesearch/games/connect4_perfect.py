@@ -65,7 +65,7 @@ def is_cached(dispatcher: Any) -> bool:
 def solve_entry(game: ConnectFour, state: tuple, options: dict) -> dict:
     """GameEntry.solver: exact score (``--weak``: win/draw/loss), best move, statistics;
     ``--batch FILE`` (benchmark format), ``--pure`` (the generic pure-Python alpha-beta)."""
-    known = {"depth", "time", "weak", "batch", "pure", "table", "book", "limit", "pv"}
+    known = {"depth", "time", "budget", "weak", "batch", "pure", "table", "book", "limit", "pv"}
     unknown = sorted(set(options) - known)
     if unknown:
         raise GameSearchError(f"solve connect4: unknown option(s) {', '.join(unknown)}; "

@@ -233,8 +233,9 @@ def pacman_verdict(game: Game, state: State, options: dict) -> dict:
     """
     from gamesearch.search.alphabeta import alphabeta
 
-    depth, seconds = options.get("depth"), options.get("time")
-    unknown = set(options) - {"depth", "time"}
+    depth = options.get("depth")
+    seconds = options.get("time") if options.get("time") is not None else options.get("budget")
+    unknown = set(options) - {"depth", "time", "budget"}
     if unknown:
         raise GameSearchError(f"pacman: unknown solve option(s) {', '.join(sorted(unknown))}")
     if depth is None:

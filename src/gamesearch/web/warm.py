@@ -21,16 +21,20 @@ def warm_kernels(report: Callable[[str], None] | None = None) -> float:
     their readable rules)."""
     start = time.perf_counter()
     try:
-        from gamesearch.kernels.warmup import warmup_steps
+        from gamesearch.catalog_warmup import warmup_steps
+        from gamesearch.kernels.warmup import timed
 
         steps = warmup_steps(WEB_KERNEL_GAMES)
     except ImportError as err:
+        if err.name != "numba":  # our own import broke: say so, never skip silently
+            raise
         if report is not None:
             report(f"kernels skipped ({err.name} is missing)")
         return 0.0
     # The warm-up command's solver step solves an opening (seconds of search, not of
     # compiling); the verdict path on a late position compiles the same code at once.
-    steps = [(name, step) for name, step in steps if "solver" not in name]
+    steps = [(name, lambda step=step: timed(step)) for name, step in steps
+             if "solver" not in name]
     steps.append(("Connect Four verdicts (perfect solver)", _timed_connect4_verdict))
     steps.append(("poker verdicts (CFR)", _timed_poker))
     steps.append(("matrix lab (support enumeration)", _timed_theory))
@@ -68,7 +72,7 @@ def _timed_connect4_verdict() -> float:
         state = game.initial_state()
         for column in LATE_CONNECT4:
             state = game.result(state, column)
-        game_entry("connect4").solver(game, state, {"depth": None, "time": 5.0})
+        game_entry("connect4").solver(game, state, {"depth": None, "budget": 5.0})
     except ImportError:
         pass  # no numba: nothing to load
     return time.perf_counter() - start
@@ -82,7 +86,7 @@ def _timed_poker() -> float:
     try:
         game = load_game("kuhn_poker")
         game_entry("kuhn_poker").solver(game, game.initial_state(), {"depth": None,
-                                                                      "time": 5.0})
+                                                                      "budget": 5.0})
     except ImportError:
         pass
     return time.perf_counter() - start
@@ -122,4 +126,4 @@ def compile_solver(game: Any) -> None:
     while not game.is_terminal(states[-1]):
         states.append(game.result(states[-1], rng.choice(list(game.actions(states[-1])))))
     late = states[max(0, len(states) - 3)]
-    game_entry(game.name).solver(game, late, {"depth": None, "time": 60.0})
+    game_entry(game.name).solver(game, late, {"depth": None, "budget": 60.0})

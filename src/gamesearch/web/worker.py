@@ -34,6 +34,7 @@ def worker_main(jobs: Any, results: Any, stop_flag: Any, options: dict | None = 
     loop. ``options``: ``nice`` (lower this process's CPU priority), ``warm`` (load the
     compiled kernels before saying ready)."""
     import os
+    import sys
 
     from gamesearch.web.channel import MessageWriter
 
@@ -48,7 +49,11 @@ def worker_main(jobs: Any, results: Any, stop_flag: Any, options: dict | None = 
     if options.get("warm"):
         from gamesearch.web.warm import warm_worker
 
-        warm_worker()
+        try:
+            warm_worker()
+        except Exception as err:  # noqa: BLE001  a failed warm-up costs speed, not the lane
+            print(f"gamesearch web: warming the analysis worker failed: {err}",
+                  file=sys.stderr)
     out = MessageWriter(results.fileno())
     out.send((0, "ready", None))
     while True:
@@ -184,7 +189,7 @@ def verdict(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
         return
     if entry.solver is not None:
         compile_first(game, send)
-        report = entry.solver(game, state, {"depth": None, "time": max(0.05, seconds - 0.1)})
+        report = entry.solver(game, state, {"depth": None, "budget": max(0.05, seconds - 0.1)})
         if game.name == "connect4":  # the board shows every column's perfect-play score
             from gamesearch.games.connect4_perfect import analyze
 
