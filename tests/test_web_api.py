@@ -143,7 +143,7 @@ def test_think_streams_each_depth_then_moves_within_budget(client):
 
 
 def test_stop_makes_the_ai_move_now(client):
-    body = {"game": "connect4", "moves": [], "agent": "alphabeta:time=8"}
+    body = {"game": "connect4", "moves": [], "agent": "alphabeta:time=60"}
     got, t0 = [], time.monotonic()
     with client.stream("POST", "/api/think", json=body) as response:
         name = None
@@ -369,18 +369,18 @@ def test_page_and_static_files(client):
 def test_closing_the_stream_cancels_the_search(client):
     """A person who moves on (closes the live view) frees the worker long before the
     search's budget is spent."""
-    body = {"game": "connect4", "moves": [], "agent": "alphabeta:time=8"}
+    body = {"game": "connect4", "moves": [], "agent": "alphabeta:time=60"}
     t0 = time.monotonic()
     with client.stream("POST", "/api/think", json=body) as response:
         for line in response.iter_lines():
             if line.startswith("event: progress"):
                 break
-    for _ in range(80):
+    for _ in range(400):  # a fresh machine may still be loading code: allow it 20 s
         if not client.get("/api/health").json()["pool"]["busy"]:
             break
         time.sleep(0.05)
     assert not client.get("/api/health").json()["pool"]["busy"]
-    assert time.monotonic() - t0 < 5
+    assert time.monotonic() - t0 < 30  # far inside the search's 60 s budget
 
 
 def test_serve_prints_its_address_and_answers():

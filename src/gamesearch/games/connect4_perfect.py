@@ -79,10 +79,12 @@ def solve_entry(game: ConnectFour, state: tuple, options: dict) -> dict:
         raise GameSearchError(f"solve connect4: the compiled solver computes the exact score; "
                               f"{' and '.join(limits)} apply with --pure only")
     log_table = int(options["table"]) if options.get("table") else None
-    solver = session_solver(game, log_table, options.get("book"))
     if options.get("batch"):
         limit = int(options["limit"]) if options.get("limit") else None
+        load_batch(game, options["batch"], limit)  # a bad file is refused before any compile
+        solver = session_solver(game, log_table, options.get("book"))
         return run_batch(game, solver, options["batch"], weak, limit)
+    solver = session_solver(game, log_table, options.get("book"))
     pv_length = _pv_length(options.get("pv"), game.cells)
     started = _time.perf_counter()
     solved = solver.solve(state, weak)
@@ -174,9 +176,10 @@ def read_benchmark(path: str) -> list[tuple[str, int | None]]:
     return rows
 
 
-def run_batch(game: ConnectFour, solver: Any, path: str, weak: bool = False,
-              limit: int | None = None, progress: bool = True) -> dict:
-    """Solve every position of a benchmark file: correctness, mean time, nodes, nodes/s."""
+def load_batch(game: ConnectFour, path: str, limit: int | None = None
+               ) -> tuple[list, list]:
+    """The (moves, expected score) rows of a benchmark file and their positions; a malformed
+    file raises FileFormatError naming the line."""
     rows = read_benchmark(path)[:limit]
     states = []
     for number, (moves, _) in enumerate(rows, 1):
@@ -184,6 +187,13 @@ def run_batch(game: ConnectFour, solver: Any, path: str, weak: bool = False,
             states.append(game.state_from_string(moves))
         except GameSearchError as err:
             raise FileFormatError(f"{path!r} line {number}: {err}") from None
+    return rows, states
+
+
+def run_batch(game: ConnectFour, solver: Any, path: str, weak: bool = False,
+              limit: int | None = None, progress: bool = True) -> dict:
+    """Solve every position of a benchmark file: correctness, mean time, nodes, nodes/s."""
+    rows, states = load_batch(game, path, limit)
     correct = wrong = done = 0
     seconds = nodes = 0
     first_wrong = None
