@@ -143,11 +143,12 @@ def test_think_streams_each_depth_then_moves_within_budget(client):
 
 
 def test_stop_makes_the_ai_move_now(client):
-    body = {"game": "connect4", "moves": [], "agent": "alphabeta:time=60"}
+    body = {"game": "connect4", "moves": [], "agent": "alphabeta:time=8"}
     got, t0 = [], time.monotonic()
     with client.stream("POST", "/api/think", json=body) as response:
-        name = None
+        name, lines = None, []
         for line in response.iter_lines():
+            lines.append(line)
             if line.startswith("event: "):
                 name = line[7:]
             elif line.startswith("data: "):
@@ -156,8 +157,9 @@ def test_stop_makes_the_ai_move_now(client):
                 if name == "progress" and data["stats"]["depth"] == 2:
                     search = got[0][1]["search"]
                     assert client.post("/api/stop", json={"search": search}).json()["stopped"]
+    assert got, (response.status_code, lines)
     final = got[-1][1]
-    assert got[-1][0] == "move" and final["source"] == "stopped"
+    assert got[-1][0] == "move" and final["source"] == "stopped", got[-1]
     assert final["stats"]["depth"] >= 2
     assert time.monotonic() - t0 < 4  # far less than the 8 s budget
 
@@ -369,7 +371,7 @@ def test_page_and_static_files(client):
 def test_closing_the_stream_cancels_the_search(client):
     """A person who moves on (closes the live view) frees the worker long before the
     search's budget is spent."""
-    body = {"game": "connect4", "moves": [], "agent": "alphabeta:time=60"}
+    body = {"game": "connect4", "moves": [], "agent": "alphabeta:time=30"}
     t0 = time.monotonic()
     with client.stream("POST", "/api/think", json=body) as response:
         for line in response.iter_lines():
@@ -380,7 +382,7 @@ def test_closing_the_stream_cancels_the_search(client):
             break
         time.sleep(0.05)
     assert not client.get("/api/health").json()["pool"]["busy"]
-    assert time.monotonic() - t0 < 30  # far inside the search's 60 s budget
+    assert time.monotonic() - t0 < 22  # well inside the search's 30 s budget
 
 
 def test_serve_prints_its_address_and_answers():
