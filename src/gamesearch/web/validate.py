@@ -73,22 +73,28 @@ class MatrixRequest(BaseModel):
     column_names: list[str] | None = Field(default=None, max_length=32)
 
 
+def _shown(text: str) -> str:
+    """A name as it may appear in a one-line message: escaped if it holds control
+    characters (a newline in a key must not split the error)."""
+    return text if text.isprintable() else repr(text)
+
+
 def _check_params(params: dict[str, str], where: str) -> None:
     for key, value in params.items():
         if FILE_PARAMS.search(key):
             raise GameSearchError(f"{where}: parameter {key!r} is not available on the web")
         if not SAFE_VALUE.match(value) or ".." in value:
-            raise GameSearchError(f"{where}: parameter {key}={value!r} has characters "
+            raise GameSearchError(f"{where}: parameter {_shown(key)}={value!r} has characters "
                                   "that are not allowed (letters, digits, . + - _ only)")
         if not value.strip():  # an empty path names the server's working folder
             raise GameSearchError(f"{where}: parameter {key!r} has no value")
         if FILE_LIKE.search(value) or Path(value).exists():
-            raise GameSearchError(f"{where}: parameter {key}={value!r} looks like a file "
+            raise GameSearchError(f"{where}: parameter {_shown(key)}={value!r} looks like a file "
                                   "name; the web app reads no files (use a built-in name)")
         largest = MAX_COUNT if key in COUNT_PARAMS else MAX_NUMBER
         for number in re.findall(r"\d+(?:\.\d+)?", value):
             if float(number) > largest:
-                raise GameSearchError(f"{where}: parameter {key}={value!r} is too large "
+                raise GameSearchError(f"{where}: parameter {_shown(key)}={value!r} is too large "
                                       f"(at most {largest})")
 
 
