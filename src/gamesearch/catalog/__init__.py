@@ -158,3 +158,7 @@ def default_agent(game: Game, player: int = 1) -> str:
 __all__ = ["AGENT_NEEDS", "DEFAULT_AGENTS", "Needs", "agent_problem", "agents_for",
            "check_agent_fits", "default_agent", "has_chance", "has_hidden_information",
            "needs_of"]
+
+
+# The catalog's registrations into the registries below it (agent kinds, game solvers).
+from gamesearch.catalog import agent_specs, solvers  # noqa: E402, F401

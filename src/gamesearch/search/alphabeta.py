@@ -28,8 +28,8 @@ from typing import Any
 
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE, Game, State
+from gamesearch.result import Clock, SearchResult, SearchStats, SearchTimeout
 from gamesearch.search.minimax import INFINITE_DEPTH, Trace, evaluator
-from gamesearch.search.result import Clock, SearchResult, SearchStats, SearchTimeout
 from gamesearch.search.tt import EXACT, LOWER, UPPER, TranspositionTable
 
 INF = math.inf

@@ -31,7 +31,7 @@ from typing import Any
 
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE, Game, State, sample_action
-from gamesearch.search.result import Clock, SearchResult, SearchStats
+from gamesearch.result import Clock, SearchResult, SearchStats
 
 Rollout = Callable[[Game, State, random.Random], Any]
 """``rollout(game, state, rng) -> action``: the play-out policy (default: uniform)."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE, Game, State
-from gamesearch.search.result import Clock, SearchResult, SearchStats
+from gamesearch.result import Clock, SearchResult, SearchStats
 
 Trace = Callable[..., None]
 """``trace(event, state, **data)``: events "enter", "leaf", "exit" and "prune"."""

@@ -22,9 +22,9 @@ from typing import Any
 
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE, Game, State
+from gamesearch.result import Clock, SearchResult, SearchStats
 from gamesearch.search.alphabeta import alphabeta
 from gamesearch.search.minimax import INFINITE_DEPTH, Trace, evaluator, minimax
-from gamesearch.search.result import Clock, SearchResult, SearchStats
 
 Evaluate = Callable[[State, int], float]
 
