@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from gamesearch.game import CHANCE, Game, State, sample_action
-from gamesearch.result import SearchResult, SearchStats
+from gamesearch.result import Limit, SearchResult, SearchStats
 
 
 class Agent:
@@ -14,6 +14,8 @@ class Agent:
 
     spec: str = "agent"
     interactive: bool = False
+    limit: Limit = Limit()
+    """What bounds its search (``make_agent`` sets it from the spec or a given Limit)."""
 
     def __call__(self, game: Game, state: State) -> SearchResult:
         raise NotImplementedError

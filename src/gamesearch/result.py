@@ -1,8 +1,13 @@
-"""What every search returns: the value, the action, the principal variation and statistics.
+"""The result contract: what every search, solver and agent returns, and the limits it obeys.
 
-Values of two-player zero-sum searches are from the viewpoint of the player to move at the
-root of the search; N-player searches (max^n, MCTS on N players) return one utility per
-player as a tuple. Users, tests and benchmarks all read the same :class:`SearchStats`.
+:class:`SearchResult` carries the value, the action, the principal variation and
+:class:`SearchStats`; :attr:`SearchResult.score` reads the value as a :class:`Score` (the
+value, whose viewpoint it is from, exact or an estimate; python-chess's ``PovScore`` is the
+model). Values of two-player zero-sum searches are from the viewpoint of the player to move
+at the root (``pov``); N-player searches (max^n, MCTS on N players) return one utility per
+player as a tuple (``pov`` None). :class:`Limit` is the one way to bound a search (depth,
+time, nodes, iterations: python-chess's ``engine.Limit``); ``stopped_by`` says which one
+ended it. Users, tests and benchmarks all read the same :class:`SearchStats`.
 """
 
 from __future__ import annotations
@@ -26,7 +31,9 @@ class SearchStats:
     tt_hits: int = 0
     """Transposition-table probes that ended or narrowed the search of a node."""
     depth: int = 0
-    """The deepest completed iteration (plies; full rounds for multi-agent search)."""
+    """Plies the answer looked ahead: the deepest completed iteration of a depth-first search
+    (rounds of a multi-agent search are converted to plies, ``extra["rounds"]`` keeps them),
+    the deepest tree node of MCTS, the plies left to the end for an exact solver."""
     seconds: float = 0.0
     """Wall-clock time of the search."""
     iterations: int = 0
@@ -80,6 +87,59 @@ def effective_branching_factor(visited: int, depth: int) -> float:
     return (lo + hi) / 2
 
 
+STOPPED_BY = ("depth", "time", "nodes", "iterations", "end", "stop")
+"""Why a search ended: a :class:`Limit` field it reached, the end of the game everywhere
+(``end``: the value is exact) or a person's stop request (``stop``)."""
+
+
+@dataclass(frozen=True)
+class Limit:
+    """How far a search may go; every field None means no bound of that kind."""
+
+    depth: int | None = None
+    """Plies (iterative deepening stops after this depth)."""
+    time: float | None = None
+    """Seconds of wall-clock time."""
+    nodes: int | None = None
+    """Nodes visited."""
+    iterations: int | None = None
+    """Simulations (MCTS) or samples, where that applies."""
+
+    def __post_init__(self) -> None:
+        for name, value in self.params().items():
+            if isinstance(value, bool) or value <= 0:
+                raise ValueError(f"limit {name} must be positive, got {value!r}")
+
+    def params(self) -> dict[str, Any]:
+        """The bounds that are set, by name (what an agent spec's parameters are called)."""
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+    @classmethod
+    def from_params(cls, params: dict[str, Any]) -> Limit:
+        """The limit named in a spec's parameters (other parameters are ignored)."""
+        return cls(**{k: params[k] for k in ("depth", "time", "nodes", "iterations")
+                      if params.get(k) is not None})
+
+
+@dataclass(frozen=True)
+class Score:
+    """A value with whose viewpoint it is from and whether it is exact (a proof, not an
+    evaluation). ``pov`` None: ``value`` is a tuple, one utility per player."""
+
+    value: Any
+    pov: int | None
+    exact: bool = False
+
+    def for_player(self, player: int) -> Any:
+        """The value from ``player``'s viewpoint (two-player zero-sum: the other's is the
+        negation; a tuple is indexed)."""
+        if self.value is None:
+            return None
+        if self.pov is None:
+            return self.value[player]
+        return self.value if player == self.pov else -self.value
+
+
 @dataclass
 class SearchResult:
     """The answer of a search: ``value`` (root mover's viewpoint, or a tuple per player),
@@ -92,6 +152,19 @@ class SearchResult:
     stats: SearchStats = field(default_factory=SearchStats)
     action_values: dict[Any, Any] | None = None
     """Where a search computed them exactly: the value of each root action."""
+    pov: int | None = None
+    """The player whose viewpoint ``value`` is from (the root mover); None where unknown or
+    where ``value`` is one utility per player."""
+    exact: bool = False
+    """True when ``value`` is proven (searched to the end of the game), not estimated."""
+    stopped_by: str | None = None
+    """Why the search ended (one of :data:`STOPPED_BY`); None where it was not recorded."""
+
+    @property
+    def score(self) -> Score:
+        """The value as a :class:`Score` (value, viewpoint, exact)."""
+        pov = None if isinstance(self.value, tuple) else self.pov
+        return Score(self.value, pov, self.exact)
 
     def as_dict(self, game: Any = None, state: Any = None) -> dict[str, Any]:
         """Plain data for JSON output; actions written with the game's notation if given."""
@@ -113,6 +186,10 @@ class SearchResult:
             "pv": pv_shown,
             "stats": self.stats.as_dict(),
         }
+        if self.stopped_by is not None:
+            out["stopped_by"] = self.stopped_by
+        if self.exact:
+            out["exact"] = True
         if self.action_values is not None:
             out["action_values"] = {
                 str(show(a, state)): _plain(v) for a, v in self.action_values.items()

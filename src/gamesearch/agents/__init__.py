@@ -11,6 +11,7 @@ parameters are the spec's parameters, checked and converted by :mod:`gamesearch.
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Callable
 from typing import Any
@@ -19,7 +20,7 @@ from gamesearch.agent import Agent, act
 from gamesearch.errors import GameSearchError, SpecError, UnknownNameError
 from gamesearch.game import Game, State
 from gamesearch.plugins import load_catalog
-from gamesearch.result import SearchResult, SearchStats
+from gamesearch.result import Limit, SearchResult, SearchStats
 from gamesearch.spec import AGENT_RANGES, call_with_params, parse_spec
 
 
@@ -71,14 +72,25 @@ def register_agent(name: str, factory: Callable[..., Agent], summary: str) -> No
     AGENTS[name] = (factory, summary)
 
 
-def make_agent(spec: str, **extra: Any) -> Agent:
-    """Build an agent from a spec string; unknown names and parameters are named."""
+def make_agent(spec: str, limit: Limit | None = None, **extra: Any) -> Agent:
+    """Build an agent from a spec string; unknown names and parameters are named.
+
+    ``limit`` bounds its search the same way for every kind: its fields are the spec's
+    ``depth``, ``time``, ``nodes`` and ``iterations`` parameters (a bound the kind cannot
+    honour is refused by name); ``agent.limit`` says what the agent was given."""
     name, params = parse_spec(spec)
     if name not in AGENTS:
         load_catalog()  # game-specific kinds (gammon, pacman, ...) are registered there
     if name not in AGENTS:
         raise UnknownNameError(f"unknown agent {name!r}; known agents: {', '.join(sorted(AGENTS))}")
     factory, _ = AGENTS[name]
+    if limit is not None:
+        accepted = inspect.signature(factory).parameters
+        refused = sorted(set(limit.params()) - set(accepted))
+        if refused:
+            raise SpecError(f"agent {name!r} cannot honour a {', '.join(refused)} limit")
+        params = {**params, **{k: str(v) for k, v in limit.params().items()}}
+        spec = f"{name}:" + ",".join(f"{k}={v}" for k, v in params.items())
     try:
         # the ranges bound what a person typed; ``extra`` comes from code (a match's seeds)
         ranges = {k: r for k, r in AGENT_RANGES.items() if k in params}
@@ -88,7 +100,18 @@ def make_agent(spec: str, **extra: Any) -> Agent:
             raise
         raise SpecError(f"agent {spec!r}: {err}") from None
     agent.spec = spec.strip()
+    agent.limit = _limit_of({**params, **extra})
     return agent
+
+
+def _limit_of(params: dict[str, Any]) -> Limit:
+    """The spec's limit parameters as a :class:`Limit` (already checked by the factory)."""
+    kinds = {"depth": int, "time": float, "nodes": int, "iterations": int}
+    try:
+        return Limit(**{k: kinds[k](v) for k, v in params.items()
+                        if k in kinds and v is not None and str(v).strip().lower() != "none"})
+    except (TypeError, ValueError):  # a kind that reads the parameter its own way
+        return Limit()
 
 
 # --- the built-in kinds ---------------------------------------------------------------------

@@ -140,7 +140,7 @@ def warmup_command(
             console.print("every kernel is compiled and cached (nothing changed since the "
                           "last warm-up; --force loads them anyway)")
         return
-    from gamesearch.catalog_warmup import warmup_steps
+    from gamesearch.catalog.warmup import warmup_steps
 
     steps = warmup_steps(games or ())
     done = []

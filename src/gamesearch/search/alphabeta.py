@@ -107,7 +107,9 @@ class AlphaBeta:
                                        alpha < value < beta)
         self.stats.seconds = self.clock.elapsed()
         self.stats.depth = len(pv) if depth is None else depth
-        return SearchResult(value, pv[0] if pv else None, pv, self.stats)
+        exact = self.unproven == 0  # every leaf was the end of the game
+        return SearchResult(value, pv[0] if pv else None, pv, self.stats, pov=self.root,
+                            exact=exact, stopped_by="end" if exact else "depth")
 
     def _value(self, s: State, d: int, alpha: float, beta: float, ply: int) -> float:
         game, stats, trace = self.game, self.stats, self.trace
@@ -419,13 +421,16 @@ def iterative_deepening(
         depth += 1
     else:
         return
+    why = "stop" if stop is not None and stop() else "time"
     if best is None:  # not even depth 1 completed: still answer with a legal action
         actions = searcher._ordered(state, game.to_move(state), 0, None)
         stats = _snapshot(searcher.stats, 0, clock)
-        best = SearchResult(None, actions[0], [actions[0]], stats)
+        best = SearchResult(None, actions[0], [actions[0]], stats, pov=searcher.root,
+                            stopped_by=why)
     else:
         best = SearchResult(best.value, best.action, best.pv,
-                            _snapshot(searcher.stats, best.stats.depth, clock))
+                            _snapshot(searcher.stats, best.stats.depth, clock),
+                            best.action_values, pov=best.pov, stopped_by=why)
     yield best
 
 
