@@ -80,21 +80,6 @@ def hidden_text(game: Any, state: Any, viewer: int) -> str:
     return f"you see: {game.information_set(state, viewer)}"
 
 
-def replay(game: Any, moves: list[str]) -> Any:
-    """The state after ``moves`` (chance outcomes included, written as the game writes
-    them); an illegal move is named with its number."""
-    state = game.initial_state()
-    for i, text in enumerate(moves):
-        if game.is_terminal(state):
-            raise GameSearchError(f"move {i + 1} ({text!r}) comes after the game ended")
-        try:
-            action = game.string_to_action(state, text)
-        except GameSearchError as err:
-            raise type(err)(f"move {i + 1}: {err}") from None
-        state = game.result(state, action)
-    return state
-
-
 def roll_chance(game: Any, state: Any, moves: list[str],
                 rng: random.Random | None = None) -> tuple[Any, list[str]]:
     """At chance nodes, draw the outcome (by its probability) and record it as a move, until

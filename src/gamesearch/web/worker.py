@@ -89,15 +89,11 @@ def worker_main(jobs: Any, results: Any, stop_flag: Any, options: dict | None = 
 
 def position(game_spec: str, moves: list[str]) -> tuple[Any, Any]:
     """The game and the state after ``moves`` (text, parsed and checked by the game)."""
+    from gamesearch.game import replay
     from gamesearch.games import load_game
 
     game = load_game(game_spec)
-    state = game.initial_state()
-    for i, text in enumerate(moves):
-        if game.is_terminal(state):
-            raise GameSearchError(f"move {i + 1} ({text!r}) comes after the game ended")
-        state = game.result(state, game.string_to_action(state, text))
-    return game, state
+    return game, replay(game, moves)
 
 
 def describe(result: Any, game: Any, state: Any) -> dict:
