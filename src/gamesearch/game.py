@@ -281,3 +281,14 @@ def has_hidden_information(game: Any) -> bool:
     ``sample_state``)."""
     return callable(getattr(game, "information_set", None)) and callable(
         getattr(game, "sample_state", None))
+
+
+def outcome_text(game: Game, utilities: Sequence[float]) -> str:
+    """A finished game's result in words, the same on every face: "draw", "X wins" or
+    "A and B win" (every player with the best utility)."""
+    best = max(utilities)
+    winners = [p for p, v in enumerate(utilities) if v == best]
+    if len(winners) == len(utilities):
+        return "draw"
+    names = " and ".join(game.player_name(p) for p in winners)
+    return names + (" win" if len(winners) > 1 else " wins")

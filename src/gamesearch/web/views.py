@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gamesearch.errors import GameSearchError
-from gamesearch.game import CHANCE, sample_action
+from gamesearch.game import CHANCE, outcome_text, sample_action
 
 MAX_LEGAL_SHOWN = 400
 MAX_CHANCE_STEPS = 100
@@ -96,14 +96,8 @@ def roll_chance(game: Any, state: Any, moves: list[str],
 
 
 def outcome(game: Any, state: Any) -> str:
-    """The result of a finished game in words."""
-    u = game.utilities(state)
-    best = max(u)
-    winners = [p for p, v in enumerate(u) if v == best]
-    if len(winners) == len(u):
-        return "draw"
-    names = " and ".join(game.player_name(p) for p in winners)
-    return names + (" win" if len(winners) > 1 else " wins")
+    """The result of a finished game in words (the core's text, as the command line's)."""
+    return outcome_text(game, game.utilities(state))
 
 
 def position_view(spec: str, game: Any, moves: list[str], state: Any) -> dict:
