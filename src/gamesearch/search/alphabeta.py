@@ -115,8 +115,9 @@ class AlphaBeta:
         """The value of ``s`` for the root player within (alpha, beta), ``d`` plies left:
         a leaf's value, else the table's answer, else the children searched in order."""
         game, stats, trace = self.game, self.stats, self.trace
-        if game.is_terminal(s) or d <= 0:
-            return self._leaf(s, d, alpha, beta)
+        terminal = game.is_terminal(s)
+        if terminal or d <= 0:
+            return self._leaf(s, terminal, alpha, beta)
         stats.nodes += 1
         if self.timed and stats.nodes % CHECK_EVERY == 0 and self.clock.expired():
             raise SearchTimeout
@@ -145,10 +146,10 @@ class AlphaBeta:
             self._store(key, d, best, best_action, alpha0, beta0, unproven0)
         return best
 
-    def _leaf(self, s: State, d: int, alpha: float, beta: float) -> float:
+    def _leaf(self, s: State, terminal: bool, alpha: float, beta: float) -> float:
         """A terminal state's utility (exact), or the evaluation at the depth cut-off
         (an estimate; quiescence search first where the game marks noisy actions)."""
-        if self.game.is_terminal(s):
+        if terminal:
             v = self.game.utilities(s)[self.root]
         elif self.noisy is not None:
             return self._quiescence(s, alpha, beta, MAX_QUIESCENCE_DEPTH)
