@@ -21,7 +21,7 @@ def warm_kernels(report: Callable[[str], None] | None = None) -> float:
     their readable rules)."""
     start = time.perf_counter()
     try:
-        from gamesearch.catalog_warmup import warmup_steps
+        from gamesearch.catalog.warmup import warmup_steps
         from gamesearch.kernels.warmup import timed
 
         steps = warmup_steps(WEB_KERNEL_GAMES)
