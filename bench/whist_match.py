@@ -17,7 +17,7 @@ import time
 
 from gamesearch.agents import Agent, RandomAgent, make_agent
 from gamesearch.games import load_game
-from gamesearch.imperfect.double_dummy import DoubleDummy
+from gamesearch.games.whist_double_dummy import DoubleDummy
 from gamesearch.imperfect.match import duplicate_match
 from gamesearch.search.result import SearchResult
 

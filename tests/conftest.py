@@ -35,7 +35,7 @@ def _kernels_compiled_once(tmp_path_factory: pytest.TempPathFactory) -> None:
     with open(shared / "gamesearch-kernels.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not done.exists():
-            from gamesearch.catalog_warmup import warmup_steps
+            from gamesearch.catalog.warmup import warmup_steps
 
             for _, step in warmup_steps():
                 step()

@@ -69,7 +69,7 @@ def test_solver_agent_plays_a_best_move():
     result = make_agent("solver")(game, s)
     assert result.value == -15 and result.action_values[result.action] == -15
     # the fast path (solve, then children until one keeps the score) against every child
-    from gamesearch.games.connect4_perfect import analyze
+    from gamesearch.catalog.connect4 import analyze
 
     for moves in ("4453", "444555", "2252576253462244", "334444"):
         s = game.state_from_string(moves)

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gamesearch.catalog.connect4 import read_benchmark, run_batch
 from gamesearch.games.connect4 import ConnectFour
 from gamesearch.games.connect4_book import OpeningBook, build_book, positions_by_ply
-from gamesearch.games.connect4_perfect import read_benchmark, run_batch
 from gamesearch.games.connect4_solver import Connect4Solver
 from gamesearch.search.alphabeta import alphabeta
 
@@ -26,7 +26,7 @@ def solver():
 
 @pytest.mark.parametrize("name", SETS)
 def test_every_published_score_on_the_samples(solver, name):
-    report = run_batch(GAME, solver, str(DATA / name), progress=False)
+    report = run_batch(GAME, solver, str(DATA / name), progress=None)
     assert report["positions"] >= 12
     assert report["wrong"] == 0, report["first_wrong"]
 
@@ -151,7 +151,7 @@ def test_batch_keeps_the_finished_positions_on_ctrl_c(solver):
                 raise KeyboardInterrupt
             return solver.solve(state, weak)
 
-    report = run_batch(GAME, StopsOnThird(), str(DATA / "Test_L3_R1"), progress=False)
+    report = run_batch(GAME, StopsOnThird(), str(DATA / "Test_L3_R1"), progress=None)
     assert report["positions"] == 2 and report["correct"] == 2
     assert report["interrupted"].startswith("after 2 of ")
 

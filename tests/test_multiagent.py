@@ -197,7 +197,7 @@ def test_pacman_with_two_ghosts_counts_rounds() -> None:
     s = game.initial_state()
     result = multi_agent_alphabeta(game, s, rounds=2)
     assert result.value == minimax(game, s, depth=6).value
-    assert result.stats.depth == 2
+    assert result.stats.depth == 6 and result.stats.extra["rounds"] == 2  # plies
     assert len(result.pv) == 6  # the line spans two full rounds
     assert multi_agent_minimax(game, s).value == minimax(game, s).value
 

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from gamesearch.catalog.pacman import GhostAgent, PacmanAgent, play_game, rounds_to_plies
 from gamesearch.cli.main import main
 from gamesearch.errors import FileFormatError, GameSearchError
 from gamesearch.games.pacman import (
@@ -15,7 +16,6 @@ from gamesearch.games.pacman import (
     Pacman,
     layout_names,
 )
-from gamesearch.games.pacman_agents import GhostAgent, PacmanAgent, play_game, rounds_to_plies
 from gamesearch.search.chance import expectimax
 from gamesearch.search.minimax import minimax
 

@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gamesearch.catalog.pacman import ghost_agents, pacman_verdict
 from gamesearch.cli.main import main
 from gamesearch.errors import FileFormatError, GameSearchError
 from gamesearch.games import game_entry
 from gamesearch.games.pacman import Layout, Pacman
-from gamesearch.games.pacman_agents import ghost_agents, pacman_verdict
 
 
 def run(argv: list[str], capsys, stdin: str | None = None, monkeypatch=None) -> tuple:

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from gamesearch.catalog.pacman import GhostAgent, PacmanAgent, play_game, rounds_to_plies
 from gamesearch.errors import GameSearchError
 from gamesearch.games.pacman import PLAYING, Layout, Pacman, PacmanState, layout_names, outcome
-from gamesearch.games.pacman_agents import GhostAgent, PacmanAgent, play_game, rounds_to_plies
 from gamesearch.search.minimax import minimax
 from gamesearch.search.strict_alphabeta import alphabeta_strict
 

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from gamesearch.catalog.pacman_trees import parse_case, read_case
 from gamesearch.errors import FileFormatError
-from gamesearch.games.pacman_trees import parse_case, read_case
 from gamesearch.search.alphabeta import alphabeta
 
 CASES = sorted((Path(__file__).parent / "data" / "pacman_trees").glob("*.test"))

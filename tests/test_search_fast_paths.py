@@ -52,7 +52,7 @@ def evaluate_by_windows(game: ConnectFour, state: tuple, player: int) -> float:
     mine = current if (moves & 1) == player else current ^ mask
     theirs = mine ^ mask
     score = 0
-    for window in game._windows():
+    for window in game.windows():
         a, b = (window & mine).bit_count(), (window & theirs).bit_count()
         if b == 0 and a:
             score += 4 ** (a - 1)
@@ -66,7 +66,7 @@ def test_bitboard_evaluation_matches_the_window_definition(size: tuple[int, int]
     game = ConnectFour(*size)
     # windows of four in a row on a W x H board: W(H-3) + H(W-3) + 2(W-3)(H-3)
     w, h = size
-    assert len(game._windows()) == w * (h - 3) + h * (w - 3) + 2 * (w - 3) * (h - 3)
+    assert len(game.windows()) == w * (h - 3) + h * (w - 3) + 2 * (w - 3) * (h - 3)
     rng = random.Random(sum(size))
     values = set()
     for _ in range(400):

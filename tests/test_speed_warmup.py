@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import gamesearch.kernels as kernels_package
-from gamesearch.catalog_warmup import ALGORITHM_WARMUPS, GAME_WARMUPS, warmup_steps
+from gamesearch.catalog.warmup import ALGORITHM_WARMUPS, GAME_WARMUPS, warmup_steps
 from gamesearch.errors import GameSearchError
 from gamesearch.games import REGISTRY
 

@@ -4,11 +4,11 @@ import random
 
 import pytest
 
+from gamesearch.catalog.features import connect4_features, tictactoe_features
 from gamesearch.errors import GameSearchError
 from gamesearch.games.connect4 import ConnectFour
 from gamesearch.games.tictactoe import TicTacToe
 from gamesearch.learn import WeightedFeatures, with_evaluation
-from gamesearch.learn.game_features import connect4_features, tictactoe_features
 from gamesearch.search import alphabeta, minimax
 
 
@@ -75,7 +75,7 @@ def test_connect4_features_count_open_windows() -> None:
 
 def test_connect4_has_69_windows_of_four() -> None:
     # 7x6: 24 horizontal + 21 vertical + 12 + 12 diagonal = 69 ways to win (Allis 1988)
-    from gamesearch.learn.game_features import windows_of_four
+    from gamesearch.catalog.features import windows_of_four
 
     windows = windows_of_four(ConnectFour())
     assert len(windows) == len(set(windows)) == 69

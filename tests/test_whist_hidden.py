@@ -17,9 +17,10 @@ from gamesearch.agents import RandomAgent, make_agent
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE, sample_action
 from gamesearch.games import load_game
+from gamesearch.games.whist_double_dummy import DoubleDummy
 from gamesearch.imperfect.best_response import best_response_value
 from gamesearch.imperfect.determinization import DeterminizationAgent, determinized_values
-from gamesearch.imperfect.double_dummy import DoubleDummy, perfect_information_values
+from gamesearch.imperfect.double_dummy import perfect_information_values
 from gamesearch.imperfect.ismcts import ismcts
 from gamesearch.imperfect.match import deal, duplicate_match
 from gamesearch.imperfect.tree import build_tree

@@ -73,7 +73,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
 from gamesearch.errors import GameSearchError, IllegalActionError
@@ -182,13 +182,6 @@ class Game:
         return f"{type(self).__name__}()"
 
 
-def capability(game: Game, name: str) -> Callable[..., Any] | Any | None:
-    """The optional capability ``name`` of a game (a bound method or attribute), or None."""
-    if name not in OPTIONAL_CAPABILITIES:
-        raise ValueError(f"unknown capability {name!r}; known: {', '.join(OPTIONAL_CAPABILITIES)}")
-    return getattr(game, name, None)
-
-
 def check_chance_outcomes(
     outcomes: Iterable[tuple[Action, float]], where: str = "chance node"
 ) -> list[tuple[Action, float]]:
@@ -204,15 +197,6 @@ def check_chance_outcomes(
     if abs(total - 1.0) > 1e-9:
         raise GameSearchError(f"{where}: probabilities sum to {total:g}, not 1")
     return outcomes
-
-
-def two_player_value(game: Game, state: State, player: int) -> float:
-    """The utility of a terminal state for ``player``: the one place the viewpoint is fixed.
-
-    Two-player zero-sum searches report values from the viewpoint of the player to move at
-    the root of the search; they all read terminal values through this function.
-    """
-    return game.utilities(state)[player]
 
 
 def player_view(game: Game, state: State, player: int, rng: random.Random) -> State:
@@ -254,21 +238,6 @@ def legal_action(game: Game, state: State, action: Action) -> Action:
     return action
 
 
-def play_out(
-    game: Game,
-    state: State,
-    rng: random.Random | None = None,
-    max_moves: int = 100_000,
-) -> State:
-    """Play uniformly random moves (chance by its probabilities) until the game ends."""
-    rng = rng or random.Random()
-    for _ in range(max_moves):
-        if game.is_terminal(state):
-            return state
-        state = game.result(state, sample_action(game, state, rng))
-    raise GameSearchError(f"{game.name}: play-out did not end within {max_moves} moves")
-
-
 def sample_action(game: Game, state: State, rng: random.Random) -> Action:
     """A random action: chance nodes by their probabilities, players uniformly."""
     if game.to_move(state) == CHANCE:
@@ -282,9 +251,44 @@ def sample_action(game: Game, state: State, rng: random.Random) -> Action:
     return rng.choice(list(game.actions(state)))
 
 
-def apply_moves(game: Game, moves: Iterable[Action], state: State | None = None) -> State:
-    """Play a sequence of actions from ``state`` (default: the start), checking legality."""
+def replay(game: Game, moves: Iterable[str], state: State | None = None) -> State:
+    """The state after ``moves`` written in the game's notation (chance outcomes included),
+    from ``state`` (default: the start); a bad move is named with its number. The one move
+    replayer of the command line and the web app."""
     state = game.initial_state() if state is None else state
-    for action in moves:
-        state = game.result(state, legal_action(game, state, action))
+    for i, text in enumerate(moves):
+        if game.is_terminal(state):
+            raise IllegalActionError(f"move {i + 1} ({text!r}) comes after the game ended")
+        try:
+            action = game.string_to_action(state, text)
+        except GameSearchError as err:
+            raise type(err)(f"move {i + 1}: {err}") from None
+        state = game.result(state, action)
     return state
+
+
+def has_chance(game: Game) -> bool:
+    """Whether the game has chance nodes: its ``has_chance`` attribute where it states one
+    (a tree file), else whether it overrides ``chance_outcomes``."""
+    declared = getattr(game, "has_chance", None)
+    if declared is not None:
+        return bool(declared)
+    return type(game).chance_outcomes is not Game.chance_outcomes
+
+
+def has_hidden_information(game: Any) -> bool:
+    """Whether players see only information sets (the game defines ``information_set`` and
+    ``sample_state``)."""
+    return callable(getattr(game, "information_set", None)) and callable(
+        getattr(game, "sample_state", None))
+
+
+def outcome_text(game: Game, utilities: Sequence[float]) -> str:
+    """A finished game's result in words, the same on every face: "draw", "X wins" or
+    "A and B win" (every player with the best utility)."""
+    best = max(utilities)
+    winners = [p for p, v in enumerate(utilities) if v == best]
+    if len(winners) == len(utilities):
+        return "draw"
+    names = " and ".join(game.player_name(p) for p in winners)
+    return names + (" win" if len(winners) > 1 else " wins")

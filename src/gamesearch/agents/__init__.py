@@ -11,34 +11,17 @@ parameters are the spec's parameters, checked and converted by :mod:`gamesearch.
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Callable
 from typing import Any
 
+from gamesearch.agent import Agent, act
 from gamesearch.errors import GameSearchError, SpecError, UnknownNameError
-from gamesearch.game import CHANCE, Game, State, sample_action
-from gamesearch.search.result import SearchResult, SearchStats
+from gamesearch.game import Game, State
+from gamesearch.plugins import load_catalog
+from gamesearch.result import Limit, SearchResult, SearchStats
 from gamesearch.spec import AGENT_RANGES, call_with_params, parse_spec
-
-
-class Agent:
-    """Base class: subclasses implement ``__call__``; ``spec`` is how to make them again."""
-
-    spec: str = "agent"
-    interactive: bool = False
-
-    def __call__(self, game: Game, state: State) -> SearchResult:
-        raise NotImplementedError
-
-    def reset(self) -> None:
-        """Forget what was kept from the previous game."""
-
-    def prepare(self, game: Game) -> None:
-        """Get ready to play ``game`` before any clock runs (e.g. compile a kernel), so that
-        a time budget measures thinking, not start-up."""
-
-    def __repr__(self) -> str:
-        return f"<agent {self.spec}>"
 
 
 class RandomAgent(Agent):
@@ -89,12 +72,25 @@ def register_agent(name: str, factory: Callable[..., Agent], summary: str) -> No
     AGENTS[name] = (factory, summary)
 
 
-def make_agent(spec: str, **extra: Any) -> Agent:
-    """Build an agent from a spec string; unknown names and parameters are named."""
+def make_agent(spec: str, limit: Limit | None = None, **extra: Any) -> Agent:
+    """Build an agent from a spec string; unknown names and parameters are named.
+
+    ``limit`` bounds its search the same way for every kind: its fields are the spec's
+    ``depth``, ``time``, ``nodes`` and ``iterations`` parameters (a bound the kind cannot
+    honour is refused by name); ``agent.limit`` says what the agent was given."""
     name, params = parse_spec(spec)
+    if name not in AGENTS:
+        load_catalog()  # game-specific kinds (gammon, pacman, ...) are registered there
     if name not in AGENTS:
         raise UnknownNameError(f"unknown agent {name!r}; known agents: {', '.join(sorted(AGENTS))}")
     factory, _ = AGENTS[name]
+    if limit is not None:
+        accepted = inspect.signature(factory).parameters
+        refused = sorted(set(limit.params()) - set(accepted))
+        if refused:
+            raise SpecError(f"agent {name!r} cannot honour a {', '.join(refused)} limit")
+        params = {**params, **{k: str(v) for k, v in limit.params().items()}}
+        spec = f"{name}:" + ",".join(f"{k}={v}" for k, v in params.items())
     try:
         # the ranges bound what a person typed; ``extra`` comes from code (a match's seeds)
         ranges = {k: r for k, r in AGENT_RANGES.items() if k in params}
@@ -104,15 +100,18 @@ def make_agent(spec: str, **extra: Any) -> Agent:
             raise
         raise SpecError(f"agent {spec!r}: {err}") from None
     agent.spec = spec.strip()
+    agent.limit = _limit_of({**params, **extra})
     return agent
 
 
-def act(agent: Agent, game: Game, state: State, rng: random.Random | None = None) -> SearchResult:
-    """Let the agent move, or sample the outcome if chance is to move."""
-    if game.to_move(state) == CHANCE:
-        action = sample_action(game, state, rng or random.Random())
-        return SearchResult(None, action, [action], SearchStats())
-    return agent(game, state)
+def _limit_of(params: dict[str, Any]) -> Limit:
+    """The spec's limit parameters as a :class:`Limit` (already checked by the factory)."""
+    kinds = {"depth": int, "time": float, "nodes": int, "iterations": int}
+    try:
+        return Limit(**{k: kinds[k](v) for k, v in params.items()
+                        if k in kinds and v is not None and str(v).strip().lower() != "none"})
+    except (TypeError, ValueError):  # a kind that reads the parameter its own way
+        return Limit()
 
 
 # --- the built-in kinds ---------------------------------------------------------------------
@@ -199,10 +198,8 @@ register_agent("minimax", _minimax, "minimax to depth=N plies (no limit: to the 
 register_agent("alphabeta", _alphabeta,
                "alpha-beta to depth=N plies and/or time=T seconds (iterative deepening)")
 
-from gamesearch.agents.perfect import kernel_mcts_agent, solver_agent  # noqa: E402
+from gamesearch.agents.kernel_mcts import kernel_mcts_agent  # noqa: E402
 
-register_agent("solver", solver_agent,
-               "perfect play from a game's exact solver (connect4; weak=true, seed=N)")
 register_agent("kernel-mcts", kernel_mcts_agent,
                "compiled MCTS for games with a kernel (simulations=N, c=C, seed=N)")
 
@@ -295,45 +292,3 @@ register_agent("expectimax", _expectimax,
                "expectimax to depth=N plies: opponents play at random (samples=K at chance)")
 register_agent("expectiminimax", _expectiminimax,
                "expectiminimax to depth=N plies (pruning=star1|star2, samples=K)")
-
-
-def _gammon(depth: int = 2, pruning: str = "star2", samples: int | None = None,
-            seed: int | None = None, kernel: bool = True) -> Agent:
-    from gamesearch.games.backgammon_kernel import GammonAgent
-
-    return GammonAgent(depth=depth, pruning=None if pruning == "none" else pruning,
-                       samples=samples, seed=seed, kernel=kernel)
-
-
-register_agent("gammon", _gammon, "backgammon: depth-2 expectiminimax with the hand-written "
-               "evaluation, compiled (kernel=false: Star2 in Python; pruning=, samples=K)")
-
-
-def _pacman(algorithm: str = "expectimax", depth: int = 2, seed: int | None = None,
-            pruning: str = "course") -> Agent:
-    from gamesearch.games.pacman_agents import PacmanAgent
-
-    return PacmanAgent(algorithm=algorithm, depth=depth, seed=seed, pruning=pruning)
-
-
-def _ghost(kind: str = "random", depth: int = 1, seed: int | None = None,
-           chase: float = 0.8) -> Agent:
-    from gamesearch.games.pacman_agents import GhostAgent
-
-    return GhostAgent(kind=kind, depth=depth, seed=seed, chase=chase)
-
-
-register_agent("pacman", _pacman, "Pacman searching depth=N full rounds "
-               "(algorithm=expectimax|minimax|alphabeta|greedy|random; alpha-beta "
-               "pruning=course|fast)")
-register_agent("ghost", _ghost, "a Pacman ghost: kind=random|directional|adversarial "
-               "(depth=N rounds for adversarial, chase=P for directional)")
-
-
-def _pig_optimal() -> Agent:
-    from gamesearch.games.pig_solver import PigOptimalAgent
-
-    return PigOptimalAgent()
-
-
-register_agent("pig-optimal", _pig_optimal, "Pig: optimal play from the solved table")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gamesearch.errors import GameSearchError
-from gamesearch.game import Game
+from gamesearch.game import Game, has_chance, has_hidden_information
 from gamesearch.spec import parse_spec
 
 
@@ -77,20 +77,6 @@ DEFAULT_AGENTS: dict[str, tuple[str, ...]] = {
 }
 """Each game's default opponent, answering within about a second; one spec per seat from
 player 1 on, the last repeated for the remaining seats."""
-
-
-def has_chance(game: Game) -> bool:
-    """Whether the game has chance nodes: its ``has_chance`` attribute where it states one
-    (an explicit tree may or may not), else whether it overrides ``chance_outcomes``."""
-    declared = getattr(game, "has_chance", None)
-    if declared is not None:
-        return bool(declared)
-    return type(game).chance_outcomes is not Game.chance_outcomes
-
-
-def has_hidden_information(game: Game) -> bool:
-    """Whether players see only information sets (``information_set`` and ``sample_state``)."""
-    return hasattr(game, "information_set") and hasattr(game, "sample_state")
 
 
 def needs_of(name: str) -> Needs:
@@ -158,3 +144,7 @@ def default_agent(game: Game, player: int = 1) -> str:
 __all__ = ["AGENT_NEEDS", "DEFAULT_AGENTS", "Needs", "agent_problem", "agents_for",
            "check_agent_fits", "default_agent", "has_chance", "has_hidden_information",
            "needs_of"]
+
+
+# The catalog's registrations into the registries below it (agent kinds, game solvers).
+from gamesearch.catalog import agent_specs, solvers  # noqa: E402, F401

@@ -126,3 +126,31 @@ def print_json(data: Any) -> None:
 
 EXTRA_ARGS = {"allow_extra_args": True, "ignore_unknown_options": True}
 """Context settings for commands that take game parameters as extra options."""
+
+
+class progress_bar:  # noqa: N801 - used as a context manager, like rich's own
+    """A transient progress bar on stderr, handed to solvers as their ``progress(description,
+    done, total)`` callback (solvers report; only faces draw)."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        self.bar = Progress("[progress.description]{task.description}", BarColumn(),
+                            MofNCompleteColumn(), TimeRemainingColumn(),
+                            console=Console(stderr=True), transient=True)
+        self.tasks: dict[str, Any] = {}
+
+    def __call__(self, description: str, done: int, total: int) -> None:
+        if not self.tasks:  # drawn from the first report on: a solver that reports nothing
+            self.bar.start()  # leaves stderr untouched
+        if description not in self.tasks:
+            self.tasks[description] = self.bar.add_task(description, total=total)
+        self.bar.update(self.tasks[description], completed=done, total=total)
+
+    def __enter__(self) -> progress_bar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.tasks:
+            self.bar.stop()

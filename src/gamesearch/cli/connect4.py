@@ -1,7 +1,7 @@
 """Connect Four and kernel commands: ``analyze``, ``book``, ``warmup``.
 
 ``gamesearch solve connect4`` itself is the core ``solve`` command, which hands the position
-to the registry's GameEntry.solver (games/connect4_perfect.py).
+to the registry's GameEntry.solver (catalog/connect4.py).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def analyze_command(
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """The perfect-play score of every column (benchmark convention, for the mover)."""
-    from gamesearch.games.connect4_perfect import analyze, outcome
+    from gamesearch.catalog.connect4 import analyze, outcome
 
     game = _connect4(game_name, extra_params(ctx))
     state = game.state_from_string(moves)
@@ -140,7 +140,7 @@ def warmup_command(
             console.print("every kernel is compiled and cached (nothing changed since the "
                           "last warm-up; --force loads them anyway)")
         return
-    from gamesearch.catalog_warmup import warmup_steps
+    from gamesearch.catalog.warmup import warmup_steps
 
     steps = warmup_steps(games or ())
     done = []

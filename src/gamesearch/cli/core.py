@@ -63,7 +63,18 @@ def solve_command(
     game = call_with_params(entry.factory, params, f"game {entry.name!r}", entry.ranges)
     state = position(game, position_text)
     if entry.solver is not None:
-        report = entry.solver(game, state, {"depth": depth, "time": time, **solver_options})
+        from gamesearch.cli.common import progress_bar
+
+        with progress_bar() as progress:
+            report = entry.solver(game, state, {"depth": depth, "time": time,
+                                                **solver_options, "progress": progress})
+        if solver_options.get("plot") and entry.name == "pig":  # only faces draw
+            from gamesearch.cli.pig_plot import plot_policy
+            from gamesearch.games.pig_solver import solved
+
+            tolerance = solver_options.get("tolerance")
+            solution = solved(game.goal, *([float(tolerance)] if tolerance else []))
+            report["plot"] = plot_policy(solution, str(solver_options["plot"]))
         if json_out:
             print_json(report)
         else:

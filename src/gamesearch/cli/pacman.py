@@ -37,7 +37,7 @@ def _game(layout: str, max_moves: int, evaluation: str, rules: str = "course",
 
 
 def _agents(game, pacman: str, ghosts: str, seed: int | None) -> list:
-    from gamesearch.games.pacman_agents import ghost_agents, pacman_agent
+    from gamesearch.catalog.pacman import ghost_agents, pacman_agent
 
     first = pacman_agent(pacman, seed=seed)
     if first.interactive:
@@ -104,8 +104,8 @@ def play_command(
 ) -> None:
     """Watch (or play as ``--pacman human``) one game of Pacman in the terminal: the board
     after every round; a human sees it before each of his moves."""
+    from gamesearch.catalog.pacman import play_game
     from gamesearch.games.pacman import outcome
-    from gamesearch.games.pacman_agents import play_game
 
     check_delay(delay)
     pacman, ghosts = player1 or pacman, player2 or ghosts
@@ -159,9 +159,9 @@ def match_command(
     from rich.console import Console
     from rich.progress import Progress
 
+    from gamesearch.catalog.pacman import play_game
     from gamesearch.errors import GameSearchError
     from gamesearch.games.pacman import outcome
-    from gamesearch.games.pacman_agents import play_game
 
     if not 1 <= games <= MAX_GAMES:
         raise GameSearchError(f"--games {games}: play 1 to {MAX_GAMES} games")
@@ -220,7 +220,7 @@ def tree_command(
 ) -> None:
     """Run Pacman-course game-tree cases: value, action and the states visited, in order,
     checked against the case's expectations (exit status 1 when one fails)."""
-    from gamesearch.games.pacman_trees import read_case
+    from gamesearch.catalog.pacman_trees import read_case
 
     reports, failed = [], 0
     for path in files:

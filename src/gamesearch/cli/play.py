@@ -25,7 +25,15 @@ from gamesearch.cli.common import (
 from gamesearch.cli.game_options import options_epilog
 from gamesearch.cli.main import app
 from gamesearch.errors import GameSearchError, IllegalActionError
-from gamesearch.game import CHANCE, Game, State, move_text, player_view, render_view
+from gamesearch.game import (
+    CHANCE,
+    Game,
+    State,
+    move_text,
+    outcome_text,
+    player_view,
+    render_view,
+)
 
 
 def default_ai(game: Game, player: int = 1) -> str:
@@ -93,7 +101,7 @@ def play_command(
         print(f"game abandoned ({reason}) after {len(moves)} moves", file=sys.stderr)
         raise typer.Exit(0 if str(reason) == "quit" else 1) from None
     utilities = list(game.utilities(state))
-    verdict = _verdict(game, utilities)
+    verdict = outcome_text(game, utilities)
     if json_out:
         print_json({"value": utilities[0] if len(utilities) == 2 else utilities,
                     "utilities": utilities, "result": verdict, "moves": moves,
@@ -203,14 +211,3 @@ def _asker(out: Console):
                 continue
             return text
     return ask
-
-
-def _verdict(game: Game, utilities: list) -> str:
-    """'X wins', 'draw' or the winner among N players."""
-    best = max(utilities)
-    winners = [p for p, u in enumerate(utilities) if u == best]
-    if len(winners) == len(utilities):
-        return "draw"
-    if len(winners) == 1:
-        return f"{game.player_name(winners[0])} wins"
-    return "shared: " + ", ".join(game.player_name(p) for p in winners)

@@ -3,10 +3,12 @@
 Each game registers a :class:`GameEntry`: its name, a one-line summary and a factory whose
 annotated keyword parameters are the game's parameters. A game may add a ``solver``: a
 callable ``solver(game, state, options) -> dict`` used by ``gamesearch solve`` instead of
-the generic search (Connect Four's compiled solver, Pig's value iteration, CFR for poker).
+the generic search. A solver that is rules only (whist's double dummy) is given here; one
+that joins the game with an algorithm (Connect Four's solver, Pig's table, CFR for poker,
+Pacman's verdict) is attached by the catalog (catalog/solvers.py).
 A caller with a wall-clock budget (the web app) passes ``budget`` (seconds): a solver that can
 stop early honours it; one that cannot is cut off by its caller. Unlike ``time``, which a user
-asks for, a budget is never refused.
+asks for, a budget is never refused. A face may pass ``progress(description, done, total)``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from gamesearch.errors import UnknownNameError
 from gamesearch.game import Game
+from gamesearch.plugins import load_catalog
 from gamesearch.spec import Option, Range, call_with_params, parse_spec
 
 
@@ -82,10 +85,6 @@ register(GameEntry("tictactoe", "Tic-tac-toe on 3x3 (a draw)", _tictactoe))
 register(GameEntry("nim", "Nim with any piles; normal or misère play", _nim,
                    ranges={"piles": Range(0, 1000)}))  # nim.MAX_PILE, unimported here
 register(GameEntry("ii-nim", "The lectures' II-Nim: piles 2 and 2, last stick loses", _ii_nim))
-def _connect4_solver(game: Game, state: Any, options: dict) -> dict:
-    from gamesearch.games.connect4_perfect import solve_entry
-
-    return solve_entry(game, state, options)
 
 
 CONNECT4_SOLVER_OPTIONS = {
@@ -102,7 +101,7 @@ CONNECT4_SOLVER_OPTIONS = {
     "pv": Option(int, "moves of the principal variation to show", Range(0, 81)),
 }
 register(GameEntry("connect4", "Connect Four, 7x6 by default (other sizes too)", _connect4,
-                   solver=_connect4_solver, solver_options=CONNECT4_SOLVER_OPTIONS,
+                   solver_options=CONNECT4_SOLVER_OPTIONS,
                    ranges={"width": Range(4, 9), "height": Range(4, 8)}))
 register(GameEntry("tree", "An explicit game tree from a JSON file (file=PATH)", _tree))
 
@@ -125,14 +124,10 @@ def _pig(goal: int = 100) -> Game:
     return Pig(goal=goal)
 
 
-def _pig_solver(game: Game, state: Any, options: dict) -> dict:
-    from gamesearch.games.pig_solver import pig_solver
-
-    return pig_solver(game, state, options)
 
 
 register(GameEntry("pig", "Pig, the dice race to goal=100 (solved by value iteration)", _pig,
-                   solver=_pig_solver, ranges={"goal": Range(2, 10**9)},
+                   ranges={"goal": Range(2, 10**9)},
                    solver_options={
                        "tolerance": Option(float, "value iteration stops below this change",
                                            Range(0, 1, low_open=True)),
@@ -158,15 +153,11 @@ def _pacman(layout: str = "small", max_moves: int = 500, evaluation: str = "bett
                   ghosts=ghosts)
 
 
-def _pacman_verdict(game: Game, state: Any, options: dict) -> dict:
-    from gamesearch.games.pacman_agents import pacman_verdict
-
-    return pacman_verdict(game, state, options)
 
 
 register(GameEntry("pacman", "Pacman against ghosts on a layout (layout=small|smallClassic|"
                    "minimaxClassic|... or a .lay file; rules=course|simple; ghosts=N)",
-                   _pacman, solver=_pacman_verdict))
+                   _pacman))
 
 
 def load_game(spec: str, **params: Any) -> Game:
@@ -180,6 +171,7 @@ def load_game(spec: str, **params: Any) -> Game:
 def game_entry(name: str) -> GameEntry:
     """The registry entry of a game; the error lists the known names."""
     key = name.strip().lower()
+    load_catalog()  # it attaches the solvers that join a game and an algorithm
     if key not in REGISTRY:
         raise UnknownNameError(f"unknown game {name!r}; known games: {', '.join(sorted(REGISTRY))}")
     return REGISTRY[key]
@@ -200,10 +192,6 @@ def _leduc_poker() -> Game:
     return LeducPoker()
 
 
-def _poker_solver(game: Game, state: object, options: dict) -> dict:
-    from gamesearch.imperfect.solve import solve_poker
-
-    return solve_poker(game, state, options)
 
 
 POKER_SOLVER_OPTIONS = {
@@ -211,9 +199,9 @@ POKER_SOLVER_OPTIONS = {
     "algorithm": Option(str, "cfr+ (default) or cfr"),
 }
 register(GameEntry("kuhn_poker", "Kuhn poker: 3 cards, value -1/18 (CFR solver)", _kuhn_poker,
-                   solver=_poker_solver, solver_options=POKER_SOLVER_OPTIONS))
+                   solver_options=POKER_SOLVER_OPTIONS))
 register(GameEntry("leduc_poker", "Leduc hold'em: 6 cards, public card (CFR solver)",
-                   _leduc_poker, solver=_poker_solver, solver_options=POKER_SOLVER_OPTIONS))
+                   _leduc_poker, solver_options=POKER_SOLVER_OPTIONS))
 
 
 def _whist(suits: int = 4, ranks: int = 3) -> Game:
@@ -223,7 +211,7 @@ def _whist(suits: int = 4, ranks: int = 3) -> Game:
 
 
 def _whist_solver(game: Game, state: object, options: dict) -> dict:
-    from gamesearch.imperfect.double_dummy import double_dummy_report
+    from gamesearch.games.whist_double_dummy import double_dummy_report
 
     return double_dummy_report(game, state)
 
@@ -239,5 +227,4 @@ def _strategy_fusion() -> Game:
 
 
 register(GameEntry("strategy_fusion", "Take 3, or guess a hidden coin for 4: PIMC's blind spot",
-                   _strategy_fusion, solver=_poker_solver,
-                   solver_options=POKER_SOLVER_OPTIONS))
+                   _strategy_fusion, solver_options=POKER_SOLVER_OPTIONS))

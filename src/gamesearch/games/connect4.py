@@ -155,18 +155,21 @@ class ConnectFour(Game):
                     starts |= 1 << first
         return starts
 
-    def _windows(self) -> list[int]:
+    def windows(self) -> tuple[int, ...]:
+        """Every line of four cells on the board (rows, columns, both diagonals) as a mask of
+        the bitboard (column c, row r is bit c*(H+1) + r): the one list of windows that the
+        learned features and the compiled kernel's evaluation read."""
         cached = getattr(self, "_window_cache", None)
         if cached is None:
-            cached = []
+            found = []
             w, h, h1 = self.width, self.height, self.h1
             for c in range(w):
                 for r in range(h):
                     for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
                         cells = [(c + k * dc, r + k * dr) for k in range(4)]
                         if all(0 <= x < w and 0 <= y < h for x, y in cells):
-                            cached.append(sum(1 << (x * h1 + y) for x, y in cells))
-            self._window_cache = cached
+                            found.append(sum(1 << (x * h1 + y) for x, y in cells))
+            cached = self._window_cache = tuple(found)
         return cached
 
     @property

@@ -93,7 +93,7 @@ def constants(width: int, height: int) -> dict:
         "WIDTH": width, "HEIGHT": height, "H1": h1, "CELLS": width * height,
         "MAX_SCORE": width * height // 2 + 1,
         "ORDER": np.array(game.order, np.int64),
-        "WINDOWS": np.array(game._windows(), np.int64),
+        "WINDOWS": np.array(game.windows(), np.int64),
         "LINE_WEIGHTS": np.array([0, 1, 4, 16, 64], np.int64),
         "BOTTOM": bottom, "BOARD": bottom * ((1 << height) - 1),
         "MIN_SCORE": -(width * height) // 2 + 3, "MAX_SOLVER_SCORE": (width * height + 1) // 2 - 3,

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from gamesearch.agents import Agent
 from gamesearch.errors import GameSearchError
 
 DEFAULT_TOLERANCE = 1e-12
@@ -74,7 +73,7 @@ class PigSolution:
 def solve_pig_reference(goal: int, tolerance: float = DEFAULT_TOLERANCE,
                         max_iterations: int = 100_000) -> PigSolution:
     """Value iteration in plain Python, in place (Gauss-Seidel): the readable version."""
-    _check_goal(goal)
+    check_goal(goal)
     P: dict[tuple[int, int, int], float] = {
         (i, j, k): 0.0 for i in range(goal) for j in range(goal) for k in range(goal - i)
     }
@@ -113,7 +112,7 @@ def solve_pig(goal: int = 100, tolerance: float = DEFAULT_TOLERANCE,
     ``residuals`` holds the sweeps each layer needed; the final Bellman residual of the
     whole table (one more sweep, :func:`bellman_update`) is checked below ``tolerance``.
     """
-    _check_goal(goal)
+    check_goal(goal)
     G = goal
     i = np.arange(G)[:, None, None]
     k_all = np.arange(G + 6)[None, None, :]
@@ -205,7 +204,7 @@ def hold_at(P: np.ndarray) -> np.ndarray:
     return np.where(never, G - np.arange(G)[:, None], first)
 
 
-def _check_goal(goal: int) -> None:
+def check_goal(goal: int) -> None:
     if isinstance(goal, bool) or not isinstance(goal, int) or goal < 2:
         raise GameSearchError(f"pig: goal {goal!r} must be an integer of at least 2")
     from gamesearch.resources import check_memory
@@ -215,107 +214,12 @@ def _check_goal(goal: int) -> None:
     check_memory(4 * 8 * goal * goal * (goal + 6), f"solving pig to goal {goal:,}")
 
 
-def plot_policy(solution: PigSolution, path: str) -> str:
-    """Save the optimal policy as a picture: the turn total at which to hold, by both
-    scores (Neller & Presser's figure, drawn flat as a colour map). Written atomically;
-    an existing file is replaced only if it is a picture gamesearch drew."""
-    from gamesearch.durable import PNG_MARK, atomic_writer, check_output, png_is_ours
-
-    check_output(path, png_is_ours, what="picture", remedy="choose another --plot name")
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    table = solution.hold_at().astype(float)
-    fig, ax = plt.subplots(figsize=(7, 6))
-    image = ax.imshow(table, origin="lower", cmap="viridis", aspect="equal",
-                      vmin=0, vmax=min(solution.goal, 40))
-    ax.set_xlabel("opponent's score j")
-    ax.set_ylabel("player's score i")
-    ax.set_title(f"Pig to {solution.goal}: optimal hold-at turn total\n"
-                 f"(first player wins with probability {solution.win_probability():.4f})")
-    fig.colorbar(image, ax=ax, label="hold once the turn total reaches")
-    fig.tight_layout()
-    try:
-        with atomic_writer(path) as handle:
-            fig.savefig(handle, dpi=110, format="png", metadata=PNG_MARK)
-    except (OSError, ValueError) as err:  # no such folder, an unknown image type
-        raise GameSearchError(f"cannot write the plot {path!r}: {err}") from None
-    finally:
-        plt.close(fig)
-    return path
+_SOLVED: dict[tuple[int, float], PigSolution] = {}
 
 
-def pig_solver(game, state, options: dict) -> dict:
-    """``gamesearch solve pig``: solve by value iteration with a progress bar; report the
-    mover's win probability at ``state`` (the first player's, from the start)."""
-    import time
-
-    from rich.console import Console
-    from rich.progress import Progress
-
-    from gamesearch.games.pig import ROLL, PigState
-
-    tolerance = float(options.get("tolerance") or DEFAULT_TOLERANCE)
-    _check_goal(game.goal)  # the memory it needs, before a progress bar appears
-    start = time.perf_counter()
-    with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(f"value iteration, goal {game.goal}", total=2 * game.goal - 1)
-        solution = solve_pig(game.goal, tolerance,
-                             progress=lambda done, total: bar.update(task, completed=done))
-    seconds = time.perf_counter() - start
-    s: PigState = state
-    i, j = s.scores[s.player], s.scores[1 - s.player]
-    if game.is_terminal(s):
-        p_mover = 1.0 if i + s.turn_total >= game.goal else 0.0
-        action = None
-    elif s.rolling:
-        p_mover, action = solution.roll_value(i, j, s.turn_total), None
-    else:
-        p_mover = solution.win_probability(i, j, s.turn_total)
-        action = ROLL if solution.should_roll(i, j, s.turn_total) else "hold"
-    report = {
-        "goal": game.goal,
-        "win_probability": p_mover,
-        "value": 2 * p_mover - 1,
-        "best_action": action,
-        "to_move": game.player_name(s.player),
-        "hold_at_start": int(solution.hold_at()[0, 0]),
-        "sweeps": solution.iterations,
-        "bellman_residual": solution.residual,
-        "seconds": round(seconds, 3),
-    }
-    if options.get("plot"):
-        report["plot"] = plot_policy(solution, str(options["plot"]))
-    return report
-
-
-_SOLVED: dict[int, PigSolution] = {}
-
-
-def solved(goal: int) -> PigSolution:
-    """The solution for ``goal``, solved once per process."""
-    if goal not in _SOLVED:
-        _SOLVED[goal] = solve_pig(goal)
-    return _SOLVED[goal]
-
-
-class PigOptimalAgent(Agent):
-    """The solved table as a player: rolls or holds exactly as optimal play does."""
-
-    interactive = False
-    spec = "pig-optimal"
-
-    def __call__(self, game, state):
-        from gamesearch.games.pig import HOLD, ROLL
-        from gamesearch.search.result import SearchResult, SearchStats
-
-        solution = solved(game.goal)
-        i, j = state.scores[state.player], state.scores[1 - state.player]
-        action = ROLL if solution.should_roll(i, j, state.turn_total) else HOLD
-        p = solution.win_probability(i, j, state.turn_total)
-        return SearchResult(2 * p - 1, action, [action], SearchStats())
-
-    def reset(self) -> None:
-        """The table is kept: it does not depend on the game played."""
+def solved(goal: int, tolerance: float = DEFAULT_TOLERANCE,
+           progress: Callable[[int, int], None] | None = None) -> PigSolution:
+    """The solution for ``goal``, solved once per process (and tolerance)."""
+    if (goal, tolerance) not in _SOLVED:
+        _SOLVED[goal, tolerance] = solve_pig(goal, tolerance, progress=progress)
+    return _SOLVED[goal, tolerance]

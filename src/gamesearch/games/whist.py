@@ -121,6 +121,14 @@ class Whist(Game):
             tricks = (won[0], won[1])
         return (tuple(new), plays, leader, tricks)
 
+    def perfect_information_solver(self):
+        """Whist's own fast solver of a visible deal (double dummy), detected by the
+        determinization player: ``solve(game, state) -> {card: tricks of the mover's side}``."""
+        from gamesearch.games.whist_double_dummy import DoubleDummy
+
+        dd = DoubleDummy(self)
+        return lambda _game, state: dd.card_values(state)
+
     def trick_winner(self, trick: Plays) -> int:
         """The player whose card is the highest of the suit led."""
         led = self.suit(trick[0][1])

@@ -7,7 +7,7 @@ optimal, on the same scale as CFR's (docs/HIDDEN.md).
 
 from __future__ import annotations
 
-from gamesearch.agents import Agent
+from gamesearch.agent import Agent
 from gamesearch.game import CHANCE, Game, State
 from gamesearch.imperfect.tree import Strategy
 

@@ -16,23 +16,20 @@ import random
 import time
 from collections.abc import Callable
 
-from gamesearch.agents import Agent
+from gamesearch.agent import Agent
 from gamesearch.errors import GameSearchError
 from gamesearch.game import Game, State
-from gamesearch.imperfect.double_dummy import DoubleDummy, perfect_information_values
-from gamesearch.search.result import SearchResult, SearchStats
+from gamesearch.imperfect.double_dummy import perfect_information_values
+from gamesearch.result import SearchResult, SearchStats
 
 Solver = Callable[[Game, State], dict]
 
 
 def default_solver(game: Game) -> Solver:
-    """Double dummy for whist, the plain perfect-information recursion otherwise."""
-    from gamesearch.games.whist import Whist
-
-    if isinstance(game, Whist):
-        dd = DoubleDummy(game)
-        return lambda _game, state: dd.card_values(state)
-    return perfect_information_values
+    """The game's own solver of a visible deal where it has one (``perfect_information_solver``,
+    e.g. whist's double dummy), the plain perfect-information recursion otherwise."""
+    own = getattr(game, "perfect_information_solver", None)
+    return own() if own is not None else perfect_information_values
 
 
 def determinized_values(game: Game, state: State, samples: int, rng: random.Random,

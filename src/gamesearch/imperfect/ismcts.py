@@ -16,10 +16,10 @@ import math
 import random
 import time
 
-from gamesearch.agents import Agent
+from gamesearch.agent import Agent
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE, Game, State, sample_action
-from gamesearch.search.result import SearchResult, SearchStats
+from gamesearch.result import SearchResult, SearchStats
 
 
 class Node:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from gamesearch.agents import Agent, act
+from gamesearch.agent import Agent, act
 from gamesearch.game import CHANCE, Game, State, player_view, sample_action
 
 

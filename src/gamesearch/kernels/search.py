@@ -25,7 +25,7 @@ from gamesearch.kernels.negamax import (
     PROVEN_DEPTH,
     UNPROVEN,
 )
-from gamesearch.search.result import SearchResult, SearchStats
+from gamesearch.result import SearchResult, SearchStats
 
 BYTES_PER_ENTRY = 8 + 8 + 2 + 1 + 1  # key, value, depth, bound kind, move
 DEFAULT_TABLE_MB = 64

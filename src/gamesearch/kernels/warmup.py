@@ -1,6 +1,6 @@
 """Warm-up steps: compile (or load from numba's on-disk cache) compiled code before it is
 timed, so that ``gamesearch warmup`` pays every compilation once and later sessions start at
-once. This module knows no game: :mod:`gamesearch.catalog_warmup` says what to warm up."""
+once. This module knows no game: :mod:`gamesearch.catalog.warmup` says what to warm up."""
 
 from __future__ import annotations
 

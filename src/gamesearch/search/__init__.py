@@ -1,8 +1,8 @@
 """Search algorithms over any game of the protocol; each returns a SearchResult."""
 
+from gamesearch.result import SearchResult, SearchStats
 from gamesearch.search.alphabeta import AlphaBeta, alphabeta, iterative_deepening, mtdf
 from gamesearch.search.minimax import minimax
-from gamesearch.search.result import SearchResult, SearchStats
 from gamesearch.search.tt import TranspositionTable
 
 __all__ = [

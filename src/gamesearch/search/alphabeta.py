@@ -28,8 +28,8 @@ from typing import Any
 
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE, Game, State
+from gamesearch.result import Clock, SearchResult, SearchStats, SearchTimeout
 from gamesearch.search.minimax import INFINITE_DEPTH, Trace, evaluator
-from gamesearch.search.result import Clock, SearchResult, SearchStats, SearchTimeout
 from gamesearch.search.tt import EXACT, LOWER, UPPER, TranspositionTable
 
 INF = math.inf
@@ -107,25 +107,17 @@ class AlphaBeta:
                                        alpha < value < beta)
         self.stats.seconds = self.clock.elapsed()
         self.stats.depth = len(pv) if depth is None else depth
-        return SearchResult(value, pv[0] if pv else None, pv, self.stats)
+        exact = self.unproven == 0  # every leaf was the end of the game
+        return SearchResult(value, pv[0] if pv else None, pv, self.stats, pov=self.root,
+                            exact=exact, stopped_by="end" if exact else "depth")
 
     def _value(self, s: State, d: int, alpha: float, beta: float, ply: int) -> float:
+        """The value of ``s`` for the root player within (alpha, beta), ``d`` plies left:
+        a leaf's value, else the table's answer, else the children searched in order."""
         game, stats, trace = self.game, self.stats, self.trace
-        if game.is_terminal(s):
-            stats.leaves += 1
-            v = game.utilities(s)[self.root]
-            if trace:
-                trace("leaf", s, value=v, alpha=alpha, beta=beta)
-            return v
-        if d <= 0:
-            if self.noisy is not None:
-                return self._quiescence(s, alpha, beta, MAX_QUIESCENCE_DEPTH)
-            self.unproven += 1
-            stats.leaves += 1
-            v = self.cut(s, self.root)
-            if trace:
-                trace("leaf", s, value=v, alpha=alpha, beta=beta)
-            return v
+        terminal = game.is_terminal(s)
+        if terminal or d <= 0:
+            return self._leaf(s, terminal, alpha, beta)
         stats.nodes += 1
         if self.timed and stats.nodes % CHECK_EVERY == 0 and self.clock.expired():
             raise SearchTimeout
@@ -133,89 +125,122 @@ class AlphaBeta:
         if player == CHANCE:
             raise GameSearchError("alpha-beta met a chance node; use expectiminimax")
 
-        tt, tt_action, key = self.tt, None, None
-        alpha0, beta0 = alpha, beta
-        unproven0 = self.unproven
-        pv_table = self.pv_table
-        if tt is not None:
+        alpha0, beta0, unproven0 = alpha, beta, self.unproven
+        tt_action = key = None
+        if self.tt is not None:
             key = self.key(s) if self.key else s
-            entry = tt.entries.get(key)  # the table's dict itself: this runs at every node
+            entry = self.tt.entries.get(key)  # the table's dict itself: this runs at every node
             if entry is not None:
                 tt_action = entry[3]
-                # At the root an untrusted table action could not be the answer: search.
-                if entry[0] >= d and (ply or self.trust_tt_action):
-                    v, kind = entry[1], entry[2]
-                    if entry[0] < INFINITE_DEPTH:
-                        self.unproven += 1
-                    if kind == EXACT:
-                        stats.tt_hits += 1
-                        trusted = tt_action is not None and self.trust_tt_action
-                        pv_table[ply] = (tt_action,) if trusted else NO_PV
-                        return v
-                    if kind == LOWER and v > alpha:
-                        alpha = v
-                    elif kind == UPPER and v < beta:
-                        beta = v
-                    if alpha >= beta:
-                        stats.tt_hits += 1
-                        return v
+                known, alpha, beta = self._probe(entry, d, ply, alpha, beta)
+                if known is not None:
+                    return known
 
         if trace:
             trace("enter", s, player=player, alpha=alpha, beta=beta)
+        best, best_action, alpha, beta = self._children(s, player, d, alpha, beta, ply,
+                                                        tt_action)
+        if trace:
+            trace("exit", s, value=best, alpha=alpha, beta=beta)
+        if self.tt is not None:
+            self._store(key, d, best, best_action, alpha0, beta0, unproven0)
+        return best
+
+    def _leaf(self, s: State, terminal: bool, alpha: float, beta: float) -> float:
+        """A terminal state's utility (exact), or the evaluation at the depth cut-off
+        (an estimate; quiescence search first where the game marks noisy actions)."""
+        if terminal:
+            v = self.game.utilities(s)[self.root]
+        elif self.noisy is not None:
+            return self._quiescence(s, alpha, beta, MAX_QUIESCENCE_DEPTH)
+        else:
+            self.unproven += 1
+            v = self.cut(s, self.root)
+        self.stats.leaves += 1
+        if self.trace:
+            self.trace("leaf", s, value=v, alpha=alpha, beta=beta)
+        return v
+
+    def _probe(self, entry: tuple, d: int, ply: int, alpha: float,
+               beta: float) -> tuple[float | None, float, float]:
+        """Use a table entry: (its value if it settles the node, else None; the window
+        narrowed by its bound). At the root an untrusted table action could not be the
+        answer, so the root is searched."""
+        if entry[0] < d or not (ply or self.trust_tt_action):
+            return None, alpha, beta
+        v, kind = entry[1], entry[2]
+        if entry[0] < INFINITE_DEPTH:
+            self.unproven += 1
+        if kind == EXACT:
+            self.stats.tt_hits += 1
+            trusted = entry[3] is not None and self.trust_tt_action
+            self.pv_table[ply] = (entry[3],) if trusted else NO_PV
+            return v, alpha, beta
+        if kind == LOWER and v > alpha:
+            alpha = v
+        elif kind == UPPER and v < beta:
+            beta = v
+        if alpha >= beta:
+            self.stats.tt_hits += 1
+            return v, alpha, beta
+        return None, alpha, beta
+
+    def _children(self, s: State, player: int, d: int, alpha: float, beta: float, ply: int,
+                  tt_action: Any) -> tuple[float, Any, float, float]:
+        """Search the children best-first: (the best value, its action, the final window).
+        The root player
+        maximizes, the others minimize; a cut-off ends the loop (and rewards its action)."""
         actions = self._ordered(s, player, ply, tt_action, d)
         maximizing = player == self.root
         nd = d - 1 if d < INFINITE_DEPTH else d
         best = -INF if maximizing else INF
         best_action = actions[0]
-        value, result, pvs = self._value, game.result, self.pvs
+        value, result, pvs, pv_table = self._value, self.game.result, self.pvs, self.pv_table
         below = ply + 1
-        first = True
         for i, a in enumerate(actions):
             child = result(s, a)
             pv_table[below] = NO_PV
-            if pvs and not first:
+            if pvs and i:  # principal variation search: a null window first
                 if maximizing:
                     v = value(child, nd, alpha, math.nextafter(alpha, INF), below)
-                    if alpha < v < beta:
-                        v = value(child, nd, alpha, beta, below)
                 else:
                     v = value(child, nd, math.nextafter(beta, -INF), beta, below)
-                    if alpha < v < beta:
-                        v = value(child, nd, alpha, beta, below)
+                if alpha < v < beta:
+                    v = value(child, nd, alpha, beta, below)
             else:
                 v = value(child, nd, alpha, beta, below)
-            first = False
             if maximizing:
                 if v > best:
                     best, best_action = v, a
                     if v > alpha:
                         alpha = v
                         pv_table[ply] = (a, *pv_table[below])
-            else:
-                if v < best:
-                    best, best_action = v, a
-                    if v < beta:
-                        beta = v
-                        pv_table[ply] = (a, *pv_table[below])
+            elif v < best:
+                best, best_action = v, a
+                if v < beta:
+                    beta = v
+                    pv_table[ply] = (a, *pv_table[below])
             if alpha >= beta:
-                stats.cutoffs += 1
+                self.stats.cutoffs += 1
                 self._reward(player, a, ply, d)
-                if trace:
-                    trace("prune", s, pruned=actions[i + 1:], value=best, alpha=alpha,
-                          beta=beta)
+                if self.trace:
+                    self.trace("prune", s, pruned=actions[i + 1:], value=best, alpha=alpha,
+                               beta=beta)
                 break
-        if trace:
-            trace("exit", s, value=best, alpha=alpha, beta=beta)
-        if tt is not None:
-            if best <= alpha0:
-                kind = UPPER
-            elif best >= beta0:
-                kind = LOWER
-            else:
-                kind = EXACT
-            proven = self.unproven == unproven0  # every leaf below was the end of the game
-            tt.put(key, INFINITE_DEPTH if proven else d, best, kind, best_action)
-        return best
+        return best, best_action, alpha, beta
+
+    def _store(self, key: Any, d: int, best: float, best_action: Any, alpha0: float,
+               beta0: float, unproven0: int) -> None:
+        """Remember the node: exact, or a bound when the value fell outside the window;
+        proven (any depth) when every leaf below was the end of the game."""
+        if best <= alpha0:
+            kind = UPPER
+        elif best >= beta0:
+            kind = LOWER
+        else:
+            kind = EXACT
+        proven = self.unproven == unproven0
+        self.tt.put(key, INFINITE_DEPTH if proven else d, best, kind, best_action)
 
     def _quiescence(self, s: State, alpha: float, beta: float, qdepth: int) -> float:
         """Search only noisy actions past the cut-off; the player may 'stand pat'."""
@@ -419,13 +444,16 @@ def iterative_deepening(
         depth += 1
     else:
         return
+    why = "stop" if stop is not None and stop() else "time"
     if best is None:  # not even depth 1 completed: still answer with a legal action
         actions = searcher._ordered(state, game.to_move(state), 0, None)
         stats = _snapshot(searcher.stats, 0, clock)
-        best = SearchResult(None, actions[0], [actions[0]], stats)
+        best = SearchResult(None, actions[0], [actions[0]], stats, pov=searcher.root,
+                            stopped_by=why)
     else:
         best = SearchResult(best.value, best.action, best.pv,
-                            _snapshot(searcher.stats, best.stats.depth, clock))
+                            _snapshot(searcher.stats, best.stats.depth, clock),
+                            best.action_values, pov=best.pov, stopped_by=why)
     yield best
 
 

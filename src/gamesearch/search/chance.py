@@ -41,8 +41,8 @@ from typing import Any
 
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE, Game, State, check_chance_outcomes
+from gamesearch.result import Clock, SearchResult, SearchStats
 from gamesearch.search.minimax import INFINITE_DEPTH, Trace, evaluator
-from gamesearch.search.result import Clock, SearchResult, SearchStats
 
 INF = math.inf
 

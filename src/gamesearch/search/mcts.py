@@ -31,7 +31,7 @@ from typing import Any
 
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE, Game, State, sample_action
-from gamesearch.search.result import Clock, SearchResult, SearchStats
+from gamesearch.result import Clock, SearchResult, SearchStats
 
 Rollout = Callable[[Game, State, random.Random], Any]
 """``rollout(game, state, rng) -> action``: the play-out policy (default: uniform)."""
@@ -144,6 +144,7 @@ class MCTS:
         size = root.size()
         deepest = 0
         done = 0
+        self._stopped_by = "time"
         while True:
             # after the first iteration, a play-out still running at the deadline is
             # dropped (a backgammon play-out takes 20-40 ms: the budget would overshoot)
@@ -155,6 +156,7 @@ class MCTS:
             deepest = max(deepest, depth)
             done += 1
             if self.iterations is not None and done >= self.iterations:
+                self._stopped_by = "iterations"
                 break
             if clock.expired():
                 break
@@ -278,7 +280,8 @@ class MCTS:
             "reused_visits": reused,
             "value_vector": tuple(best.mean(p) for p in range(game.num_players)),
         }
-        return SearchResult(best.mean(player), action, pv, stats)
+        return SearchResult(best.mean(player), action, pv, stats, pov=player,
+                            stopped_by=self._stopped_by)
 
 
 @contextmanager

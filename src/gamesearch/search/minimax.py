@@ -14,7 +14,7 @@ from typing import Any
 
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE, Game, State
-from gamesearch.search.result import Clock, SearchResult, SearchStats
+from gamesearch.result import Clock, SearchResult, SearchStats
 
 Trace = Callable[..., None]
 """``trace(event, state, **data)``: events "enter", "leaf", "exit" and "prune"."""
@@ -71,10 +71,10 @@ def minimax(
     cut = evaluator(game, evaluate)
     limit = INFINITE_DEPTH if depth is None else depth
 
-    deepest = 0
+    deepest = cut_offs = 0
 
     def value(s: State, d: int, ply: int) -> tuple[float, list]:
-        nonlocal deepest
+        nonlocal deepest, cut_offs
         if ply > deepest:
             deepest = ply
         if game.is_terminal(s):
@@ -85,6 +85,7 @@ def minimax(
             return v, []
         if d <= 0:
             stats.leaves += 1
+            cut_offs += 1
             v = cut(s, root)
             if trace:
                 trace("leaf", s, value=v)
@@ -119,4 +120,6 @@ def minimax(
         trace("exit", state, value=best)
     stats.depth = deepest
     stats.seconds = clock.elapsed()
-    return SearchResult(best, pv[0], pv, stats, action_values)
+    exact = cut_offs == 0  # every leaf was the end of the game
+    return SearchResult(best, pv[0], pv, stats, action_values, pov=root, exact=exact,
+                        stopped_by="end" if exact else "depth")

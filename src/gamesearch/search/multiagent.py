@@ -22,9 +22,9 @@ from typing import Any
 
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE, Game, State
+from gamesearch.result import Clock, SearchResult, SearchStats
 from gamesearch.search.alphabeta import alphabeta
 from gamesearch.search.minimax import INFINITE_DEPTH, Trace, evaluator, minimax
-from gamesearch.search.result import Clock, SearchResult, SearchStats
 
 Evaluate = Callable[[State, int], float]
 
@@ -109,7 +109,7 @@ def _round_search(search: Callable[..., SearchResult], game: Game, state: State,
         def inner_trace(event: str, s: Any, **data: Any) -> None:
             trace(event, s[0], **data)
     result = search(view, view.wrap(state), trace=inner_trace, **options)
-    result.stats.depth = rounds
+    result.stats.depth = rounds * game.num_players  # plies, like every search's depth
     result.stats.extra["rounds"] = rounds
     return result
 

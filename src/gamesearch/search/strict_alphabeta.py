@@ -15,8 +15,8 @@ from collections.abc import Callable
 
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE, Game, State
+from gamesearch.result import Clock, SearchResult, SearchStats
 from gamesearch.search.minimax import INFINITE_DEPTH, Trace, evaluator, finished_root
-from gamesearch.search.result import Clock, SearchResult, SearchStats
 
 
 def alphabeta_strict(

@@ -7,13 +7,8 @@ import random
 from collections.abc import Hashable
 from typing import Any
 
+from gamesearch.game import has_hidden_information  # noqa: F401 - re-exported
 from gamesearch.testing.failure import Trail, require
-
-
-def has_hidden_information(game: Any) -> bool:
-    """Whether players see only information sets (the game defines both methods)."""
-    return callable(getattr(game, "information_set", None)) and callable(
-        getattr(game, "sample_state", None))
 
 
 class HiddenChecks:

@@ -248,11 +248,15 @@ def write_nfg(game: NormalFormGame, outcomes: bool = False) -> str:
 
 
 # --- JSON ---------------------------------------------------------------------------------
-def _json_value(value: Any, where: str) -> int | Fraction | float:
+def payoff_number(value: Any, where: str) -> int | Fraction | float:
+    """A payoff given as a JSON value (an int, a finite float, or text for
+    :func:`parse_number`): the one payoff reader of game files, the CLI and the web app."""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise FileFormatError(f"{where}: {value!r} is not a number")
     if isinstance(value, str):
         return parse_number(value, where)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise FileFormatError(f"{where}: {value!r} is not a finite number")
     return value
 
 
@@ -370,7 +374,7 @@ def _map_numbers(value: Any, place: _JsonPlace) -> Any:
             raise FileFormatError(f"{place}: ragged payoff lists (rows of lengths "
                                   f"{sorted(lengths)})")
         return [_map_numbers(v, place.child(k)) for k, v in enumerate(value)]
-    return _json_value(value, str(place))
+    return payoff_number(value, str(place))
 
 
 def write_json(game: NormalFormGame) -> str:

@@ -15,11 +15,11 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from gamesearch.game import CHANCE
+from gamesearch.game import CHANCE, replay
 from gamesearch.web import hidden, validate
 from gamesearch.web.pool import Job
 from gamesearch.web.validate import PositionRequest, StopRequest, ThinkRequest
-from gamesearch.web.views import first_move, position_view, replay, roll_chance
+from gamesearch.web.views import first_move, position_view, roll_chance
 
 router = APIRouter()
 

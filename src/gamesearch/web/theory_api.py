@@ -31,10 +31,11 @@ def available() -> bool:
         return False
 
 
-def parse_number(value: Any, where: str) -> Fraction | float:
-    """A payoff: an int, a finite float, or a string such as "3", "-1/2", "0.25"."""
-    if isinstance(value, bool):
-        raise GameSearchError(f"{where}: {value!r} is not a number")
+def parse_number(value: Any, where: str) -> Fraction | float | int:
+    """A payoff as the file reader reads it (one parser: ``theory.formats.payoff_number``)."""
+    from gamesearch.theory.formats import payoff_number
+
+    return payoff_number(value, where)
     if isinstance(value, int):
         return Fraction(value)
     if isinstance(value, float):

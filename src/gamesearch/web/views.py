@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gamesearch.errors import GameSearchError
-from gamesearch.game import CHANCE, sample_action
+from gamesearch.game import CHANCE, outcome_text, sample_action
 
 MAX_LEGAL_SHOWN = 400
 MAX_CHANCE_STEPS = 100
@@ -80,21 +80,6 @@ def hidden_text(game: Any, state: Any, viewer: int) -> str:
     return f"you see: {game.information_set(state, viewer)}"
 
 
-def replay(game: Any, moves: list[str]) -> Any:
-    """The state after ``moves`` (chance outcomes included, written as the game writes
-    them); an illegal move is named with its number."""
-    state = game.initial_state()
-    for i, text in enumerate(moves):
-        if game.is_terminal(state):
-            raise GameSearchError(f"move {i + 1} ({text!r}) comes after the game ended")
-        try:
-            action = game.string_to_action(state, text)
-        except GameSearchError as err:
-            raise type(err)(f"move {i + 1}: {err}") from None
-        state = game.result(state, action)
-    return state
-
-
 def roll_chance(game: Any, state: Any, moves: list[str],
                 rng: random.Random | None = None) -> tuple[Any, list[str]]:
     """At chance nodes, draw the outcome (by its probability) and record it as a move, until
@@ -111,14 +96,8 @@ def roll_chance(game: Any, state: Any, moves: list[str],
 
 
 def outcome(game: Any, state: Any) -> str:
-    """The result of a finished game in words."""
-    u = game.utilities(state)
-    best = max(u)
-    winners = [p for p, v in enumerate(u) if v == best]
-    if len(winners) == len(u):
-        return "draw"
-    names = " and ".join(game.player_name(p) for p in winners)
-    return names + (" win" if len(winners) > 1 else " wins")
+    """The result of a finished game in words (the core's text, as the command line's)."""
+    return outcome_text(game, game.utilities(state))
 
 
 def position_view(spec: str, game: Any, moves: list[str], state: Any) -> dict:

@@ -21,7 +21,7 @@ def warm_kernels(report: Callable[[str], None] | None = None) -> float:
     their readable rules)."""
     start = time.perf_counter()
     try:
-        from gamesearch.catalog_warmup import warmup_steps
+        from gamesearch.catalog.warmup import warmup_steps
         from gamesearch.kernels.warmup import timed
 
         steps = warmup_steps(WEB_KERNEL_GAMES)
@@ -108,7 +108,7 @@ def solver_needs_compile(game: Any) -> bool:
     if getattr(game, "name", None) != "connect4":
         return False
     try:
-        from gamesearch.games.connect4_perfect import is_cached
+        from gamesearch.catalog.connect4 import is_cached
         from gamesearch.games.connect4_solver import DEFAULT_LOG_TABLE, compiled
 
         return not is_cached(compiled(game.width, game.height, True, DEFAULT_LOG_TABLE).search)

@@ -89,15 +89,11 @@ def worker_main(jobs: Any, results: Any, stop_flag: Any, options: dict | None = 
 
 def position(game_spec: str, moves: list[str]) -> tuple[Any, Any]:
     """The game and the state after ``moves`` (text, parsed and checked by the game)."""
+    from gamesearch.game import replay
     from gamesearch.games import load_game
 
     game = load_game(game_spec)
-    state = game.initial_state()
-    for i, text in enumerate(moves):
-        if game.is_terminal(state):
-            raise GameSearchError(f"move {i + 1} ({text!r}) comes after the game ended")
-        state = game.result(state, game.string_to_action(state, text))
-    return game, state
+    return game, replay(game, moves)
 
 
 def describe(result: Any, game: Any, state: Any) -> dict:
@@ -191,7 +187,7 @@ def verdict(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
         compile_first(game, send)
         report = entry.solver(game, state, {"depth": None, "budget": max(0.05, seconds - 0.1)})
         if game.name == "connect4":  # the board shows every column's perfect-play score
-            from gamesearch.games.connect4_perfect import analyze
+            from gamesearch.catalog.connect4 import analyze
 
             report["action_values"] = {game.action_to_string(state, c): score
                                        for c, score in analyze(game, state).items()}
@@ -223,8 +219,8 @@ def exact_action_values(game: Any, state: Any, seconds: float,
     """Every legal move's exact value for the player to move, or 'unknown' when the budget
     runs out first or ``stop`` says so (alpha-beta to the end of the game, one table for
     all moves)."""
+    from gamesearch.result import Clock, SearchTimeout
     from gamesearch.search.alphabeta import AlphaBeta
-    from gamesearch.search.result import Clock, SearchTimeout
 
     mover = game.to_move(state)
     searcher = AlphaBeta(game, clock=Clock(seconds, stop))

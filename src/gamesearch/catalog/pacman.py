@@ -17,7 +17,7 @@ from gamesearch.agents import Agent
 from gamesearch.errors import GameSearchError
 from gamesearch.game import Game, State
 from gamesearch.games.pacman_layout import DIRECTIONS
-from gamesearch.search.result import SearchResult, SearchStats
+from gamesearch.result import SearchResult, SearchStats
 
 PACMAN_ALGORITHMS = ("expectimax", "minimax", "alphabeta", "greedy", "random")
 GHOST_KINDS = ("random", "directional", "adversarial")
@@ -235,7 +235,7 @@ def pacman_verdict(game: Game, state: State, options: dict) -> dict:
 
     depth = options.get("depth")
     seconds = options.get("time") if options.get("time") is not None else options.get("budget")
-    unknown = set(options) - {"depth", "time", "budget"}
+    unknown = set(options) - {"depth", "time", "budget", "progress"}
     if unknown:
         raise GameSearchError(f"pacman: unknown solve option(s) {', '.join(sorted(unknown))}")
     if depth is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import time as _time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +66,8 @@ def is_cached(dispatcher: Any) -> bool:
 def solve_entry(game: ConnectFour, state: tuple, options: dict) -> dict:
     """GameEntry.solver: exact score (``--weak``: win/draw/loss), best move, statistics;
     ``--batch FILE`` (benchmark format), ``--pure`` (the generic pure-Python alpha-beta)."""
-    known = {"depth", "time", "budget", "weak", "batch", "pure", "table", "book", "limit", "pv"}
+    known = {"depth", "time", "budget", "weak", "batch", "pure", "table", "book", "limit", "pv",
+             "progress"}
     unknown = sorted(set(options) - known)
     if unknown:
         raise GameSearchError(f"solve connect4: unknown option(s) {', '.join(unknown)}; "
@@ -83,7 +85,8 @@ def solve_entry(game: ConnectFour, state: tuple, options: dict) -> dict:
         limit = int(options["limit"]) if options.get("limit") else None
         load_batch(game, options["batch"], limit)  # a bad file is refused before any compile
         solver = session_solver(game, log_table, options.get("book"))
-        return run_batch(game, solver, options["batch"], weak, limit)
+        return run_batch(game, solver, options["batch"], weak, limit,
+                         progress=options.get("progress"))
     solver = session_solver(game, log_table, options.get("book"))
     pv_length = _pv_length(options.get("pv"), game.cells)
     started = _time.perf_counter()
@@ -191,33 +194,33 @@ def load_batch(game: ConnectFour, path: str, limit: int | None = None
 
 
 def run_batch(game: ConnectFour, solver: Any, path: str, weak: bool = False,
-              limit: int | None = None, progress: bool = True) -> dict:
+              limit: int | None = None,
+              progress: Callable[[str, int, int], None] | None = None) -> dict:
     """Solve every position of a benchmark file: correctness, mean time, nodes, nodes/s."""
     rows, states = load_batch(game, path, limit)
     correct = wrong = done = 0
     seconds = nodes = 0
     first_wrong = None
     interrupted = False
-    bar = _progress(progress)
-    with bar:
-        task = bar.add_task(f"solving {Path(path).name}", total=len(rows))
-        try:
-            for (moves, expected), state in zip(rows, states):
-                start = _time.perf_counter()
-                solved = solver.solve(state, weak)
-                seconds += _time.perf_counter() - start
-                nodes += solved.nodes
-                done += 1
-                if expected is not None:
-                    want = (expected > 0) - (expected < 0) if weak else expected
-                    if solved.score == want:
-                        correct += 1
-                    else:
-                        wrong += 1
-                        first_wrong = first_wrong or f"{moves}: {solved.score} (expected {want})"
-                bar.advance(task)
-        except KeyboardInterrupt:  # Ctrl-C: report the positions finished so far
-            interrupted = True
+    title = f"solving {Path(path).name}"
+    try:
+        for (moves, expected), state in zip(rows, states):
+            start = _time.perf_counter()
+            solved = solver.solve(state, weak)
+            seconds += _time.perf_counter() - start
+            nodes += solved.nodes
+            done += 1
+            if expected is not None:
+                want = (expected > 0) - (expected < 0) if weak else expected
+                if solved.score == want:
+                    correct += 1
+                else:
+                    wrong += 1
+                    first_wrong = first_wrong or f"{moves}: {solved.score} (expected {want})"
+            if progress is not None:
+                progress(title, done, len(rows))
+    except KeyboardInterrupt:  # Ctrl-C: report the positions finished so far
+        interrupted = True
     n = max(done, 1)
     report = {"file": path, "mode": "weak" if weak else "strong", "positions": done,
               "correct": correct, "wrong": wrong, "first_wrong": first_wrong,
@@ -227,11 +230,3 @@ def run_batch(game: ConnectFour, solver: Any, path: str, weak: bool = False,
         report["interrupted"] = f"after {done} of {len(rows)} positions"
     return report
 
-
-def _progress(enabled: bool):
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    return Progress("[progress.description]{task.description}", BarColumn(),
-                    MofNCompleteColumn(), TimeRemainingColumn(),
-                    console=Console(stderr=True), disable=not enabled, transient=True)

@@ -27,7 +27,7 @@ def _connect4_solver(game: Game) -> None:
     """A weak solve of a position near the end (a search of a few nodes)."""
     import random
 
-    from gamesearch.games.connect4_perfect import session_solver
+    from gamesearch.catalog.connect4 import session_solver
 
     rng = random.Random(0)
     state = game.initial_state()
@@ -44,7 +44,7 @@ def _backgammon(game: Game) -> list[WarmupStep]:
 
 def _gammon(game: Game) -> None:
     """The compiled expectiminimax, with Star2 pruning (the default) and without."""
-    from gamesearch.games.backgammon_kernel import GammonAgent
+    from gamesearch.catalog.backgammon import GammonAgent
 
     for pruning in ("star2", None):
         GammonAgent(pruning=pruning).prepare(game)

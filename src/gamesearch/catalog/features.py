@@ -77,17 +77,9 @@ def tictactoe_features() -> WeightedFeatures:
 
 
 def windows_of_four(game: ConnectFour) -> tuple[int, ...]:
-    """Every line of four cells on the board (rows, columns, both diagonals) as a mask of
-    the game's bitboard (column c, row r is bit c*(H+1) + r)."""
-    w, h, h1 = game.width, game.height, game.h1
-    windows = []
-    for c in range(w):
-        for r in range(h):
-            for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
-                cells = [(c + k * dc, r + k * dr) for k in range(4)]
-                if all(0 <= x < w and 0 <= y < h for x, y in cells):
-                    windows.append(sum(1 << (x * h1 + y) for x, y in cells))
-    return tuple(windows)
+    """Every line of four cells on the board as a mask of the game's bitboard: the game's
+    own list (``ConnectFour.windows``), the one the evaluation and the kernel use."""
+    return game.windows()
 
 
 class _Connect4Features:

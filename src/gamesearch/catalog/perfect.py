@@ -1,5 +1,4 @@
-"""Agents that use compiled kernels: ``solver`` (perfect play where a game has a perfect
-solver: Connect Four) and ``kernel-mcts`` (compiled UCT for any game with a kernel)."""
+"""The ``solver`` agent: perfect play from Connect Four's exact solver."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ import time
 from gamesearch.agents import Agent
 from gamesearch.errors import GameSearchError
 from gamesearch.game import Game, State
-from gamesearch.search.result import SearchResult, SearchStats
+from gamesearch.result import SearchResult, SearchStats
 
 
 class PerfectAgent(Agent):
@@ -30,7 +29,7 @@ class PerfectAgent(Agent):
 
         if not isinstance(game, ConnectFour):
             raise GameSearchError(f"the solver agent plays connect4 only, not {game.name}")
-        from gamesearch.games.connect4_perfect import analyze, session_solver
+        from gamesearch.catalog.connect4 import analyze, session_solver
 
         solver = session_solver(game)
         nodes_before, started = solver.total_nodes, time.perf_counter()
@@ -59,27 +58,5 @@ class PerfectAgent(Agent):
         return SearchResult(best, action, [action], stats(), action_values=scores)
 
 
-class KernelMCTSAgent(Agent):
-    """Compiled UCT with random play-outs (``simulations`` per move)."""
-
-    def __init__(self, simulations: int = 20000, c: float = 1.4142, seed: int = 0) -> None:
-        self.simulations, self.c, self.seed = simulations, c, seed
-        self.spec = "kernel-mcts"
-        self.moves = 0
-
-    def __call__(self, game: Game, state: State) -> SearchResult:
-        from gamesearch.kernels.search import kernel_mcts
-
-        self.moves += 1
-        return kernel_mcts(game, state, self.simulations, self.c, self.seed + self.moves)
-
-    def reset(self) -> None:
-        self.moves = 0
-
-
 def solver_agent(weak: bool = False, seed: int | None = None) -> Agent:
     return PerfectAgent(weak, seed)
-
-
-def kernel_mcts_agent(simulations: int = 20000, c: float = 1.4142, seed: int = 0) -> Agent:
-    return KernelMCTSAgent(simulations, c, seed)

@@ -1,0 +1,53 @@
+"""The game-specific agent kinds, registered into the agent registry (agents/ knows no game):
+``solver`` (Connect Four), ``gammon`` (backgammon), ``pacman`` and ``ghost``, ``pig-optimal``.
+Each factory imports its agent only when one is made."""
+
+from __future__ import annotations
+
+from gamesearch.agents import Agent, register_agent
+from gamesearch.catalog.perfect import solver_agent
+
+register_agent("solver", solver_agent,
+               "perfect play from a game's exact solver (connect4; weak=true, seed=N)")
+
+
+def _gammon(depth: int = 2, pruning: str = "star2", samples: int | None = None,
+            seed: int | None = None, kernel: bool = True) -> Agent:
+    from gamesearch.catalog.backgammon import GammonAgent
+
+    return GammonAgent(depth=depth, pruning=None if pruning == "none" else pruning,
+                       samples=samples, seed=seed, kernel=kernel)
+
+
+register_agent("gammon", _gammon, "backgammon: depth-2 expectiminimax with the hand-written "
+               "evaluation, compiled (kernel=false: Star2 in Python; pruning=, samples=K)")
+
+
+def _pacman(algorithm: str = "expectimax", depth: int = 2, seed: int | None = None,
+            pruning: str = "course") -> Agent:
+    from gamesearch.catalog.pacman import PacmanAgent
+
+    return PacmanAgent(algorithm=algorithm, depth=depth, seed=seed, pruning=pruning)
+
+
+def _ghost(kind: str = "random", depth: int = 1, seed: int | None = None,
+           chase: float = 0.8) -> Agent:
+    from gamesearch.catalog.pacman import GhostAgent
+
+    return GhostAgent(kind=kind, depth=depth, seed=seed, chase=chase)
+
+
+register_agent("pacman", _pacman, "Pacman searching depth=N full rounds "
+               "(algorithm=expectimax|minimax|alphabeta|greedy|random; alpha-beta "
+               "pruning=course|fast)")
+register_agent("ghost", _ghost, "a Pacman ghost: kind=random|directional|adversarial "
+               "(depth=N rounds for adversarial, chase=P for directional)")
+
+
+def _pig_optimal() -> Agent:
+    from gamesearch.catalog.pig import PigOptimalAgent
+
+    return PigOptimalAgent()
+
+
+register_agent("pig-optimal", _pig_optimal, "Pig: optimal play from the solved table")

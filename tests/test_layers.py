@@ -1,0 +1,62 @@
+"""The import contract of pyproject.toml (shared/DESIGN.md's layers) holds, and would catch a
+new crossing: the same ``lint-imports`` run on a copy of the package with one planted."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "gamesearch"
+LINT = shutil.which("lint-imports") or str(Path(sys.executable).parent / "lint-imports")
+
+pytestmark = pytest.mark.skipif(not Path(LINT).exists(), reason="import-linter not installed")
+
+
+def lint(root: Path, config: Path) -> subprocess.CompletedProcess:
+    """Run the contract over the package found under ``root``."""
+    return subprocess.run([LINT, "--config", str(config), "--no-cache"], cwd=root,
+                          env={"PYTHONPATH": str(root), "PATH": str(Path(LINT).parent)},
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_the_layers_hold() -> None:
+    run = lint(ROOT / "src", ROOT / "pyproject.toml")
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    assert "4 kept, 0 broken" in run.stdout
+
+
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The package's Python files, copied (data left out), with the project's contract."""
+    root = tmp_path_factory.mktemp("layers")
+    shutil.copytree(PACKAGE, root / "gamesearch", ignore=lambda folder, names: [
+        n for n in names if not n.endswith(".py") and not (Path(folder) / n).is_dir()
+        or n in ("__pycache__", "data", "static")])
+    shutil.copy(ROOT / "pyproject.toml", root / "pyproject.toml")
+    return root
+
+
+@pytest.mark.parametrize(("module", "line", "contract"), [
+    ("games/_planted.py", "from gamesearch.search.alphabeta import alphabeta",
+     "games/ are rules only"),
+    ("learn/_planted.py", "from gamesearch.games.connect4 import ConnectFour",
+     "algorithms know no specific game"),
+    ("kernels/_planted.py", "import gamesearch.catalog", "faces > catalog"),
+    ("search/_planted.py", "from gamesearch.agents import make_agent",
+     "no cycle between subpackages"),
+])
+def test_a_new_crossing_is_caught(copy: Path, module: str, line: str, contract: str) -> None:
+    planted = copy / "gamesearch" / module
+    planted.write_text(line + "\n")
+    try:
+        run = lint(copy, copy / "pyproject.toml")
+    finally:
+        planted.unlink()
+    assert run.returncode != 0
+    broken = [ln for ln in run.stdout.splitlines() if ln.endswith(" BROKEN")]
+    assert [ln for ln in broken if ln.startswith(contract)], run.stdout[-3000:]
