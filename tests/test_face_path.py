@@ -58,3 +58,12 @@ def test_a_solver_reports_progress_through_the_faces_callback() -> None:
         "progress": lambda what, done, total: seen.append((what, done, total))})
     assert 0.5 < report["win_probability"] < 0.7  # the first player's edge
     assert seen and seen[-1][1] == seen[-1][2] == 2 * 12 - 1  # every layer of score sums
+
+
+def test_one_json_normaliser_for_both_faces() -> None:
+    from gamesearch.result import plain_data
+    from gamesearch.web import worker
+
+    report = {(1, 2): (1.0, float("inf")), "f": Fraction(1, 3), 3: None}
+    assert plain_data(report) == {"(1, 2)": [1, "inf"], "f": "1/3", "3": None}
+    assert worker._plain is plain_data
