@@ -68,3 +68,15 @@ def test_a_limit_an_agent_cannot_honour_is_refused() -> None:
         make_agent("minimax", limit=Limit(time=1.0))
     with pytest.raises(ValueError, match="positive"):
         Limit(depth=0)
+
+
+def test_the_compiled_search_fills_the_same_contract() -> None:
+    from gamesearch.kernels.search import kernel_alphabeta
+
+    game = load_game("connect4:width=4,height=4")
+    start = game.initial_state()
+    solved, pure = kernel_alphabeta(game, start), alphabeta(game, start)
+    assert solved.score == pure.score == Score(0, 0, True)  # 4x4 is a draw (both searches)
+    assert solved.stopped_by == "end"
+    shallow = kernel_alphabeta(game, start, depth=2)
+    assert not shallow.exact and shallow.stopped_by == "depth" and shallow.score.pov == 0

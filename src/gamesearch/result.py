@@ -12,6 +12,7 @@ ended it. Users, tests and benchmarks all read the same :class:`SearchStats`.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -195,6 +196,22 @@ class SearchResult:
                 str(show(a, state)): _plain(v) for a, v in self.action_values.items()
             }
         return out
+
+
+def plain_data(value: Any) -> Any:
+    """Any report as plain JSON data, the same for every face: dict keys as text, tuples as
+    lists, integral floats as ints, non-finite floats and other objects as text."""
+    if isinstance(value, dict):
+        return {str(k): plain_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain_data(v) for v in value]
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return str(value)
+        return int(value) if value.is_integer() else value
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    return str(value)
 
 
 def _plain(value: Any) -> Any:

@@ -120,8 +120,10 @@ def print_report(data: dict[str, Any]) -> None:
 
 
 def print_json(data: Any) -> None:
-    """Machine-readable output on stdout."""
-    print(json.dumps(data, indent=2, default=str))
+    """Machine-readable output on stdout (normalised as the web app's: ``plain_data``)."""
+    from gamesearch.result import plain_data
+
+    print(json.dumps(plain_data(data), indent=2))
 
 
 EXTRA_ARGS = {"allow_extra_args": True, "ignore_unknown_options": True}

@@ -86,19 +86,23 @@ def kernel_alphabeta(game: Game, state: State, depth: int | None = None,
     start = _time.perf_counter()
     limit = PROVEN_DEPTH - 1 if depth is None else depth
     value, action, reached = None, None, 0
+    stopped_by = "depth"
     d = 1 if (time is not None or depth is None) else limit
     while d <= limit:
         unproven0 = stats[UNPROVEN]
         if time is not None and value is not None:  # the first iteration always finishes
             if _time.perf_counter() - start >= time:
+                stopped_by = "time"
                 break
             stats[DEADLINE] = int((start + time) * 1e6)  # the kernel reads the clock
         result = code.negamax(s, d, -np.inf, np.inf, 0, tt, pvs, *table.arrays(), moves_buf,
                               stats, root_move)
         if stats[ABORTED]:  # this iteration did not fit: keep the previous one
+            stopped_by = "time"
             break
         value, action, reached = result, root_move[0], d
         if stats[UNPROVEN] == unproven0:  # every leaf was the end of the game: exact
+            stopped_by = "end"
             break
         d += 1
     seconds = _time.perf_counter() - start
@@ -109,7 +113,8 @@ def kernel_alphabeta(game: Game, state: State, depth: int | None = None,
                                seconds=seconds, extra={"kernel": kernel.name,
                                                        "table_bytes": table.nbytes,
                                                        "abandoned": bool(stats[ABORTED])})
-    return SearchResult(_plain(value), action, pv, search_stats)
+    return SearchResult(_plain(value), action, pv, search_stats, pov=game.to_move(state),
+                        exact=stopped_by == "end", stopped_by=stopped_by)
 
 
 def kernel_mcts(game: Game, state: State, simulations: int = 10_000, c: float = 1.4142,
@@ -133,7 +138,8 @@ def kernel_mcts(game: Game, state: State, simulations: int = 10_000, c: float = 
               for i in range(n)}
     stats = SearchStats(nodes=simulations, seconds=seconds, iterations=simulations,
                         extra={"kernel": kernel.name})
-    return SearchResult(values[action], action, [action], stats, action_values=values)
+    return SearchResult(values[action], action, [action], stats, action_values=values,
+                        pov=game.to_move(state), stopped_by="iterations")
 
 
 def _principal_variation(game: Game, state: State, kernel: GameKernel, table: KernelTable,

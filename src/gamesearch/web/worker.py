@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gamesearch.errors import GameSearchError
+from gamesearch.result import plain_data
 
 SAFETY = 0.03
 """Seconds kept back from a search's budget for sending the answer."""
@@ -273,19 +274,7 @@ def tree_matrix(payload: dict, seconds: float, stop_flag: Any, send: Send) -> No
     send("result", _plain(theory_api.tree_to_matrix(build(payload["tree"]))))
 
 
-def _plain(value: Any) -> Any:
-    """Make a solver's report JSON-friendly (tuples to lists, odd objects to text)."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            return str(value)
-        return int(value) if value.is_integer() else value
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    return str(value)
+_plain = plain_data  # the one JSON normaliser (gamesearch.result), as the CLI's
 
 
 JOBS: dict[str, Callable[[dict, float, Any, Send], None]] = {
