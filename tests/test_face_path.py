@@ -67,3 +67,19 @@ def test_one_json_normaliser_for_both_faces() -> None:
     report = {(1, 2): (1.0, float("inf")), "f": Fraction(1, 3), 3: None}
     assert plain_data(report) == {"(1, 2)": [1, "inf"], "f": "1/3", "3": None}
     assert worker._plain is plain_data
+
+
+def test_cli_and_web_tree_lab_share_one_textbook_search_selection():
+    """The tree command and the web's tree lab name the same algorithms and run the same
+    textbook alpha-beta (two prunings on the classic tree in both)."""
+    from gamesearch.cli import tree as cli_tree
+    from gamesearch.games.tree import TreeGame
+    from gamesearch.search import textbook
+    from gamesearch.web import treelab
+
+    assert cli_tree.ALGORITHMS == treelab.ALGORITHMS == textbook.TEXTBOOK_ALGORITHMS
+    classic = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+    web = treelab.run_tree(classic, "alphabeta")
+    cli = cli_tree.trace_tree(TreeGame(classic), "alphabeta")
+    assert web["value"] == cli["value"] == 3
+    assert sum(len(s.get("pruned", [])) for s in web["steps"] if s["type"] == "prune") == 2

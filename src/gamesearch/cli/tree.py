@@ -9,7 +9,6 @@ order, table, killers or history), so the visit order is the textbook's left to 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 import typer
@@ -17,34 +16,9 @@ from rich.table import Table
 
 from gamesearch.cli.common import console, print_json
 from gamesearch.cli.main import app
-from gamesearch.errors import GameSearchError, UnknownNameError
-
-ALGORITHMS = ("minimax", "alphabeta", "expectimax", "expectiminimax")
-
-
-def tree_search(algorithm: str) -> Callable[..., Any]:
-    """The search function behind an algorithm name (chance searches imported lazily)."""
-    if algorithm == "minimax":
-        from gamesearch.search.minimax import minimax
-
-        return minimax
-    if algorithm == "alphabeta":
-        from gamesearch.search.alphabeta import alphabeta
-
-        def textbook_alphabeta(game, state, depth=None, trace=None):
-            return alphabeta(game, state, depth=depth, trace=trace, order=False, tt=False,
-                             killers=False, history=False, quiescence=False)
-
-        return textbook_alphabeta
-    if algorithm in ("expectimax", "expectiminimax"):
-        try:
-            from gamesearch.search import chance
-        except ImportError:
-            raise GameSearchError(f"{algorithm} is not available in this version "
-                                  "(gamesearch.search.chance is missing)") from None
-        return getattr(chance, algorithm)
-    raise UnknownNameError(f"unknown algorithm {algorithm!r}; choose one of "
-                           f"{', '.join(ALGORITHMS)}")
+from gamesearch.errors import UnknownNameError
+from gamesearch.search.textbook import TEXTBOOK_ALGORITHMS as ALGORITHMS
+from gamesearch.search.textbook import textbook_search as tree_search
 
 
 def trace_tree(game: Any, algorithm: str, depth: int | None = None) -> dict[str, Any]:

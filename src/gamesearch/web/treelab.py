@@ -8,32 +8,18 @@ can replay: "enter", "leaf", "exit", "prune" (with the pruned children's ids).
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import math
 from typing import Any
 
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE
+from gamesearch.search.textbook import CHANCE_MODULE, Unavailable, available, textbook_search
+from gamesearch.search.textbook import TEXTBOOK_ALGORITHMS as ALGORITHMS
+
+__all__ = ["ALGORITHMS", "CHANCE_MODULE", "Unavailable", "available", "build", "run_tree"]
 
 MAX_TREE_NODES = 400
 MAX_TREE_DEPTH = 12
-ALGORITHMS = ("minimax", "alphabeta", "expectimax", "expectiminimax")
-CHANCE_MODULE = "gamesearch.search.chance"
-
-
-class Unavailable(GameSearchError):
-    """An algorithm this build does not have (its module is missing)."""
-
-
-def available(algorithm: str) -> bool:
-    """True when the algorithm's module is present in this build."""
-    if algorithm in ("expectimax", "expectiminimax"):
-        try:
-            return importlib.util.find_spec(CHANCE_MODULE) is not None
-        except (ImportError, ValueError):
-            return False
-    return algorithm in ALGORITHMS
 
 
 def check_shape(data: Any) -> int:
@@ -112,13 +98,7 @@ def run_tree(data: Any, algorithm: str, depth: int | None = None) -> dict:
                 step[key] = _number(value)
         steps.append(step)
 
-    search = _search_function(algorithm)
-    if algorithm == "alphabeta":
-        # The textbook visit order: no move ordering, killers, history or table.
-        result = search(game, 0, depth, order=False, tt=False, killers=False,
-                        history=False, quiescence=False, trace=trace)
-    else:
-        result = search(game, 0, depth=depth, trace=trace)
+    result = textbook_search(algorithm)(game, 0, depth=depth, trace=trace)
     pv_nodes, s = [0], 0
     for action in result.pv:
         s = game.result(s, action)
@@ -126,27 +106,6 @@ def run_tree(data: Any, algorithm: str, depth: int | None = None) -> dict:
     return {"algorithm": algorithm, "nodes": layout(game), "steps": steps,
             "value": _number(result.value), "pv": pv_nodes,
             "stats": result.stats.as_dict()}
-
-
-def _search_function(algorithm: str):
-    if algorithm == "minimax":
-        from gamesearch.search.minimax import minimax
-
-        return minimax
-    if algorithm == "alphabeta":
-        from gamesearch.search.alphabeta import alphabeta
-
-        return alphabeta
-    try:
-        module = importlib.import_module(CHANCE_MODULE)
-    except ImportError:
-        raise Unavailable(f"{algorithm} is not available in this build "
-                          f"({CHANCE_MODULE} is missing)") from None
-    function = getattr(module, algorithm, None)
-    if function is None:
-        raise Unavailable(f"{algorithm} is not available in this build "
-                          f"({CHANCE_MODULE} has no {algorithm})")
-    return function
 
 
 def _player(player: int) -> Any:
