@@ -70,7 +70,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes only")
     args = parser.parse_args()
-    console = Console(width=130)
+    console = Console(width=170)
     vertex_enumeration(NormalFormGame.bimatrix(np.eye(3), np.eye(3)))  # numba warm-up
     table = Table(title="gamesearch vs Gambit (pygambit " + gbt.__version__ + ")")
     for col in ("method", "games", "size", "equilibria", "gamesearch s", "gambit s",

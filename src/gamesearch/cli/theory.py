@@ -54,14 +54,19 @@ def _mix_text(names: list[str], mix: Any) -> str:
 def nash_command(
     file: str = typer.Argument(..., metavar="FILE", help="a game: .nfg, .json or .csv"),
     method: str = typer.Option("support", "--method", "-m",
-                               help="support | vertex | lemke-howson | pure | lp"),
+                               help="support | vertex | lemke-howson | pure | lp | logit "
+                               "(logit and pure: any number of players)"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """Nash equilibria of a normal-form game (exact fractions for integer payoffs)."""
     game = _load_matrix_game(file)
     found = _nash_with_progress(game, method)
     if json_out:
-        print_json(found.as_dict(game))
+        from gamesearch.theory.logit_nash import max_regret
+
+        data = found.as_dict(game)
+        data["max_regret"] = [max_regret(game, p) for p in found.equilibria]
+        print_json(data)
         return
     table = Table(title=f"{game.title or Path(file).name}: Nash equilibria ({found.method})")
     table.add_column("#", justify="right")
@@ -74,6 +79,11 @@ def nash_command(
     console.print(table)
     if not found.equilibria:
         console.print("no equilibrium found")
+    else:
+        from gamesearch.theory.logit_nash import max_regret
+
+        worst = max(max_regret(game, p) for p in found.equilibria)
+        console.print(f"maximum regret over the equilibria listed: {format_number(worst)}")
     for note in found.notes:
         console.print(f"[yellow]note[/]: {note}")
 
