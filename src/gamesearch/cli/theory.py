@@ -11,6 +11,7 @@ from rich.table import Table
 
 from gamesearch.cli.common import console, print_json
 from gamesearch.cli.main import app
+from gamesearch.errors import GameSearchError
 
 
 def format_number(value: Any) -> str:
@@ -40,6 +41,10 @@ def _load_tree(spec: str):
     from gamesearch.games.tree import load_tree_source
 
     text = spec.strip()
+    if text.lower().endswith(".efg"):
+        from gamesearch.theory.efg import load_efg
+
+        return load_efg(text)
     if text.startswith(("[", "{")) or Path(spec).exists() or text.endswith(".json"):
         return load_tree_source(spec)
     return load_game(spec)
@@ -303,6 +308,10 @@ def spe_command(
     from gamesearch.theory.backward_induction import backward_induction
 
     game = _load_tree(tree)
+    if not getattr(game, "perfect_information", lambda: True)():
+        raise GameSearchError(f"{tree}: backward induction needs perfect information; this "
+                              "game has information sets with several nodes (try "
+                              "sequence-form)")
     try:
         spe = backward_induction(game, limit=limit)
     except LimitError as err:
@@ -356,14 +365,14 @@ def spe_command(
 @app.command("sequence-form")
 def sequence_form_command(
     game_spec: str = typer.Argument(..., metavar="GAME",
-                                    help="a two-player zero-sum game with information sets"),
+                                    help="a two-player zero-sum game with information sets "
+                                    "(a name, or a .efg file)"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """Value and optimal strategies of an imperfect-information game (sequence-form LP)."""
-    from gamesearch.games import load_game
     from gamesearch.theory.sequence_form import solve_sequence_form
 
-    game = load_game(game_spec)
+    game = _load_tree(game_spec)
     solution = solve_sequence_form(game)
     if json_out:
         print_json(solution.as_dict())
