@@ -127,3 +127,24 @@ def test_cli_nash_reads_a_three_player_nfg(capsys, tmp_path):
         main(["nash", str(path), "--method", "vertex"])
     assert exit_info.value.code == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_cli_qre_branch_lambda_fit_and_plot(capsys, tmp_path):
+    from gamesearch.cli.main import main
+
+    path = tmp_path / "asym.nfg"
+    path.write_text(write_nfg(NormalFormGame.bimatrix([[9, 0], [0, 1]], [[0, 1], [1, 0]])))
+    main(["qre", str(path), "--lambda", "1", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["lambda"] == 1.0 and abs(data["profile"][0][0] - 0.8935763305568) < 1e-8
+    main(["qre", str(path), "--fit", "80,20;30,70", "--json"])
+    assert abs(json.loads(capsys.readouterr().out)["lambda"] - 0.61030883) < 1e-6
+    plot = tmp_path / "branch.png"
+    main(["qre", str(path), "--max-lambda", "50", "--plot", str(plot)])
+    assert "plot written" in capsys.readouterr().out and plot.stat().st_size > 1000
+    for bad in (["--fit", "1,x"], ["--fit", "1,2,3;1,1"], ["--lambda", "-1"],
+                ["--plot", str(plot)]):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["qre", str(path), *bad])
+        assert exit_info.value.code == 2
+        assert capsys.readouterr().err.count("\n") == 1
