@@ -25,8 +25,11 @@ from rich.table import Table
 
 from gamesearch.theory import NormalFormGame
 from gamesearch.theory.equilibrium import same_profile
+from gamesearch.theory.logit_nash import logit_nash, max_regret
+from gamesearch.theory.qre import qre_at
 from gamesearch.theory.vertex_enumeration import vertex_enumeration
 
+NPLAYER_SHAPES = ((3, 3, 3), (4, 4, 4), (2, 2, 2, 2), (3, 3, 3, 3))
 FLOAT_SIZES = (4, 6, 8, 10, 11, 12)
 INTEGER_SIZES = (4, 6, 8)
 QUICK_FLOAT = (4, 6, 8)
@@ -95,7 +98,35 @@ def main() -> None:
                       f"{theirs:.3g}", f"{theirs / ours:.1f}x",
                       same_sets(found.equilibria, gambit_profiles(result, rational)))
         console.print(f"{kind} {size}x{size}: ours {ours:.3g} s, gambit {theirs:.3g} s")
+    nplayer_rows(table)
     console.print(table)
+
+
+def nplayer_rows(table: Table) -> None:
+    """N-player games: our logit-branch solver against Gambit's logit and gnm, each
+    answer's maximum regret; and the QRE at lambda = 2 against Gambit's."""
+    for shape in NPLAYER_SHAPES:
+        rng = np.random.default_rng(sum(shape) * len(shape))
+        payoffs = rng.standard_normal((len(shape), *shape))
+        game = NormalFormGame(payoffs)
+        gambit_game = gbt.Game.from_arrays(*payoffs)
+        ours, found = fastest(partial(logit_nash, game))
+        mine = max_regret(game, found.equilibria[0]) if found.equilibria else float("nan")
+        for name, solver in (("logit", gbt.nash.logit_solve), ("gnm", gbt.nash.gnm_solve)):
+            theirs, result = fastest(partial(solver, gambit_game))
+            profile = gambit_profiles(result, False)[0]
+            table.add_row(f"N-player Nash: logit / gambit {name}", "normal floats",
+                          "x".join(map(str, shape)), "1", f"{ours:.3g}", f"{theirs:.3g}",
+                          f"{theirs / ours:.1f}x",
+                          f"max regret ours {mine:.1e}, gambit {max_regret(game, profile):.1e}")
+        ours, point = fastest(partial(qre_at, game, 2.0))
+        theirs, result = fastest(partial(gbt.qre.logit_solve_lambda, gambit_game, [2.0]))
+        expected = [tuple(float(result[0].profile[p][s]) for s in p.strategies)
+                    for p in gambit_game.players]
+        gap = max(abs(a - b) for x, y in zip(point.profile, expected) for a, b in zip(x, y))
+        table.add_row("logit QRE at lambda 2", "normal floats", "x".join(map(str, shape)), "1",
+                      f"{ours:.3g}", f"{theirs:.3g}", f"{theirs / ours:.1f}x",
+                      f"largest difference {gap:.1e}")
 
 
 if __name__ == "__main__":
