@@ -209,3 +209,66 @@ def test_gambit_reads_what_we_write(name, tmp_path):
     if name == "kuhn_poker":
         result = gbt.nash.lp_solve(theirs, rational=True)
         assert F(str(result.equilibria[0].payoff(list(theirs.players)[0]))) == F(-1, 18)
+
+
+# --- the sequence-form LCP (two players, general sum) -----------------------------------
+def random_kuhn_shaped(seed: int):
+    """Kuhn poker's tree and information sets with random general-sum integer payoffs."""
+    import random
+    import re
+
+    rng = random.Random(seed)
+    text = write_efg(load_game("kuhn_poker"))
+    return read_efg(re.sub(r"\{ (-?\d+), (-?\d+) \}",
+                           lambda m: f"{{ {rng.randint(-5, 5)}, {rng.randint(-5, 5)} }}", text))
+
+
+def test_lcp_beer_quiche_gives_an_exact_verified_equilibrium():
+    from gamesearch.theory.sequence_lcp import solve_sequence_lcp
+
+    found = solve_sequence_lcp(read_efg(BEER_QUICHE))
+    assert found.exact and found.regret == [0, 0]
+    sender = found.strategies[0]
+    assert sender[(0, 1)] == sender[(0, 2)]  # every equilibrium of beer-quiche pools
+
+
+def test_lcp_on_kuhn_poker_finds_the_value():
+    from gamesearch.theory.sequence_lcp import solve_sequence_lcp
+
+    game = load_game("kuhn_poker")
+    found = solve_sequence_lcp(game)
+    assert max(found.regret) <= 1e-12
+    assert float(expected_payoffs(game, list(found.strategies))[0]) == pytest.approx(-1 / 18)
+
+
+@pytest.mark.parametrize("seed", range(15))
+def test_lcp_random_general_sum_games_are_verified(seed):
+    from gamesearch.theory.sequence_lcp import solve_sequence_lcp
+
+    found = solve_sequence_lcp(random_kuhn_shaped(seed))
+    assert max(float(g) for g in found.regret) <= 1e-9
+
+
+def test_lcp_agrees_in_validity_with_gambit(tmp_path):
+    gbt = pytest.importorskip("pygambit")
+    from gamesearch.theory.sequence_lcp import solve_sequence_lcp
+
+    for seed in range(3):
+        game = random_kuhn_shaped(100 + seed)
+        path = tmp_path / f"g{seed}.efg"
+        path.write_text(write_efg(game))
+        theirs = gbt.nash.lcp_solve(gbt.read_efg(str(path)), rational=False)
+        assert theirs.equilibria and float(theirs.equilibria[0].max_regret()) <= 1e-9
+        assert max(float(g) for g in solve_sequence_lcp(game).regret) <= 1e-9
+
+
+def test_cli_efg_solve(capsys, tmp_path):
+    path = tmp_path / "bq.efg"
+    path.write_text(BEER_QUICHE)
+    out = run(capsys, "efg", str(path), "--solve")
+    assert "maximum regret: 0 (exact" in out and "payoffs: " in out
+    horse_file = tmp_path / "horse.efg"
+    horse_file.write_text(HORSE)
+    with pytest.raises(SystemExit) as exit_info:
+        run(capsys, "efg", str(horse_file), "--solve")
+    assert exit_info.value.code == 2 and "two-player" in capsys.readouterr().err

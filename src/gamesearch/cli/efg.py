@@ -61,8 +61,11 @@ def efg_command(
                               help="write the game as .efg to this new file"),
     max_lines: int = typer.Option(200, "--max-lines", min=1, max=1_000_000,
                                   help="show at most this many lines of the tree"),
+    solve: bool = typer.Option(False, "--solve",
+                               help="one Nash equilibrium of a two-player game "
+                                    "(sequence-form LCP), in behaviour strategies"),
 ) -> None:
-    """Show an extensive-form game as a tree, or write it as a Gambit .efg file."""
+    """Show an extensive-form game as a tree, write it as a Gambit .efg file, or solve it."""
     from gamesearch.cli.theory import _load_tree
     from gamesearch.theory.efg import write_efg
 
@@ -77,5 +80,28 @@ def efg_command(
         temp.replace(target)
         console.print(f"wrote {write} ({text.count(chr(10)) - 3} nodes)")
         return
+    if solve:
+        _print_solution(game)
+        return
     for line in tree_lines(game, max_lines):
         console.print(line, markup=False, highlight=False)
+
+
+def _print_solution(game: Any) -> None:
+    """The sequence-form LCP's equilibrium, per information set, with its regret."""
+    from gamesearch.theory.behaviour import expected_payoffs
+    from gamesearch.theory.sequence_lcp import solve_sequence_lcp
+
+    found = solve_sequence_lcp(game)
+    label = getattr(game, "infoset_label", None)
+    for player, strategy in enumerate(found.strategies):
+        console.print(f"{game.player_name(player)}:", highlight=False)
+        for info, probs in strategy.items():
+            name = label(*info) if label else str(info)
+            mix = ", ".join(f"{a}: {_number(p)}" for a, p in probs.items())
+            console.print(f"  {name}: {mix}", markup=False, highlight=False)
+    pay = expected_payoffs(game, list(found.strategies))
+    console.print("payoffs: " + ", ".join(_number(v) for v in pay), highlight=False)
+    exact = "exact" if found.exact else "floating point"
+    console.print(f"maximum regret: {_number(max(found.regret))} ({exact}, "
+                  f"{found.pivots} pivots)", highlight=False)
