@@ -99,7 +99,40 @@ def main() -> None:
                       same_sets(found.equilibria, gambit_profiles(result, rational)))
         console.print(f"{kind} {size}x{size}: ours {ours:.3g} s, gambit {theirs:.3g} s")
     nplayer_rows(table)
+    lcp_rows(table)
     console.print(table)
+
+
+def lcp_rows(table: Table) -> None:
+    """Two-player general-sum trees (Kuhn poker's tree with random integer payoffs): our
+    sequence-form LCP against Gambit's lcp on the same .efg text."""
+    import random
+    import re
+    import tempfile
+
+    from gamesearch.games import load_game
+    from gamesearch.theory.efg import read_efg, write_efg
+    from gamesearch.theory.sequence_lcp import solve_sequence_lcp
+
+    kuhn = write_efg(load_game("kuhn_poker"))
+    cases = []
+    for seed in range(3):
+        rng = random.Random(seed)
+        cases.append((f"Kuhn tree, random payoffs #{seed}", re.sub(
+            r"\{ (-?\d+), (-?\d+) \}",
+            lambda m, rng=rng: f"{{ {rng.randint(-5, 5)}, {rng.randint(-5, 5)} }}", kuhn)))
+    for name, text in cases:
+        game = read_efg(text)
+        ours, found = fastest(partial(solve_sequence_lcp, game))
+        with tempfile.NamedTemporaryFile("w", suffix=".efg", delete=False) as handle:
+            handle.write(text)
+        gambit_game = gbt.read_efg(handle.name)
+        theirs, result = fastest(partial(gbt.nash.lcp_solve, gambit_game, rational=False))
+        their_regret = float(result.equilibria[0].max_regret())
+        table.add_row("sequence-form LCP / gambit lcp", name, f"{len(game.nodes)} nodes", "1",
+                      f"{ours:.3g}", f"{theirs:.3g}", f"{theirs / ours:.1f}x",
+                      f"max regret ours {max(float(g) for g in found.regret):.1e}, "
+                      f"gambit {their_regret:.1e}")
 
 
 def nplayer_rows(table: Table) -> None:
