@@ -101,9 +101,18 @@ def _support_enumeration() -> None:
     support_candidates_kernel(a, a.copy(), 1, 1e-9, 16)
 
 
+def _vertex_enumeration() -> None:
+    import numpy as np
+
+    from gamesearch.theory.vertex_enumeration_kernel import polytope_vertices_kernel
+
+    polytope_vertices_kernel(np.ascontiguousarray([[2.0, 1.0], [1.0, 2.0]]), 1e-9)
+
+
 ALGORITHM_WARMUPS: list[WarmupStep] = [
     ("Lemke-Howson", _lemke_howson),
     ("support enumeration", _support_enumeration),
+    ("vertex enumeration", _vertex_enumeration),
 ]
 """Compiled kernels that belong to no game."""
 

@@ -56,6 +56,8 @@ COMMANDS = {
     "normal-form": "gamesearch.cli.theory",
     "spe": "gamesearch.cli.theory",
     "sequence-form": "gamesearch.cli.theory",
+    "efg": "gamesearch.cli.efg",
+    "qre": "gamesearch.cli.qre",
     "serve": "gamesearch.cli.serve",
     "pacman": "gamesearch.cli.pacman",
     "analyze": "gamesearch.cli.connect4",

@@ -11,6 +11,7 @@ from rich.table import Table
 
 from gamesearch.cli.common import console, print_json
 from gamesearch.cli.main import app
+from gamesearch.errors import GameSearchError
 
 
 def format_number(value: Any) -> str:
@@ -40,6 +41,10 @@ def _load_tree(spec: str):
     from gamesearch.games.tree import load_tree_source
 
     text = spec.strip()
+    if text.lower().endswith(".efg"):
+        from gamesearch.theory.efg import load_efg
+
+        return load_efg(text)
     if text.startswith(("[", "{")) or Path(spec).exists() or text.endswith(".json"):
         return load_tree_source(spec)
     return load_game(spec)
@@ -54,14 +59,19 @@ def _mix_text(names: list[str], mix: Any) -> str:
 def nash_command(
     file: str = typer.Argument(..., metavar="FILE", help="a game: .nfg, .json or .csv"),
     method: str = typer.Option("support", "--method", "-m",
-                               help="support | vertex | lemke-howson | pure | lp"),
+                               help="support | vertex | lemke-howson | pure | lp | logit "
+                               "(logit and pure: any number of players)"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """Nash equilibria of a normal-form game (exact fractions for integer payoffs)."""
     game = _load_matrix_game(file)
     found = _nash_with_progress(game, method)
     if json_out:
-        print_json(found.as_dict(game))
+        from gamesearch.theory.logit_nash import max_regret
+
+        data = found.as_dict(game)
+        data["max_regret"] = [max_regret(game, p) for p in found.equilibria]
+        print_json(data)
         return
     table = Table(title=f"{game.title or Path(file).name}: Nash equilibria ({found.method})")
     table.add_column("#", justify="right")
@@ -74,6 +84,11 @@ def nash_command(
     console.print(table)
     if not found.equilibria:
         console.print("no equilibrium found")
+    else:
+        from gamesearch.theory.logit_nash import max_regret
+
+        worst = max(max_regret(game, p) for p in found.equilibria)
+        console.print(f"maximum regret over the equilibria listed: {format_number(worst)}")
     for note in found.notes:
         console.print(f"[yellow]note[/]: {note}")
 
@@ -293,6 +308,10 @@ def spe_command(
     from gamesearch.theory.backward_induction import backward_induction
 
     game = _load_tree(tree)
+    if not getattr(game, "perfect_information", lambda: True)():
+        raise GameSearchError(f"{tree}: backward induction needs perfect information; this "
+                              "game has information sets with several nodes (try "
+                              "sequence-form)")
     try:
         spe = backward_induction(game, limit=limit)
     except LimitError as err:
@@ -346,14 +365,14 @@ def spe_command(
 @app.command("sequence-form")
 def sequence_form_command(
     game_spec: str = typer.Argument(..., metavar="GAME",
-                                    help="a two-player zero-sum game with information sets"),
+                                    help="a two-player zero-sum game with information sets "
+                                    "(a name, or a .efg file)"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """Value and optimal strategies of an imperfect-information game (sequence-form LP)."""
-    from gamesearch.games import load_game
     from gamesearch.theory.sequence_form import solve_sequence_form
 
-    game = load_game(game_spec)
+    game = _load_tree(game_spec)
     solution = solve_sequence_form(game)
     if json_out:
         print_json(solution.as_dict())

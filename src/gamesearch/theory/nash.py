@@ -6,13 +6,14 @@ from gamesearch.errors import UnknownNameError
 from gamesearch.theory.equilibrium import EquilibriumSet
 from gamesearch.theory.normal_form import NormalFormGame
 
-METHODS = ("support", "vertex", "lemke-howson", "pure", "lp")
+METHODS = ("support", "vertex", "lemke-howson", "pure", "lp", "logit")
 
 
 def nash(game: NormalFormGame, method: str = "support") -> EquilibriumSet:
     """Equilibria of ``game`` by ``method``: support and vertex enumeration (all, for
     nondegenerate two-player games), Lemke-Howson (one per starting label), pure (every pure
-    equilibrium, any number of players), lp (the optimal strategies of a zero-sum game)."""
+    equilibrium, any number of players), lp (the optimal strategies of a zero-sum game), logit
+    (one verified equilibrium of an N-player game, from the logit QRE branch)."""
     key = method.strip().lower().replace("_", "-")
     if key in ("support", "support-enumeration"):
         from gamesearch.theory.support_enumeration import support_enumeration
@@ -34,4 +35,8 @@ def nash(game: NormalFormGame, method: str = "support") -> EquilibriumSet:
         from gamesearch.theory.zero_sum import solve_zero_sum
 
         return solve_zero_sum(game).as_set()
+    if key in ("logit", "qre"):
+        from gamesearch.theory.logit_nash import logit_nash
+
+        return logit_nash(game)
     raise UnknownNameError(f"unknown method {method!r}; known: {', '.join(METHODS)}")

@@ -1,0 +1,105 @@
+"""The ``qre`` command: logit quantal response equilibria of a normal-form game (the
+library is gamesearch.theory.qre): the branch from lambda = 0 towards Nash, the QRE at a
+given lambda, the maximum-likelihood lambda for observed play, and a plot of the branch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from gamesearch.cli.common import console, print_json
+from gamesearch.cli.main import app
+from gamesearch.errors import GameSearchError
+
+
+def parse_counts(text: str) -> list[list[float]]:
+    """Observed play as 'player 1 counts; player 2 counts; ...', counts separated by commas."""
+    try:
+        return [[float(c) for c in part.split(",")] for part in text.split(";")]
+    except ValueError:
+        raise GameSearchError(f"--fit: {text!r} is not counts like '30,70;40,60'") from None
+
+
+def _mix(mix: tuple[float, ...]) -> str:
+    return ", ".join(f"{p:.6f}" for p in mix)
+
+
+def plot_branch(points: list, game, path: str) -> None:
+    """Each strategy's probability along the branch against lambda / (1 + lambda)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    xs = [p.lam / (1 + p.lam) for p in points]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for i, names in enumerate(game.strategies):
+        for j, name in enumerate(names):
+            ax.plot(xs, [p.profile[i][j] for p in points], label=f"{game.players[i]}: {name}")
+    ax.set_xlabel("lambda / (1 + lambda)")
+    ax.set_ylabel("probability")
+    ax.set_title(f"{game.title or 'game'}: logit QRE branch")
+    ax.set_xlim(0, 1)
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+@app.command("qre")
+def qre_command(
+    file: str = typer.Argument(..., metavar="FILE", help="a game: .nfg, .json or .csv"),
+    lam: float = typer.Option(None, "--lambda", "-l", help="the QRE at this lambda"),
+    max_lambda: float = typer.Option(100.0, "--max-lambda",
+                                     help="trace the branch up to this lambda"),
+    fit: str = typer.Option(None, "--fit",
+                            help="fit lambda to observed play, e.g. '30,70;40,60'"),
+    plot: str = typer.Option(None, "--plot", help="write a plot of the branch (.png, .svg)"),
+    json_out: bool = typer.Option(False, "--json", help="JSON output"),
+) -> None:
+    """Logit quantal response equilibria: the branch, the QRE at a lambda, or a fit."""
+    from gamesearch.theory.formats import load_normal_form
+    from gamesearch.theory.qre import fit_lambda, log_likelihood, qre_at, trace_branch
+
+    game = load_normal_form(file)
+    if lam is not None and not lam >= 0:
+        raise GameSearchError("--lambda must be a nonnegative number")
+    if fit is not None:
+        counts = parse_counts(fit)
+        point, value = fit_lambda(game, counts, max_lambda)
+        data = {"lambda": point.lam, "log_likelihood": value, "profile": point.profile}
+        title = f"maximum-likelihood lambda = {point.lam:.6g} (log-likelihood {value:.6g})"
+        points = [point]
+    elif lam is not None:
+        point = qre_at(game, lam)
+        data = {"lambda": point.lam, "profile": point.profile}
+        title = f"logit QRE at lambda = {lam:g}"
+        points = [point]
+    else:
+        points = trace_branch(game, max_lambda)
+        data = {"branch": [{"lambda": p.lam, "profile": p.profile} for p in points]}
+        title = f"logit QRE branch, lambda 0 to {max_lambda:g} ({len(points)} steps)"
+    if plot:
+        if Path(plot).exists():
+            raise GameSearchError(f"{plot} exists; not overwriting it")
+        branch = points if len(points) > 1 else trace_branch(game, max(points[0].lam, 1.0))
+        plot_branch(branch, game, plot)
+    if json_out:
+        print_json(data)
+        return
+    table = Table(title=title)
+    table.add_column("lambda", justify="right")
+    for player in game.players:
+        table.add_column(player)
+    step = max(1, len(points) // 12)
+    shown = points[::step] + ([points[-1]] if (len(points) - 1) % step else [])
+    for p in shown:
+        table.add_row(f"{p.lam:.6g}", *[_mix(m) for m in p.profile])
+    console.print(table)
+    if fit is not None:
+        console.print(f"log-likelihood at lambda 0: "
+                      f"{log_likelihood(qre_at(game, 0.0), parse_counts(fit)):.6g}")
+    if plot:
+        console.print(f"plot written to {plot}")
