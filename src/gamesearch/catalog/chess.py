@@ -114,13 +114,28 @@ class ChessEngine:
             keys.append(int(st[B.HASH]))
         self.history = keys[::-1]
 
+    def warm_up(self) -> None:
+        """Load (or compile, the first time: about 30 s) the compiled search."""
+        if not getattr(self, "_warm", False):
+            board = self.board
+            self.position(chess.Board())
+            self.go(Limits(depth=1))
+            self.position(board)
+            self._warm = True
+
     def stop(self) -> None:
         """End the running search as soon as possible (safe from another thread)."""
         self.info[1] = 1
 
-    def go(self, limits: Limits, on_iteration: Callable[[Report], None] | None = None
-           ) -> tuple[str | None, Report | None]:
-        """Search the position; return the best move (UCI) and the last finished iteration."""
+    def arm(self) -> None:
+        """Clear the stop flag (before starting a search thread: a ``stop`` that comes
+        while the thread starts is then kept, not erased)."""
+        self.info[1] = 0
+
+    def go(self, limits: Limits, on_iteration: Callable[[Report], None] | None = None,
+           armed: bool = False) -> tuple[str | None, Report | None]:
+        """Search the position; return the best move (UCI) and the last finished iteration
+        (``armed``: the caller has called :meth:`arm`, a stop since then counts)."""
         from gamesearch.catalog.chess_search import INF, search
 
         legal = list(self.board.legal_moves)
@@ -138,7 +153,9 @@ class ChessEngine:
         soft, hard = budget(limits)
         start = time.perf_counter()
         info = self.info
+        stop = info[1] if armed else 0
         info[:] = 0
+        info[1] = stop
         if hard is not None:
             info[2] = int((start + hard) * 1e6)
         info[4] = limits.nodes or 0

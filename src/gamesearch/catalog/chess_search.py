@@ -128,6 +128,8 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
     """Negamax value of the position for the side to move, within (alpha, beta)."""
     info[NODES] += 1
     pv_len[ply] = 0
+    yes = ply >= 0  # typed booleans: literal True/False in a recursive call crash numba's
+    no = ply < 0    # cache on reload (numba #6713, docs/KERNELS.md)
     if (info[NODES] & 1023) == 0 and _out_of_budget(info):
         info[STOP] = 1
     if info[STOP] != 0:
@@ -168,7 +170,7 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
                 B.unmake(board, st, undo)
                 continue
             score = -search(board, st, undo, keys, moves, scores, depth - 1, -beta, -alpha,
-                            ply + 1, False, tt_key, tt_data, killers, history, pv, pv_len,
+                            ply + 1, no, tt_key, tt_data, killers, history, pv, pv_len,
                             info)
             B.unmake(board, st, undo)
             if info[STOP] != 0:
@@ -206,7 +208,7 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
         keys[st[B.PLY]] = h
         B.make_null(board, st, undo)
         score = -search(board, st, undo, keys, moves, scores, depth - 1 - r, -beta, -beta + 1,
-                        ply + 1, False, tt_key, tt_data, killers, history, pv, pv_len, info)
+                        ply + 1, no, tt_key, tt_data, killers, history, pv, pv_len, info)
         B.unmake_null(board, st, undo)
         if info[STOP] != 0:
             return 0
@@ -230,7 +232,7 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
         legal += 1
         if legal == 1:
             score = -search(board, st, undo, keys, moves, scores, depth - 1, -beta, -alpha,
-                            ply + 1, True, tt_key, tt_data, killers, history, pv, pv_len, info)
+                            ply + 1, yes, tt_key, tt_data, killers, history, pv, pv_len, info)
         else:
             r = 0
             if depth >= 3 and legal > 3 and quiet and not checked \
@@ -239,15 +241,15 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
                 if pv_node:
                     r -= 1
             score = -search(board, st, undo, keys, moves, scores, depth - 1 - r, -alpha - 1,
-                            -alpha, ply + 1, True, tt_key, tt_data, killers, history, pv,
+                            -alpha, ply + 1, yes, tt_key, tt_data, killers, history, pv,
                             pv_len, info)
             if score > alpha and r > 0:
                 score = -search(board, st, undo, keys, moves, scores, depth - 1, -alpha - 1,
-                                -alpha, ply + 1, True, tt_key, tt_data, killers, history, pv,
+                                -alpha, ply + 1, yes, tt_key, tt_data, killers, history, pv,
                                 pv_len, info)
             if alpha < score < beta:
                 score = -search(board, st, undo, keys, moves, scores, depth - 1, -beta,
-                                -alpha, ply + 1, True, tt_key, tt_data, killers, history, pv,
+                                -alpha, ply + 1, yes, tt_key, tt_data, killers, history, pv,
                                 pv_len, info)
         B.unmake(board, st, undo)
         if info[STOP] != 0:

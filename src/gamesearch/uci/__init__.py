@@ -1,0 +1,1 @@
+"""The UCI face of the chess engine (``gamesearch uci``): see ``session.py``."""
