@@ -123,3 +123,14 @@ def test_no_legal_move_answers_0000():
     session.handle("go depth 3")
     session.finish()
     assert lines[-1] == "bestmove 0000"
+
+
+def test_engine_agent_plays_in_a_match_and_mates():
+    from gamesearch.agents import make_agent
+    from gamesearch.games import load_game
+
+    game = load_game("chess")
+    agent = make_agent("chess-engine:depth=3")
+    state = game.state_from_string("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    result = agent(game, state)
+    assert result.action == "a1a8" and result.value == 1.0

@@ -12,6 +12,7 @@ the GIL).
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,8 +20,10 @@ from dataclasses import dataclass, field
 import chess
 import numpy as np
 
+from gamesearch.agents import Agent
 from gamesearch.games.chess import board as B
 from gamesearch.games.chess.kernel import arrays_of, uci_of
+from gamesearch.search.result import SearchResult, SearchStats
 
 MATE = 30000
 ENTRY_BYTES = 16
@@ -197,3 +200,36 @@ class ChessEngine:
                     and not limits.infinite and limits.depth is None:
                 break
         return best, last
+
+
+class ChessAgent(Agent):
+    """The engine as a gamesearch agent (``chess-engine:time=1`` or ``depth=N``) for
+    ``match`` and ``play``; the game's states are FENs, so repetition is not seen here."""
+
+    interactive = False
+
+    def __init__(self, time: float | None = 1.0, depth: int | None = None,
+                 hash_mb: int = 64) -> None:
+        self.engine = ChessEngine(hash_mb)
+        self.limits = Limits(depth=depth, movetime=None if depth is not None else time)
+        self.spec = f"chess-engine:depth={depth}" if depth is not None else \
+            f"chess-engine:time={time:g}"
+
+    def prepare(self, game: object) -> None:
+        """Load the compiled search before any clock runs."""
+        self.engine.warm_up()
+
+    def reset(self) -> None:
+        """A new game: clear the table."""
+        self.engine.new_game()
+
+    def __call__(self, game: object, state: str) -> SearchResult:
+        """Search the FEN; the value is the score seen by the mover, squashed into (-1, 1)."""
+        self.engine.position(chess.Board(state))
+        best, report = self.engine.go(self.limits)
+        stats = SearchStats(nodes=report.nodes if report else 0,
+                            depth=report.depth if report else 0)
+        value = 0.0 if report is None else (
+            math.copysign(1.0, report.score) if report.mate is not None
+            else math.tanh(report.score / 1000))
+        return SearchResult(value, best, list(report.pv) if report else [best], stats)
