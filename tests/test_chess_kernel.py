@@ -70,3 +70,17 @@ def test_tricky_special_cases(fen):
 def test_kernel_keeps_the_contract():
     report = check_kernel(load_game("chess"), make_kernel(), playouts=2, seed=1)
     assert report.positions > 100
+
+
+def test_perft_command_counts_and_refuses_a_bad_fen():
+    import subprocess
+    import sys
+
+    kiwi = PERFT[1][0]
+    run = subprocess.run([sys.executable, "-m", "gamesearch", "perft", "chess", "--fen", kiwi,
+                          "--depth", "2"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and "2,039" in run.stdout
+    bad = subprocess.run([sys.executable, "-m", "gamesearch", "perft", "chess", "--fen",
+                          "8/8/8 w - - 0 1", "--depth", "2"], capture_output=True, text=True,
+                         timeout=120)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
