@@ -7,7 +7,7 @@ import chess
 import chess.engine
 import pytest
 
-from gamesearch.uci.session import UciSession
+from gamesearch.cli.uci_session import UciSession
 
 # Mates confirmed by Stockfish 15.1 (Debian package) at depth 18-20.
 MATES = [

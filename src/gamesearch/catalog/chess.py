@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 import chess
 import numpy as np
 
-from gamesearch.agents import Agent
+from gamesearch.agent import Agent
 from gamesearch.games.chess import board as B
 from gamesearch.games.chess.kernel import arrays_of, uci_of
-from gamesearch.search.result import SearchResult, SearchStats
+from gamesearch.result import SearchResult, SearchStats
 
 MATE = 30000
 ENTRY_BYTES = 16
@@ -232,4 +232,7 @@ class ChessAgent(Agent):
         value = 0.0 if report is None else (
             math.copysign(1.0, report.score) if report.mate is not None
             else math.tanh(report.score / 1000))
-        return SearchResult(value, best, list(report.pv) if report else [best], stats)
+        stats.seconds = report.seconds if report else 0.0
+        return SearchResult(value, best, list(report.pv) if report else [best], stats,
+                            pov=0 if state.split(" ", 2)[1] == "w" else 1,
+                            exact=report is not None and report.mate is not None)

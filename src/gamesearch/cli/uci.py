@@ -13,7 +13,7 @@ def uci_command() -> None:
 
     gamesearch uci   (then: uci, isready, position startpos moves e2e4, go movetime 1000)
     """
-    from gamesearch.uci.session import UciSession
+    from gamesearch.cli.uci_session import UciSession
 
     def send(line: str) -> None:
         sys.stdout.write(line + "\n")

@@ -1,1 +1,0 @@
-"""The UCI face of the chess engine (``gamesearch uci``): see ``session.py``."""
