@@ -5,7 +5,7 @@ Stockfish the Debian package at /usr/games/stockfish)::
 
     python bench/chess_perft.py perft [--depth 5] [--kiwipete 4]
     python bench/chess_perft.py nps [--seconds 3]
-    python bench/chess_perft.py match [--games 8] [--movetime 0.2]
+    python bench/chess_perft.py match [--games 8] [--movetime 0.2] [--stockfish-elo 1500]
 
 perft: leaves per second of our compiled perft, python-chess's (legal moves, push/pop, the
 last ply counted without playing it) and Stockfish's ``go perft``, on the start position
@@ -129,11 +129,17 @@ def _sunfish_nodes(sunfish, board: chess.Board, seconds: float) -> tuple[int, fl
     return searcher.nodes, time.perf_counter() - start
 
 
-def bench_match(games: int, movetime: float, seed: int) -> None:
+def bench_match(games: int, movetime: float, seed: int, elo: int | None = None) -> None:
     ours = chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "gamesearch", "uci"],
                                                timeout=120)
     ours.ping()
-    fish = chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "sunfish"])
+    if elo is None:
+        fish = chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "sunfish"])
+        who = "sunfish"
+    else:
+        fish = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
+        fish.configure({"Threads": 1, "UCI_LimitStrength": True, "UCI_Elo": elo})
+        who = f"Stockfish UCI_Elo {elo}"
     rng = random.Random(seed)
     score, played = 0.0, 0
     for g in range(games):
@@ -159,7 +165,7 @@ def bench_match(games: int, movetime: float, seed: int) -> None:
     z = 1.96
     centre = (p + z * z / (2 * played)) / (1 + z * z / played)
     half = z * math.sqrt(p * (1 - p) / played + z * z / (4 * played ** 2)) / (1 + z * z / played)
-    print(f"ours vs sunfish: {score}/{played} = {p:.3f} (95% Wilson {centre - half:.3f} .. "
+    print(f"ours vs {who}: {score}/{played} = {p:.3f} (95% Wilson {centre - half:.3f} .. "
           f"{centre + half:.3f})")
 
 
@@ -176,13 +182,15 @@ def main() -> None:
     m.add_argument("--games", type=int, default=8)
     m.add_argument("--movetime", type=float, default=0.2)
     m.add_argument("--seed", type=int, default=1)
+    m.add_argument("--stockfish-elo", type=int, default=None,
+                   help="play Stockfish with UCI_LimitStrength at this UCI_Elo, not sunfish")
     args = parser.parse_args()
     if args.what == "perft":
         bench_perft(args.depth, args.kiwipete, args.python_depth)
     elif args.what == "nps":
         bench_nps(args.seconds)
     else:
-        bench_match(args.games, args.movetime, args.seed)
+        bench_match(args.games, args.movetime, args.seed, args.stockfish_elo)
 
 
 if __name__ == "__main__":
