@@ -13,6 +13,7 @@ moves and the search path; the protocol's states are positions only.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable
 
 import chess
@@ -21,6 +22,8 @@ from gamesearch.errors import GameSearchError, IllegalActionError
 from gamesearch.game import Game
 
 START_FEN = chess.STARTING_FEN
+PIECE_VALUES = {chess.PAWN: 100, chess.KNIGHT: 320, chess.BISHOP: 330, chess.ROOK: 500,
+                chess.QUEEN: 900, chess.KING: 0}
 MAX_FEN_LENGTH = 120
 """Longer text is refused before python-chess reads it (a FEN has at most ~90 chars)."""
 
@@ -103,6 +106,17 @@ class Chess(Game):
         if board.is_checkmate():
             return (-1.0, 1.0) if board.turn == chess.WHITE else (1.0, -1.0)
         return (0.0, 0.0)
+
+    def evaluate(self, state: str, player: int) -> float:
+        """Material (P 1, N 3.2, B 3.3, R 5, Q 9) for ``player``, squashed into (-1, 1) by
+        tanh(centipawns / 1000): what the generic searches use at a depth cut-off (the
+        engine has its own evaluation; the kernel's ``evaluate`` is this one)."""
+        board = chess.Board(state)
+        total = 0
+        for piece in board.piece_map().values():
+            value = PIECE_VALUES[piece.piece_type]
+            total += value if piece.color == chess.WHITE else -value
+        return math.tanh((total if player == 0 else -total) / 1000.0)
 
     def action_to_string(self, state: str, action: Hashable) -> str:
         """Moves are written in UCI notation (``string_to_action`` reads SAN too)."""
