@@ -42,6 +42,13 @@ _mask[112], _mask[116], _mask[119] = 15 & ~8, 15 & ~12, 15 & ~4
 CASTLE_MASK = _mask
 """Castling rights kept when a move leaves or lands on a square (kings' and rooks' homes)."""
 
+_align = np.zeros(240, dtype=np.int64)
+for _d in (1, 15, 16, 17, -1, -15, -16, -17):
+    for _k in range(1, 8):
+        _align[_d * _k + 119] = 1
+ALIGNED = _align
+"""1 at ``a - b + 119`` when 0x88 squares a and b share a rank, file or diagonal."""
+
 _rng = np.random.default_rng(20261124)
 Z_PIECE = _rng.integers(1, 2**62, size=(16, 128), dtype=np.int64)
 Z_CASTLE = _rng.integers(1, 2**62, size=16, dtype=np.int64)
@@ -360,11 +367,36 @@ def perft(board, st, undo, moves, depth):
     row = moves[ply]
     n = generate(board, st, row, False)
     us = st[SIDE]
+    if depth == 1:
+        return count_legal(board, st, undo, row, n)
     total = 0
     for i in range(n):
         make(board, st, undo, row[i])
         if not in_check(board, st, us):
             total += 1 if depth == 1 else perft(board, st, undo, moves, depth - 1)
+        unmake(board, st, undo)
+    return total
+
+
+@njit(cache=True)
+def count_legal(board, st, undo, row, n):
+    """How many of the ``n`` pseudo-legal moves in ``row`` are legal. Out of check, a move
+    of a piece that shares no line with its king (not the king, not en passant) cannot
+    expose the king: it is counted without being made."""
+    us = st[SIDE]
+    king = st[WKING + us]
+    checked = attacked(board, king, us ^ 1)
+    total = 0
+    for i in range(n):
+        m = row[i]
+        fr = m & 127
+        if not checked and (board[fr] & 7) != KING and not ((m >> 18) & EP) \
+                and ALIGNED[fr - king + 119] == 0:
+            total += 1
+            continue
+        make(board, st, undo, m)
+        if not in_check(board, st, us):
+            total += 1
         unmake(board, st, undo)
     return total
 
