@@ -57,6 +57,7 @@ AGENT_NEEDS: dict[str, Needs] = {
     "pacman": Needs(games=("pacman",), seats="first"),
     "ghost": Needs(games=("pacman",), seats="others"),
     "pig-optimal": Needs(games=("pig",)),
+    "chess-engine": Needs(games=("chess",)),
 }
 """What each built-in agent kind needs; a kind missing here fits every game."""
 
@@ -74,6 +75,7 @@ DEFAULT_AGENTS: dict[str, tuple[str, ...]] = {
     "leduc_poker": ("ismcts:iterations=2000",),
     "whist": ("pimc",),
     "strategy_fusion": ("ismcts:iterations=2000",),
+    "chess": ("chess-engine:time=1",),
 }
 """Each game's default opponent, answering within about a second; one spec per seat from
 player 1 on, the last repeated for the remaining seats."""

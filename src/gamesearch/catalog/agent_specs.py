@@ -51,3 +51,13 @@ def _pig_optimal() -> Agent:
 
 
 register_agent("pig-optimal", _pig_optimal, "Pig: optimal play from the solved table")
+
+
+def _chess_engine(time: float = 1.0, depth: int | None = None, hash: int = 64) -> Agent:
+    from gamesearch.catalog.chess import ChessAgent
+
+    return ChessAgent(time=time, depth=depth, hash_mb=hash)
+
+
+register_agent("chess-engine", _chess_engine, "chess: the compiled engine (PVS, TT, "
+               "quiescence), time=T seconds a move or depth=N plies, hash=MB")

@@ -72,8 +72,26 @@ def _cfr(game: Game) -> None:
     best_response_value(tree, tree.uniform(), 0)
 
 
+def _chess(game: Game) -> list[WarmupStep]:
+    return [("chess move generator (perft)", lambda: _chess_perft(game)),
+            ("chess engine search", _chess_search)]
+
+
+def _chess_perft(game: Game) -> None:
+    from gamesearch.games.chess.kernel import perft_fen
+
+    perft_fen(game.initial_state(), 2)
+
+
+def _chess_search() -> None:
+    from gamesearch.catalog.chess import ChessEngine
+
+    ChessEngine(1).warm_up()
+
+
 GAME_WARMUPS: dict[str, Callable[[Game], list[WarmupStep]]] = {
     "connect4": _connect4,
+    "chess": _chess,
     "backgammon": _backgammon,
     "pig": _pig,
     "kuhn_poker": _poker,

@@ -64,6 +64,7 @@ COMMANDS = {
     "book": "gamesearch.cli.connect4",
     "warmup": "gamesearch.cli.connect4",
     "agents": "gamesearch.cli.agents",
+    "uci": "gamesearch.cli.uci",
 }
 COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
 

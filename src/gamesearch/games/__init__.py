@@ -228,3 +228,19 @@ def _strategy_fusion() -> Game:
 
 register(GameEntry("strategy_fusion", "Take 3, or guess a hidden coin for 4: PIMC's blind spot",
                    _strategy_fusion, solver_options=POKER_SOLVER_OPTIONS))
+
+
+def _chess(fen: str = "") -> Game:
+    from gamesearch.games.chess.rules import START_FEN, Chess
+
+    return Chess(fen or START_FEN)
+
+
+def _chess_perft(game: Game, state: Any, depth: int) -> int:
+    from gamesearch.games.chess.kernel import perft_fen
+
+    return perft_fen(state, depth)
+
+
+register(GameEntry("chess", "Chess (FIDE rules over python-chess; fen=FEN to start elsewhere)",
+                   _chess, perft=_chess_perft))

@@ -1,0 +1,197 @@
+"""Chess benchmarks: perft speed, search speed (nodes per second) and a match against sunfish.
+
+Run from the repository root (references in the same run; sunfish from PyPI in your venv,
+Stockfish the Debian package at /usr/games/stockfish)::
+
+    python bench/chess_perft.py perft [--depth 5] [--kiwipete 4]
+    python bench/chess_perft.py nps [--seconds 3]
+    python bench/chess_perft.py match [--games 8] [--movetime 0.2] [--stockfish-elo 1500]
+
+perft: leaves per second of our compiled perft, python-chess's (legal moves, push/pop, the
+last ply counted without playing it) and Stockfish's ``go perft``, on the start position
+and Kiwipete. nps: our engine, sunfish's searcher and Stockfish (one thread) for the same
+time on the same positions. match: our UCI engine against sunfish's UCI engine at equal
+time per move, from seeded random 4-ply openings, each played with both colours; games
+longer than 200 plies are adjudicated drawn. Prints the score with a 95% Wilson interval.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import shutil
+import sys
+import time
+
+import chess
+import chess.engine
+
+START = chess.STARTING_FEN
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+NPS_FENS = [START]
+"""sunfish has no FEN reader: speed is compared on the start position only."""
+STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"
+
+
+def python_chess_perft(board: chess.Board, depth: int) -> int:
+    """python-chess's perft (the reference the issue names)."""
+    if depth == 1:
+        return board.legal_moves.count()
+    total = 0
+    for move in board.legal_moves:
+        board.push(move)
+        total += python_chess_perft(board, depth - 1)
+        board.pop()
+    return total
+
+
+def stockfish_perft(fen: str, depth: int) -> tuple[int, float]:
+    """Stockfish's ``go perft`` (leaves, seconds)."""
+    import subprocess
+
+    start = time.perf_counter()
+    out = subprocess.run([STOCKFISH], input=f"position fen {fen}\ngo perft {depth}\nquit\n",
+                         capture_output=True, text=True, timeout=600).stdout
+    seconds = time.perf_counter() - start
+    nodes = [int(line.split(":")[1]) for line in out.splitlines()
+             if line.startswith("Nodes searched")]
+    return nodes[0], seconds
+
+
+def bench_perft(depth: int, kiwipete: int, python_depth: int) -> None:
+    from gamesearch.games.chess.kernel import perft_fen
+
+    perft_fen(START, 2)  # load the compiled code
+    print("| position | depth | leaves | ours (s) | ours leaves/s | python-chess leaves/s "
+          "| ratio | Stockfish leaves/s | ours / Stockfish |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, fen, d in (("start", START, depth), ("Kiwipete", KIWIPETE, kiwipete)):
+        start = time.perf_counter()
+        ours = perft_fen(fen, d)
+        t_ours = time.perf_counter() - start
+        pd = min(d, python_depth)
+        start = time.perf_counter()
+        ref = python_chess_perft(chess.Board(fen), pd)
+        t_ref = time.perf_counter() - start
+        sf_nodes, t_sf = stockfish_perft(fen, d)
+        assert sf_nodes == ours, (sf_nodes, ours)
+        r_ours, r_ref, r_sf = ours / t_ours, ref / t_ref, sf_nodes / t_sf
+        print(f"| {name} | {d} (python-chess {pd}) | {ours:,} | {t_ours:.2f} | {r_ours:,.0f} "
+              f"| {r_ref:,.0f} | {r_ours / r_ref:.0f}x | {r_sf:,.0f} | {r_ours / r_sf:.3f} |")
+
+
+def bench_nps(seconds: float) -> None:
+    import sunfish
+
+    from gamesearch.catalog.chess import ChessEngine, Limits
+
+    ours = ChessEngine(64)
+    ours.warm_up()
+    sf = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
+    sf.configure({"Threads": 1, "Hash": 64})
+    totals = {"ours": [0, 0.0], "sunfish": [0, 0.0], "stockfish": [0, 0.0]}
+    for fen in NPS_FENS:
+        board = chess.Board(fen)
+        ours.new_game()
+        ours.position(board)
+        start = time.perf_counter()
+        _, report = ours.go(Limits(movetime=seconds))
+        totals["ours"][0] += report.nodes if report else 0
+        totals["ours"][1] += time.perf_counter() - start
+        info = sf.analyse(board, chess.engine.Limit(time=seconds))
+        totals["stockfish"][0] += info.get("nodes", 0)
+        totals["stockfish"][1] += info.get("time", seconds)
+        nodes, used = _sunfish_nodes(sunfish, board, seconds)
+        totals["sunfish"][0] += nodes
+        totals["sunfish"][1] += used
+    sf.quit()
+    rates = {k: n / t for k, (n, t) in totals.items()}
+    print("| engine | nodes | seconds | nodes/s | ours / it |")
+    print("|---|---|---|---|---|")
+    for k, (n, t) in totals.items():
+        print(f"| {k} | {n:,} | {t:.1f} | {rates[k]:,.0f} | {rates['ours'] / rates[k]:.2f} |")
+
+
+def _sunfish_nodes(sunfish, board: chess.Board, seconds: float) -> tuple[int, float]:
+    """Nodes sunfish's searcher visits in ``seconds`` from the start position."""
+    hist = [sunfish.Position(sunfish.initial, 0, (True, True), (True, True), 0, 0)]
+    searcher = sunfish.Searcher()
+    start = time.perf_counter()
+    searcher.deadline = time.time() + seconds
+    searcher.soft = time.time() + seconds
+    try:
+        for _ in searcher.search(hist):
+            if time.perf_counter() - start > seconds:
+                break
+    except sunfish.Stop:
+        pass
+    return searcher.nodes, time.perf_counter() - start
+
+
+def bench_match(games: int, movetime: float, seed: int, elo: int | None = None) -> None:
+    ours = chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "gamesearch", "uci"],
+                                               timeout=120)
+    ours.ping()
+    if elo is None:
+        fish = chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "sunfish"])
+        who = "sunfish"
+    else:
+        fish = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
+        fish.configure({"Threads": 1, "UCI_LimitStrength": True, "UCI_Elo": elo})
+        who = f"Stockfish UCI_Elo {elo}"
+    rng = random.Random(seed)
+    score, played = 0.0, 0
+    for g in range(games):
+        if g % 2 == 0:
+            opening = chess.Board()
+            for _ in range(4):
+                opening.push(rng.choice(list(opening.legal_moves)))
+        board = opening.copy()
+        white_is_ours = g % 2 == 0
+        while not board.is_game_over(claim_draw=True) and board.ply() < 200:
+            engine = ours if (board.turn == chess.WHITE) == white_is_ours else fish
+            board.push(engine.play(board, chess.engine.Limit(time=movetime)).move)
+        result = board.result(claim_draw=True) if board.is_game_over(claim_draw=True) \
+            else "1/2-1/2"
+        points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
+        score += points if white_is_ours else 1 - points
+        played += 1
+        print(f"game {g + 1}: ours {'white' if white_is_ours else 'black'}, {result}, "
+              f"{board.ply()} plies; ours {score}/{played}", flush=True)
+    ours.quit()
+    fish.quit()
+    p = score / played
+    z = 1.96
+    centre = (p + z * z / (2 * played)) / (1 + z * z / played)
+    half = z * math.sqrt(p * (1 - p) / played + z * z / (4 * played ** 2)) / (1 + z * z / played)
+    print(f"ours vs {who}: {score}/{played} = {p:.3f} (95% Wilson {centre - half:.3f} .. "
+          f"{centre + half:.3f})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    p = sub.add_parser("perft")
+    p.add_argument("--depth", type=int, default=5)
+    p.add_argument("--kiwipete", type=int, default=4)
+    p.add_argument("--python-depth", type=int, default=4)
+    n = sub.add_parser("nps")
+    n.add_argument("--seconds", type=float, default=3)
+    m = sub.add_parser("match")
+    m.add_argument("--games", type=int, default=8)
+    m.add_argument("--movetime", type=float, default=0.2)
+    m.add_argument("--seed", type=int, default=1)
+    m.add_argument("--stockfish-elo", type=int, default=None,
+                   help="play Stockfish with UCI_LimitStrength at this UCI_Elo, not sunfish")
+    args = parser.parse_args()
+    if args.what == "perft":
+        bench_perft(args.depth, args.kiwipete, args.python_depth)
+    elif args.what == "nps":
+        bench_nps(args.seconds)
+    else:
+        bench_match(args.games, args.movetime, args.seed, args.stockfish_elo)
+
+
+if __name__ == "__main__":
+    main()

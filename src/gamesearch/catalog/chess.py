@@ -1,0 +1,238 @@
+"""The chess engine (iterative deepening, aspiration windows, time management) and its agent.
+
+The compiled search is ``chess_search.search``; this module drives it: one iteration per
+depth, each first searched in a window of +-35 centipawns around the previous score
+(widened on failure), until the depth limit, the node limit or the time budget. Under a
+clock, a move gets ``time_left / moves_to_go + 3/4 increment`` (moves to go: 30 when the
+clock does not say); no new iteration starts after 60% of it, and the search stops at
+three times it (never more than a third of the time left). ``stop()`` from another thread
+ends the search at once (the compiled code reads the flag every 1,024 nodes; it releases
+the GIL).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import chess
+import numpy as np
+
+from gamesearch.agent import Agent
+from gamesearch.games.chess import board as B
+from gamesearch.games.chess.kernel import arrays_of, uci_of
+from gamesearch.result import SearchResult, SearchStats
+
+MATE = 30000
+ENTRY_BYTES = 16
+
+
+@dataclass
+class Limits:
+    """What bounds one search (all optional; none at all means depth 64, i.e. infinite)."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    movetime: float | None = None          # seconds
+    time_left: float | None = None         # seconds on the mover's clock
+    increment: float = 0.0
+    movestogo: int | None = None
+    infinite: bool = False
+
+
+@dataclass
+class Report:
+    """One finished iteration: what UCI's ``info`` line says."""
+
+    depth: int
+    seldepth: int
+    score: int
+    nodes: int
+    seconds: float
+    pv: list[str] = field(default_factory=list)
+
+    @property
+    def mate(self) -> int | None:
+        """Moves to mate (negative: we are mated), or None."""
+        if abs(self.score) < MATE - 1000:
+            return None
+        plies = MATE - abs(self.score)
+        return (plies + 1) // 2 if self.score > 0 else -((plies + 1) // 2)
+
+
+def budget(limits: Limits) -> tuple[float | None, float | None]:
+    """(soft, hard) seconds for one move: no new iteration after soft, stop at hard."""
+    if limits.infinite:
+        return None, None
+    if limits.movetime is not None:
+        return limits.movetime, limits.movetime
+    if limits.time_left is None:
+        return None, None
+    left = max(0.0, limits.time_left - 0.05)
+    togo = limits.movestogo if limits.movestogo else 30
+    share = left / max(1, togo) + 0.75 * limits.increment
+    hard = min(3 * share, left / 3 if togo > 1 else left * 0.8)
+    share = min(share, hard)
+    return 0.6 * share, max(hard, 0.01)
+
+
+class ChessEngine:
+    """A searcher with its own table; ``position`` then ``go``."""
+
+    def __init__(self, hash_mb: int = 64) -> None:
+        self.info = np.zeros(8, np.int64)
+        self.set_hash(hash_mb)
+        self.board = chess.Board()
+        self.history: list[int] = []
+
+    def set_hash(self, megabytes: int) -> None:
+        """A transposition table of the largest power of two entries within ``megabytes``."""
+        entries = max(1024, 1 << int(np.log2(max(1, megabytes) * 2**20 // ENTRY_BYTES)))
+        self.tt_key = np.zeros(entries, np.int64)
+        self.tt_data = np.zeros(entries, np.int64)
+        self.new_game()
+
+    @property
+    def hash_mb(self) -> float:
+        """The table's size in MiB."""
+        return self.tt_key.shape[0] * ENTRY_BYTES / 2**20
+
+    def new_game(self) -> None:
+        """Forget the table and the move-ordering statistics."""
+        self.tt_key[:] = 0
+        self.tt_data[:] = 0
+        self.killers = np.zeros((B.MAX_PLY, 2), np.int64)
+        self.hist = np.zeros((16, 128), np.int64)
+
+    def position(self, board: chess.Board) -> None:
+        """Search from this board; its move stack gives the positions repetition looks at."""
+        self.board = board.copy()
+        replay = board.copy()
+        keys: list[int] = []
+        for _ in range(min(board.halfmove_clock, len(board.move_stack), 100)):
+            replay.pop()
+            b, st, _ = arrays_of(replay)
+            keys.append(int(st[B.HASH]))
+        self.history = keys[::-1]
+
+    def warm_up(self) -> None:
+        """Load (or compile, the first time: about 30 s) the compiled search."""
+        if not getattr(self, "_warm", False):
+            board = self.board
+            self.position(chess.Board())
+            self.go(Limits(depth=1))
+            self.position(board)
+            self._warm = True
+
+    def stop(self) -> None:
+        """End the running search as soon as possible (safe from another thread)."""
+        self.info[1] = 1
+
+    def arm(self) -> None:
+        """Clear the stop flag (before starting a search thread: a ``stop`` that comes
+        while the thread starts is then kept, not erased)."""
+        self.info[1] = 0
+
+    def go(self, limits: Limits, on_iteration: Callable[[Report], None] | None = None,
+           armed: bool = False) -> tuple[str | None, Report | None]:
+        """Search the position; return the best move (UCI) and the last finished iteration
+        (``armed``: the caller has called :meth:`arm`, a stop since then counts)."""
+        from gamesearch.catalog.chess_search import INF, search
+
+        legal = list(self.board.legal_moves)
+        if not legal:
+            return None, None
+        b, st, undo = arrays_of(self.board)
+        keys = np.zeros(B.MAX_PLY, np.int64)
+        keys[:len(self.history)] = self.history
+        st[B.PLY] = len(self.history)
+        moves = np.zeros((B.MAX_PLY, B.MAX_MOVES), np.int64)
+        scores = np.zeros((B.MAX_PLY, B.MAX_MOVES), np.int64)
+        pv = np.zeros((B.MAX_PLY, B.MAX_PLY), np.int64)
+        pv_len = np.zeros(B.MAX_PLY, np.int64)
+        self.hist //= 8
+        soft, hard = budget(limits)
+        start = time.perf_counter()
+        info = self.info
+        stop = info[1] if armed else 0
+        info[:] = 0
+        info[1] = stop
+        if hard is not None:
+            info[2] = int((start + hard) * 1e6)
+        info[4] = limits.nodes or 0
+        best, last = legal[0].uci(), None
+        max_depth = min(limits.depth or 64, 64)
+        score = 0
+        for depth in range(1, max_depth + 1):
+            delta = 35
+            alpha, beta = (score - delta, score + delta) if depth >= 4 else (-INF, INF)
+            while True:
+                info[3] = 0
+                value = search(b, st, undo, keys, moves, scores, depth, alpha, beta, 0, False,
+                               self.tt_key, self.tt_data, self.killers, self.hist, pv, pv_len,
+                               info)
+                if info[1]:
+                    break
+                if value <= alpha:
+                    alpha, delta = max(-INF, value - delta), delta * 2
+                elif value >= beta:
+                    beta, delta = min(INF, value + delta), delta * 2
+                else:
+                    break
+            if info[1] and depth > 1:
+                break
+            score = int(value)
+            if pv_len[0] > 0:
+                best = uci_of(int(pv[0, 0]))
+            last = Report(depth, int(info[5]), score, int(info[0]),
+                          time.perf_counter() - start,
+                          [uci_of(int(m)) for m in pv[0, :pv_len[0]]] or [best])
+            if on_iteration is not None:
+                on_iteration(last)
+            if info[1]:
+                break
+            elapsed = time.perf_counter() - start
+            if soft is not None and elapsed >= soft and not limits.infinite:
+                break
+            if last.mate is not None and last.mate > 0 and depth >= 2 * last.mate + 2 \
+                    and not limits.infinite and limits.depth is None:
+                break
+        return best, last
+
+
+class ChessAgent(Agent):
+    """The engine as a gamesearch agent (``chess-engine:time=1`` or ``depth=N``) for
+    ``match`` and ``play``; the game's states are FENs, so repetition is not seen here."""
+
+    interactive = False
+
+    def __init__(self, time: float | None = 1.0, depth: int | None = None,
+                 hash_mb: int = 64) -> None:
+        self.engine = ChessEngine(hash_mb)
+        self.limits = Limits(depth=depth, movetime=None if depth is not None else time)
+        self.spec = f"chess-engine:depth={depth}" if depth is not None else \
+            f"chess-engine:time={time:g}"
+
+    def prepare(self, game: object) -> None:
+        """Load the compiled search before any clock runs."""
+        self.engine.warm_up()
+
+    def reset(self) -> None:
+        """A new game: clear the table."""
+        self.engine.new_game()
+
+    def __call__(self, game: object, state: str) -> SearchResult:
+        """Search the FEN; the value is the score seen by the mover, squashed into (-1, 1)."""
+        self.engine.position(chess.Board(state))
+        best, report = self.engine.go(self.limits)
+        stats = SearchStats(nodes=report.nodes if report else 0,
+                            depth=report.depth if report else 0)
+        value = 0.0 if report is None else (
+            math.copysign(1.0, report.score) if report.mate is not None
+            else math.tanh(report.score / 1000))
+        stats.seconds = report.seconds if report else 0.0
+        return SearchResult(value, best, list(report.pv) if report else [best], stats,
+                            pov=0 if state.split(" ", 2)[1] == "w" else 1,
+                            exact=report is not None and report.mate is not None)

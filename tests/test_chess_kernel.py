@@ -1,0 +1,86 @@
+"""Chess's compiled move generator against python-chess: perft and move-for-move equality."""
+
+import random
+
+import chess
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gamesearch.games import game_entry, load_game
+from gamesearch.games.chess import board as B
+from gamesearch.games.chess.kernel import arrays_of, make_kernel, perft_fen, uci_of
+from gamesearch.testing import check_kernel
+
+# chessprogramming.org, "Perft Results": the six standard positions, fast depths here
+# (bench/chess_perft.py runs the deeper ones).
+PERFT = [
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", [20, 400, 8902, 197281]),
+    ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", [48, 2039, 97862]),
+    ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", [14, 191, 2812, 43238, 674624]),
+    ("r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", [6, 264, 9467, 422333]),
+    ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", [44, 1486, 62379]),
+    ("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+     [46, 2079, 89890]),
+]
+
+
+@pytest.mark.parametrize(("fen", "counts"), PERFT)
+def test_perft_matches_the_published_counts(fen, counts):
+    assert [perft_fen(fen, d + 1) for d in range(len(counts))] == counts
+
+
+def test_perft_hook_is_registered():
+    game = load_game("chess")
+    assert game_entry("chess").perft(game, game.initial_state(), 3) == 8902
+
+
+def _legal_uci(board: chess.Board) -> list[str]:
+    b, s, undo = arrays_of(board)
+    moves = np.zeros(B.MAX_MOVES, np.int64)
+    n = B.legal_moves(b, s, undo, moves)
+    return sorted(uci_of(int(m)) for m in moves[:n])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 120))
+def test_legal_moves_equal_python_chess_on_random_positions(seed, plies):
+    rng = random.Random(seed)
+    board = chess.Board()
+    for _ in range(plies):
+        legal = list(board.legal_moves)
+        assert _legal_uci(board) == sorted(m.uci() for m in legal), board.fen()
+        if not legal:
+            break
+        board.push(rng.choice(legal))
+
+
+@pytest.mark.parametrize("fen", [
+    "8/8/8/k2pP2R/8/8/8/4K3 w - d6 0 1",        # a legal en passant capture
+    "8/8/8/KPp4r/8/8/8/4k3 w - c6 0 1",         # en passant through a pin: illegal
+    "r3k2r/8/8/8/8/8/8/R3K1r1 w KQkq - 0 1",    # castling out of / through check
+    "r3k2r/8/8/8/8/5b2/8/R3K2R w KQkq - 0 1",   # castling through an attacked square
+])
+def test_tricky_special_cases(fen):
+    board = chess.Board(fen)
+    assert _legal_uci(board) == sorted(m.uci() for m in board.legal_moves)
+
+
+def test_kernel_keeps_the_contract():
+    report = check_kernel(load_game("chess"), make_kernel(), playouts=2, seed=1)
+    assert report.positions > 100
+
+
+def test_perft_command_counts_and_refuses_a_bad_fen():
+    import subprocess
+    import sys
+
+    kiwi = PERFT[1][0]
+    run = subprocess.run([sys.executable, "-m", "gamesearch", "perft", "chess", "--fen", kiwi,
+                          "--depth", "2"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and "2,039" in run.stdout
+    bad = subprocess.run([sys.executable, "-m", "gamesearch", "perft", "chess", "--fen",
+                          "8/8/8 w - - 0 1", "--depth", "2"], capture_output=True, text=True,
+                         timeout=120)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
