@@ -54,6 +54,8 @@ AGENT_NEEDS: dict[str, Needs] = {
     "solver": Needs(games=("connect4",)),
     "kernel-mcts": Needs(kernel=True),
     "gammon": Needs(games=("backgammon",)),
+    "pubeval": Needs(games=("backgammon",)),
+    "td-gammon": Needs(games=("backgammon",)),
     "pacman": Needs(games=("pacman",), seats="first"),
     "ghost": Needs(games=("pacman",), seats="others"),
     "pig-optimal": Needs(games=("pig",)),
