@@ -68,10 +68,9 @@ def train_game(td: TDLambda, rng: np.random.Generator, work: np.ndarray,
         values[done] = 1.0
         i = int(np.argmax(values))
         flip = mover != first
-        if done[i]:
-            target = 0.0 if flip else 1.0  # the outcome from the first mover's side
-        else:
-            target = 1.0 - values[i] if flip else values[i]
+        # the next prediction, from the first mover's side (the outcome when the game ends:
+        # a finished play's value is 1 for the player who made it)
+        target = 1.0 - values[i] if flip else values[i]
         if previous is not None:
             td.step(previous[0], target, flip=previous[1])
         if done[i]:
