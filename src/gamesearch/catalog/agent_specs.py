@@ -79,3 +79,13 @@ register_agent("pubeval", _pubeval, "backgammon: Tesauro's published linear eval
                "(the yardstick of TD-Gammon replications)")
 register_agent("td-gammon", _td_gammon, "backgammon: the TD(lambda) self-play network, depth=0 "
                "or 2 (expectiminimax over the 21 rolls); weights=FILE (default: shipped)")
+
+
+def _alphazero(simulations: int = 800, weights: str | None = None, c: float = 1.5) -> Agent:
+    from gamesearch.catalog.connect4_az import alphazero_agent
+
+    return alphazero_agent(simulations=simulations, weights=weights, c=c)
+
+
+register_agent("alphazero", _alphazero, "connect4: PUCT with the self-play policy-value "
+               "network, simulations=N (0: the policy alone), weights=FILE, c=1.5")

@@ -9,6 +9,7 @@ the run at exactly N games, with the weights an unbroken run would have.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 
@@ -118,6 +119,80 @@ def train_td(
     summary = {"game": "backgammon", "games": run.games, "plays": run.plays,
                "seconds": round(run.seconds, 1), "settings": run.settings,
                "last_evaluation": run.curve[-1] if run.curve else None,
+               "interrupted": interrupted, "folder": str(folder)}
+    if json_out:
+        print_json(summary)
+    else:
+        print_report(summary)
+    if interrupted:
+        print("interrupted: the work so far is saved (continue with --resume)", file=sys.stderr)
+        sys.exit(130)
+
+
+@train_app.command("alphazero")
+def train_alphazero(
+    game_name: str = typer.Argument(..., metavar="GAME", help="connect4"),
+    rounds: int | None = typer.Option(None, "--rounds", "-n", help="rounds to add "
+                                      "(default 10)"),
+    total: int | None = typer.Option(None, "--total", help="train until the run holds this "
+                                     "many rounds (the same command finishes a killed run)"),
+    simulations: int = typer.Option(50, "--simulations", help="PUCT simulations per move"),
+    games_per_round: int = typer.Option(20, "--games-per-round", help="self-play games per "
+                                        "round"),
+    steps_per_round: int = typer.Option(100, "--steps-per-round", help="minibatch steps per "
+                                        "round"),
+    hidden: int = typer.Option(128, "--hidden", help="hidden units per layer (a new run)"),
+    seed: int = typer.Option(0, "--seed", help="seed (a new run)"),
+    eval_every: int = typer.Option(5, "--eval-every", help="rounds between gate matches"),
+    eval_games: int = typer.Option(20, "--eval-games", help="games per gate match"),
+    out: str | None = typer.Option(None, "--out", help="folder for the files (az-GAME)"),
+    resume: bool = typer.Option(False, "--resume", help="continue from --out's checkpoint"),
+    force: bool = typer.Option(False, "--force", help="start --out afresh"),
+    json_out: bool = typer.Option(False, "--json", help="JSON output"),
+) -> None:
+    """Train a policy-value network by AlphaZero self-play; Ctrl-C keeps the work."""
+    from gamesearch.catalog.connect4_az import connect4_problem
+    from gamesearch.durable import StopRequest
+    from gamesearch.learn.alphazero import AlphaZeroTraining
+
+    if game_name != "connect4":
+        raise GameSearchError(f"train alphazero plays connect4 only, not {game_name!r}")
+    if rounds is not None and total is not None:
+        raise GameSearchError("give --rounds (to add) or --total, not both")
+    if rounds is not None and rounds < 1:
+        raise GameSearchError(f"--rounds must be at least 1, got {rounds}")
+    folder = Path(out or "az-connect4")
+    settings = {} if resume else {
+        "simulations": simulations, "games_per_round": games_per_round,
+        "steps_per_round": steps_per_round, "hidden": hidden, "seed": seed,
+        "eval_every": eval_every, "eval_games": eval_games}
+    run = AlphaZeroTraining(connect4_problem(), folder, resume=resume, force=force, **settings)
+    start = run.rounds
+    target = total if total is not None else start + (rounds or 10)
+    interrupted = False
+    try:
+        with Progress(TextColumn("AlphaZero"), BarColumn(), TextColumn("{task.completed}/"
+                      "{task.total} rounds"), TextColumn("loss {task.fields[loss]}"),
+                      TimeRemainingColumn(), console=console, disable=json_out) as bar, \
+                StopRequest() as stop:
+            task = bar.add_task("az", total=target, completed=start, loss="-")
+
+            def shown(r: AlphaZeroTraining) -> None:
+                bar.update(task, completed=r.rounds, loss=f"{r.curve[-1]['loss']:.3f}")
+
+            # every finished round is already in the checkpoint
+            with contextlib.suppress(KeyboardInterrupt):
+                run.run(target, stop=lambda: stop.requested, progress=shown)
+            interrupted = run.rounds < target
+        gated = [p for p in run.curve if "vs_best" in p]
+        if gated:
+            plot_curve(gated, folder / "curve.png", "AlphaZero: new network vs best",
+                       "vs_best", "new vs best")
+    finally:
+        run.close()
+    summary = {"game": "connect4", "rounds": run.rounds, "games": run.games,
+               "seconds": round(run.seconds, 1), "settings": run.settings,
+               "last_round": run.curve[-1] if run.curve else None,
                "interrupted": interrupted, "folder": str(folder)}
     if json_out:
         print_json(summary)
