@@ -81,11 +81,13 @@ register_agent("td-gammon", _td_gammon, "backgammon: the TD(lambda) self-play ne
                "or 2 (expectiminimax over the 21 rolls); weights=FILE (default: shipped)")
 
 
-def _alphazero(simulations: int = 800, weights: str | None = None, c: float = 1.5) -> Agent:
+def _alphazero(simulations: int = 800, weights: str | None = None, c: float = 1.5,
+               policy: bool = False) -> Agent:
     from gamesearch.catalog.connect4_az import alphazero_agent
 
-    return alphazero_agent(simulations=simulations, weights=weights, c=c)
+    return alphazero_agent(simulations=0 if policy else simulations, weights=weights, c=c)
 
 
 register_agent("alphazero", _alphazero, "connect4: PUCT with the self-play policy-value "
-               "network, simulations=N (0: the policy alone), weights=FILE, c=1.5")
+               "network, simulations=N (policy=true: the policy alone, no search), "
+               "weights=FILE, c=1.5")

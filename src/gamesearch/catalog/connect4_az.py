@@ -51,7 +51,8 @@ def load_policy_value(path: str | Path | None = None) -> PolicyValueNetwork:
 
 
 class AlphaZeroAgent(Agent):
-    """PUCT with the network's priors and values; ``simulations=0`` plays the policy alone."""
+    """PUCT with the network's priors and values; ``simulations=0`` plays the policy alone
+    (the spec's ``policy=true``)."""
 
     def __init__(self, net: PolicyValueNetwork, simulations: int, c_puct: float = 1.5) -> None:
         if simulations < 0:
