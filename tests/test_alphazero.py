@@ -155,8 +155,24 @@ def test_connect4_agent_and_solver_accuracy(tmp_path) -> None:
         agent = make_agent(f"alphazero:{spec},weights={weights}")
         state = game.state_from_string("4453")
         assert agent(game, state).action in game.actions(state)
-    positions = ["444444", "4455"]
-    report = policy_accuracy(run.best, positions)
-    assert report["positions"] == 2 and 0 <= report["perfect_moves"] <= 2
+    # a position of Pons' easiest set (solved in seconds)
+    from pathlib import Path
+
+    lines = (Path(__file__).parent / "data" / "connect4" / "Test_L1_R1").read_text()
+    positions = [lines.split()[0]]
+    from gamesearch.games.connect4_solver import Connect4Solver
+
+    solver = Connect4Solver()
+    report = policy_accuracy(run.best, positions, solver)
+    assert report["positions"] == 1 and 0 <= report["perfect_moves"] <= 1
+    # a policy that picks a losing move scores 0: the measure is not vacuous
+    state = game.state_from_string(positions[0])
+    scores = solver.analyze(game, state, weak=True)
+    worst = min(scores, key=scores.get)
+    if scores[worst] < max(scores.values()):  # a position with a losing move: pick it
+        run.best.params["bp"][:] = -50.0
+        run.best.params["bp"][worst] = 50.0
+        run.best.params["wp"][:] = 0.0
+        assert policy_accuracy(run.best, positions[:1], solver)["perfect_moves"] == 0
     with pytest.raises(GameSearchError):
         make_agent(f"alphazero:weights={tmp_path / 'missing.npz'}")
