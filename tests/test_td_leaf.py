@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from gamesearch.catalog.features import connect4_features
 from gamesearch.errors import GameSearchError
 from gamesearch.games.connect4 import ConnectFour
 from gamesearch.learn.features import WeightedFeatures
-from gamesearch.learn.game_features import connect4_features
 from gamesearch.learn.td_leaf import pv_leaf, td_leaf
-from gamesearch.search.result import SearchResult, SearchStats
+from gamesearch.result import SearchResult, SearchStats
+from gamesearch.search.alphabeta import alphabeta
 
 
 class Line:
@@ -48,8 +49,8 @@ def test_update_by_hand() -> None:
     def one_step(game, state, depth, evaluate):
         return SearchResult(0.0, 0, [0], SearchStats())
 
-    learned = td_leaf(Line(), wf, games=1, depth=1, alpha=0.2, lam=0.5, epsilon=0.0,
-                      search=one_step)
+    learned = td_leaf(Line(), wf, games=1, search=one_step, depth=1, alpha=0.2, lam=0.5,
+                      epsilon=0.0)
     assert learned.features.weights == [pytest.approx(0.5 + 0.2 * 0.5)]
 
 
@@ -63,8 +64,6 @@ def held_out_positions(game, n_games: int, seed: int) -> list[tuple]:
     """(position, outcome for the first player) from games the learner never saw: the
     hand-written evaluation at depth 2 with 30% random moves."""
     import random
-
-    from gamesearch.search.alphabeta import alphabeta
 
     hand = connect4_features(game)
     rng = random.Random(seed)
@@ -88,8 +87,8 @@ def test_self_play_learns_to_predict_outcomes() -> None:
     always says 0): TD learning reduces exactly this error."""
     game = ConnectFour()
     zero = connect4_features(game).with_weights([0.0, 0.0, 0.0, 0.0])
-    learned = td_leaf(game, zero, games=200, depth=1, alpha=5.0, lam=0.7, epsilon=0.1,
-                      seed=1).features
+    learned = td_leaf(game, zero, games=200, search=alphabeta, depth=1, alpha=5.0, lam=0.7,
+                      epsilon=0.1, seed=1).features
     three = learned.weights[0]
     assert three > 0 and three == max(learned.weights), learned.weights
     samples = held_out_positions(game, 20, seed=9)
@@ -103,6 +102,6 @@ def test_self_play_learns_to_predict_outcomes() -> None:
 
 def test_bad_arguments() -> None:
     with pytest.raises(GameSearchError):
-        td_leaf(ConnectFour(), connect4_features(), games=1, depth=0)
+        td_leaf(ConnectFour(), connect4_features(), games=1, search=alphabeta, depth=0)
     with pytest.raises(GameSearchError):
-        td_leaf(ConnectFour(), connect4_features(), games=1, lam=2.0)
+        td_leaf(ConnectFour(), connect4_features(), games=1, search=alphabeta, lam=2.0)

@@ -29,7 +29,7 @@ import numpy as np
 from gamesearch.agents import Agent
 from gamesearch.errors import GameSearchError
 from gamesearch.learn.network import ValueNetwork
-from gamesearch.search.result import Clock, SearchResult, SearchStats
+from gamesearch.result import Clock, SearchResult, SearchStats
 
 INPUTS = 196
 ROLLS = np.array([[a, b] for a in range(6, 0, -1) for b in range(a, 0, -1)], dtype=np.int64)

@@ -16,7 +16,7 @@ from gamesearch.errors import GameSearchError
 from gamesearch.learn.alphazero import CHECKPOINT_KIND, Problem, make_evaluator
 from gamesearch.learn.policy_value import PolicyValueNetwork
 from gamesearch.learn.puct import PUCT
-from gamesearch.search.result import Clock, SearchResult, SearchStats
+from gamesearch.result import Clock, SearchResult, SearchStats
 
 SHIPPED_WEIGHTS = Path(__file__).resolve().parent.parent / "data" / "connect4" / "alphazero.npz"
 

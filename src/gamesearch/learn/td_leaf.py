@@ -43,17 +43,17 @@ def pv_leaf(game: Game, state: State, pv: list) -> State:
     return state
 
 
-def td_leaf(game: Game, features: WeightedFeatures, games: int, depth: int = 2,
-            alpha: float = 0.05, lam: float = 0.7, epsilon: float = 0.1, seed: int = 0,
-            search: Callable | None = None) -> TDLeafResult:
-    """Learn ``features``' weights by ``games`` games of self-play TD-leaf(lambda) with an
-    alpha-beta of ``depth`` plies; ``epsilon`` of the moves are random (exploration)."""
+def td_leaf(game: Game, features: WeightedFeatures, games: int, search: Callable,
+            depth: int = 2, alpha: float = 0.05, lam: float = 0.7, epsilon: float = 0.1,
+            seed: int = 0) -> TDLeafResult:
+    """Learn ``features``' weights by ``games`` games of self-play TD-leaf(lambda), each
+    move chosen by ``search(game, state, depth=, evaluate=)`` (an alpha-beta, passed in:
+    learn/ imports no search layer) returning a principal variation; ``epsilon`` of the
+    moves are random (exploration)."""
     if games < 0 or depth < 1:
         raise GameSearchError(f"td_leaf needs games >= 0 and depth >= 1, got {games}, {depth}")
     if not 0.0 <= lam <= 1.0 or not 0.0 <= epsilon <= 1.0:
         raise GameSearchError("td_leaf: lambda and epsilon must lie in [0, 1]")
-    if search is None:
-        from gamesearch.search.alphabeta import alphabeta as search
     rng = random.Random(seed)
     result = TDLeafResult(features)
     for _ in range(games):
