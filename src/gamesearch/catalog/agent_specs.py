@@ -61,3 +61,33 @@ def _chess_engine(time: float = 1.0, depth: int | None = None, hash: int = 64) -
 
 register_agent("chess-engine", _chess_engine, "chess: the compiled engine (PVS, TT, "
                "quiescence), time=T seconds a move or depth=N plies, hash=MB")
+
+
+def _pubeval() -> Agent:
+    from gamesearch.catalog.backgammon_td import pubeval_agent
+
+    return pubeval_agent()
+
+
+def _td_gammon(depth: int = 0, weights: str | None = None) -> Agent:
+    from gamesearch.catalog.backgammon_td import td_gammon_agent
+
+    return td_gammon_agent(depth=depth, weights=weights)
+
+
+register_agent("pubeval", _pubeval, "backgammon: Tesauro's published linear evaluation, 0-ply "
+               "(the yardstick of TD-Gammon replications)")
+register_agent("td-gammon", _td_gammon, "backgammon: the TD(lambda) self-play network, depth=0 "
+               "or 2 (expectiminimax over the 21 rolls); weights=FILE (default: shipped)")
+
+
+def _alphazero(simulations: int = 800, weights: str | None = None, c: float = 1.5,
+               policy: bool = False) -> Agent:
+    from gamesearch.catalog.connect4_az import alphazero_agent
+
+    return alphazero_agent(simulations=0 if policy else simulations, weights=weights, c=c)
+
+
+register_agent("alphazero", _alphazero, "connect4: PUCT with the self-play policy-value "
+               "network, simulations=N (policy=true: the policy alone, no search), "
+               "weights=FILE, c=1.5")

@@ -99,3 +99,6 @@ def train_cfr(
     if interrupted:  # the files are written; exit 130 like any interrupted command
         print("interrupted: the work so far is saved (continue with --resume)", file=sys.stderr)
         sys.exit(130)
+
+
+import gamesearch.cli.train_learn  # noqa: E402, F401  (``train td``: learning by self-play)

@@ -1,0 +1,57 @@
+"""TD-Gammon's yardsticks: the trained network (0-ply and depth 2) against pubeval, our
+hand-written evaluation at 0-ply, and each other; win rates with 95% Wilson intervals.
+
+    nice python bench/td_gammon_eval.py WEIGHTS.npz --games 5000 --depth2-games 200
+
+Games are seeded (seat swapped every game); docs/LEARNING.md records the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from gamesearch.catalog.backgammon_td import (
+    GammonChooser,
+    MatchGame,
+    NetChooser,
+    PubevalChooser,
+    load_network,
+)
+from gamesearch.learn.selfplay import Score, play_games
+
+
+def match(a, b, games: int, seed: int) -> tuple[Score, float]:
+    began = time.perf_counter()
+    points = play_games(MatchGame(a, b, seed=seed), range(games))
+    return Score(games, sum(p > 0 for p in points), float(sum(points))), \
+        time.perf_counter() - began
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("weights")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--depth2-games", type=int, default=100)
+    args = parser.parse_args()
+    net = load_network(args.weights)
+    zero = NetChooser(net, 0)
+    rows = [("td-gammon 0-ply", "pubeval", zero, PubevalChooser(), args.games),
+            ("td-gammon 0-ply", "gammon eval 0-ply", zero, GammonChooser(), args.games),
+            ("pubeval", "gammon eval 0-ply", PubevalChooser(), GammonChooser(), args.games)]
+    if args.depth2_games:
+        rows.append(("td-gammon depth 2", "td-gammon 0-ply", NetChooser(net, 2), zero,
+                     args.depth2_games))
+        rows.append(("td-gammon depth 2", "pubeval", NetChooser(net, 2), PubevalChooser(),
+                     args.depth2_games))
+    print("| A | B | games | A wins (95% CI) | points/game for A | seconds |")
+    print("|---|---|---|---|---|---|")
+    for name_a, name_b, a, b, games in rows:
+        score, seconds = match(a, b, games, seed=2024)
+        lo, hi = score.interval()
+        print(f"| {name_a} | {name_b} | {games} | {100 * score.rate:.1f}% ({100 * lo:.1f}-"
+              f"{100 * hi:.1f}) | {score.points / games:+.3f} | {seconds:.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+"""AlphaZero on Connect Four: the board encoding, the ``alphazero`` agent, and the policy's
+accuracy against the perfect solver (the outside oracle).
+
+The input is two planes of 42 cells (the mover's stones, the opponent's), read from the
+bitboard; the policy head scores the seven columns.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from gamesearch.agents import Agent
+from gamesearch.errors import GameSearchError
+from gamesearch.learn.alphazero import CHECKPOINT_KIND, Problem, make_evaluator
+from gamesearch.learn.policy_value import PolicyValueNetwork
+from gamesearch.learn.puct import PUCT
+from gamesearch.result import Clock, SearchResult, SearchStats
+
+SHIPPED_WEIGHTS = Path(__file__).resolve().parent.parent / "data" / "connect4" / "alphazero.npz"
+
+
+def connect4_problem(game=None) -> Problem:
+    """Connect Four (7x6 unless ``game`` says otherwise) for a policy-value network."""
+    from gamesearch.games.connect4 import ConnectFour
+
+    game = game or ConnectFour()
+    bits = np.array([c * game.h1 + r for c in range(game.width) for r in range(game.height)],
+                    dtype=np.int64)
+
+    def encode(state) -> np.ndarray:
+        current, mask = np.int64(state[0]), np.int64(state[1])
+        mine = (current >> bits) & 1
+        theirs = ((current ^ mask) >> bits) & 1
+        return np.concatenate([mine, theirs]).astype(float)
+
+    return Problem(game, encode, tuple(range(game.width)))
+
+
+def load_policy_value(path: str | Path | None = None) -> PolicyValueNetwork:
+    """The best network of a training checkpoint, or the shipped one."""
+    from gamesearch.learn.checkpoint import load_checkpoint
+
+    path = Path(path) if path is not None else SHIPPED_WEIGHTS
+    if path == SHIPPED_WEIGHTS and not path.exists():
+        raise GameSearchError("no AlphaZero weights are shipped in this install; train some "
+                              "with `gamesearch train alphazero connect4` and pass weights=FILE")
+    arrays, _ = load_checkpoint(path, CHECKPOINT_KIND)
+    return PolicyValueNetwork.from_arrays(arrays, "best_")
+
+
+class AlphaZeroAgent(Agent):
+    """PUCT with the network's priors and values; ``simulations=0`` plays the policy alone
+    (the spec's ``policy=true``)."""
+
+    def __init__(self, net: PolicyValueNetwork, simulations: int, c_puct: float = 1.5) -> None:
+        if simulations < 0:
+            raise GameSearchError(f"simulations must be >= 0, got {simulations}")
+        self.net, self.simulations, self.c_puct = net, simulations, c_puct
+        self.spec = "alphazero"
+
+    def __call__(self, game, state) -> SearchResult:
+        clock = Clock(None)
+        problem = connect4_problem(game)
+        evaluate = make_evaluator(problem, self.net)
+        if self.simulations == 0:
+            priors, value = evaluate(state)
+            action = max(priors, key=priors.get)
+            return SearchResult(value, action, [action], SearchStats(seconds=clock.elapsed()))
+        visits = PUCT(game, evaluate, self.c_puct).search(state, self.simulations)
+        action = max(visits, key=visits.get)
+        stats = SearchStats(nodes=self.simulations, iterations=self.simulations,
+                            seconds=clock.elapsed())
+        return SearchResult(None, action, [action], stats)
+
+
+def alphazero_agent(simulations: int = 800, weights: str | None = None,
+                    c: float = 1.5) -> Agent:
+    """The AlphaZero Connect Four player (shipped weights, or ``weights=FILE``)."""
+    return AlphaZeroAgent(load_policy_value(weights), simulations, c)
+
+
+def policy_accuracy(net: PolicyValueNetwork, positions: list[str], solver=None) -> dict:
+    """How often the network's top policy move keeps the game-theoretic value (win, draw
+    or loss, per the perfect solver) over the given positions (move strings, Pons' test
+    set format). Positions already decided for every move count as correct."""
+    from gamesearch.games.connect4 import ConnectFour
+    from gamesearch.games.connect4_solver import Connect4Solver
+
+    game = ConnectFour()
+    solver = solver or Connect4Solver()
+    problem = connect4_problem(game)
+    evaluate = make_evaluator(problem, net)
+    good = 0
+    for text in positions:
+        state = game.state_from_string(text)
+        scores = solver.analyze(game, state, weak=True)
+        priors, _ = evaluate(state)
+        choice = max(priors, key=priors.get)
+        good += scores[choice] == max(scores.values())
+    return {"positions": len(positions), "perfect_moves": good,
+            "accuracy": good / len(positions) if positions else 0.0}

@@ -1,0 +1,203 @@
+"""``gamesearch train td backgammon``: TD-Gammon by self-play, resumable, with its curve.
+
+Files in ``--out``: ``checkpoint.npz`` (the network and the run's counters, written
+atomically every ``--checkpoint-every`` seconds, after each evaluation, at the end and on
+Ctrl-C), ``log.jsonl`` (one JSON line per evaluation against pubeval) and ``curve.png``.
+``--resume`` continues; with ``--total N`` the same command repeated after a kill ends
+the run at exactly N games, with the weights an unbroken run would have.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from pathlib import Path
+
+import typer
+from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+from gamesearch.cli.common import console, print_json, print_report
+from gamesearch.cli.train_cfr import train_app
+from gamesearch.errors import GameSearchError
+
+
+def plot_curve(curve: list[dict], path: Path, title: str, key: str, label: str) -> None:
+    """Draw the learning curve (win rate with its 95% interval against games) as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from gamesearch.durable import PNG_MARK, atomic_writer, check_output, png_is_ours
+
+    check_output(path, png_is_ours, what="picture")
+    games = [p["games"] for p in curve]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.plot(games, [p[key] for p in curve], marker="o", label=label)
+    ax.fill_between(games, [p["ci_low"] for p in curve], [p["ci_high"] for p in curve],
+                    alpha=0.2, label="95% interval")
+    ax.axhline(0.5, color="grey", lw=0.8)
+    ax.set_xlabel("self-play games")
+    ax.set_ylabel("win rate")
+    ax.set_ylim(0, 1)
+    ax.set_title(title)
+    ax.legend()
+    with atomic_writer(path) as handle:
+        fig.savefig(handle, format="png", dpi=90, metadata=PNG_MARK)
+    plt.close(fig)
+
+
+@train_app.command("td")
+def train_td(
+    game_name: str = typer.Argument(..., metavar="GAME", help="backgammon"),
+    games: int | None = typer.Option(None, "--games", "-n", help="games to add (default 1000)"),
+    total: int | None = typer.Option(None, "--total", help="train until the run holds this "
+                                     "many games (the same command finishes a killed run)"),
+    hidden: int = typer.Option(40, "--hidden", help="hidden units (a new run)"),
+    alpha: float = typer.Option(0.1, "--alpha", help="learning rate (a new run)"),
+    lam: float = typer.Option(0.7, "--lambda", help="trace decay lambda (a new run)"),
+    seed: int = typer.Option(0, "--seed", help="seed of weights and dice (a new run)"),
+    eval_every: int = typer.Option(1000, "--eval-every", help="games between evaluations"),
+    eval_games: int = typer.Option(200, "--eval-games", help="games per evaluation vs "
+                                   "pubeval"),
+    out: str | None = typer.Option(None, "--out", help="folder for the files (td-GAME)"),
+    resume: bool = typer.Option(False, "--resume", help="continue from --out's checkpoint"),
+    checkpoint_every: float = typer.Option(60.0, "--checkpoint-every", metavar="SECONDS",
+                                           help="write the checkpoint this often"),
+    force: bool = typer.Option(False, "--force", help="start --out afresh"),
+    json_out: bool = typer.Option(False, "--json", help="JSON output"),
+) -> None:
+    """Train a TD-Gammon network by self-play; Ctrl-C keeps the work (--resume goes on)."""
+    from gamesearch.durable import StopRequest
+
+    if game_name != "backgammon":
+        raise GameSearchError(f"train td plays backgammon only, not {game_name!r}")
+    if games is not None and total is not None:
+        raise GameSearchError("give --games (to add) or --total, not both")
+    if games is not None and games < 1:
+        raise GameSearchError(f"--games must be at least 1, got {games}")
+    if total is not None and total < 0:
+        raise GameSearchError(f"--total must be at least 0, got {total}")
+    if not checkpoint_every >= 0:
+        raise GameSearchError(f"--checkpoint-every must be >= 0 seconds, got {checkpoint_every}")
+    if not 0 < alpha < 10:
+        raise GameSearchError(f"--alpha must be in (0, 10), got {alpha}")
+    from gamesearch.catalog.backgammon_training import TDGammonTraining
+
+    folder = Path(out or "td-backgammon")
+    run = TDGammonTraining(folder, hidden=hidden, alpha=alpha, lam=lam, seed=seed,
+                           eval_every=eval_every, eval_games=eval_games, resume=resume,
+                           force=force, checkpoint_every=checkpoint_every)
+    start = run.games
+    target = total if total is not None else start + (games or 1000)
+    if target < start:
+        run.close()
+        raise GameSearchError(f"--total {target}: the run in {str(folder)!r} already holds "
+                              f"{start} games")
+    interrupted = False
+    try:
+        with Progress(TextColumn("TD-Gammon"), BarColumn(), TextColumn("{task.completed}/"
+                      "{task.total} games"), TextColumn("vs pubeval {task.fields[rate]}"),
+                      TimeRemainingColumn(), console=console, disable=json_out) as bar, \
+                StopRequest() as stop:
+            task = bar.add_task("td", total=target, completed=start, rate="-")
+
+            def shown(r: TDGammonTraining) -> None:
+                rate = f"{100 * r.curve[-1]['vs_pubeval']:.1f}%" if r.curve else "-"
+                bar.update(task, completed=r.games, rate=rate)
+
+            try:
+                run.run(target, stop=lambda: stop.requested, progress=shown)
+            except KeyboardInterrupt:
+                run.save()
+            interrupted = run.games < target
+        if run.curve:
+            plot_curve(run.curve, folder / "curve.png", "TD-Gammon (0-ply) vs pubeval",
+                       "vs_pubeval", "TD-Gammon vs pubeval")
+    finally:
+        run.close()
+    summary = {"game": "backgammon", "games": run.games, "plays": run.plays,
+               "seconds": round(run.seconds, 1), "settings": run.settings,
+               "last_evaluation": run.curve[-1] if run.curve else None,
+               "interrupted": interrupted, "folder": str(folder)}
+    if json_out:
+        print_json(summary)
+    else:
+        print_report(summary)
+    if interrupted:
+        print("interrupted: the work so far is saved (continue with --resume)", file=sys.stderr)
+        sys.exit(130)
+
+
+@train_app.command("alphazero")
+def train_alphazero(
+    game_name: str = typer.Argument(..., metavar="GAME", help="connect4"),
+    rounds: int | None = typer.Option(None, "--rounds", "-n", help="rounds to add "
+                                      "(default 10)"),
+    total: int | None = typer.Option(None, "--total", help="train until the run holds this "
+                                     "many rounds (the same command finishes a killed run)"),
+    simulations: int = typer.Option(50, "--simulations", help="PUCT simulations per move"),
+    games_per_round: int = typer.Option(20, "--games-per-round", help="self-play games per "
+                                        "round"),
+    steps_per_round: int = typer.Option(100, "--steps-per-round", help="minibatch steps per "
+                                        "round"),
+    hidden: int = typer.Option(128, "--hidden", help="hidden units per layer (a new run)"),
+    seed: int = typer.Option(0, "--seed", help="seed (a new run)"),
+    eval_every: int = typer.Option(5, "--eval-every", help="rounds between gate matches"),
+    eval_games: int = typer.Option(20, "--eval-games", help="games per gate match"),
+    out: str | None = typer.Option(None, "--out", help="folder for the files (az-GAME)"),
+    resume: bool = typer.Option(False, "--resume", help="continue from --out's checkpoint"),
+    force: bool = typer.Option(False, "--force", help="start --out afresh"),
+    json_out: bool = typer.Option(False, "--json", help="JSON output"),
+) -> None:
+    """Train a policy-value network by AlphaZero self-play; Ctrl-C keeps the work."""
+    from gamesearch.catalog.connect4_az import connect4_problem
+    from gamesearch.durable import StopRequest
+    from gamesearch.learn.alphazero import AlphaZeroTraining
+
+    if game_name != "connect4":
+        raise GameSearchError(f"train alphazero plays connect4 only, not {game_name!r}")
+    if rounds is not None and total is not None:
+        raise GameSearchError("give --rounds (to add) or --total, not both")
+    if rounds is not None and rounds < 1:
+        raise GameSearchError(f"--rounds must be at least 1, got {rounds}")
+    folder = Path(out or "az-connect4")
+    settings = {} if resume else {
+        "simulations": simulations, "games_per_round": games_per_round,
+        "steps_per_round": steps_per_round, "hidden": hidden, "seed": seed,
+        "eval_every": eval_every, "eval_games": eval_games}
+    run = AlphaZeroTraining(connect4_problem(), folder, resume=resume, force=force, **settings)
+    start = run.rounds
+    target = total if total is not None else start + (rounds or 10)
+    interrupted = False
+    try:
+        with Progress(TextColumn("AlphaZero"), BarColumn(), TextColumn("{task.completed}/"
+                      "{task.total} rounds"), TextColumn("loss {task.fields[loss]}"),
+                      TimeRemainingColumn(), console=console, disable=json_out) as bar, \
+                StopRequest() as stop:
+            task = bar.add_task("az", total=target, completed=start, loss="-")
+
+            def shown(r: AlphaZeroTraining) -> None:
+                bar.update(task, completed=r.rounds, loss=f"{r.curve[-1]['loss']:.3f}")
+
+            # every finished round is already in the checkpoint
+            with contextlib.suppress(KeyboardInterrupt):
+                run.run(target, stop=lambda: stop.requested, progress=shown)
+            interrupted = run.rounds < target
+        gated = [p for p in run.curve if "vs_best" in p]
+        if gated:
+            plot_curve(gated, folder / "curve.png", "AlphaZero: new network vs best",
+                       "vs_best", "new vs best")
+    finally:
+        run.close()
+    summary = {"game": "connect4", "rounds": run.rounds, "games": run.games,
+               "seconds": round(run.seconds, 1), "settings": run.settings,
+               "last_round": run.curve[-1] if run.curve else None,
+               "interrupted": interrupted, "folder": str(folder)}
+    if json_out:
+        print_json(summary)
+    else:
+        print_report(summary)
+    if interrupted:
+        print("interrupted: the work so far is saved (continue with --resume)", file=sys.stderr)
+        sys.exit(130)

@@ -1,0 +1,223 @@
+"""TD-Gammon and pubeval: encodings by hand, pubeval's strength, the depth-2 search against
+the readable Star2 expectiminimax, a tiny training run that measurably improves, exact
+resume after kill -9, and the agents in the game protocol."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from gamesearch.agents import make_agent
+from gamesearch.catalog.backgammon_td import (
+    INPUTS,
+    Chooser,
+    MatchGame,
+    NetChooser,
+    PubevalChooser,
+    encode,
+    mirror,
+    pubeval_inputs,
+    pubeval_scores,
+    start_board,
+)
+from gamesearch.catalog.backgammon_training import TDGammonTraining
+from gamesearch.game import CHANCE
+from gamesearch.games.backgammon import Backgammon
+from gamesearch.learn.checkpoint import load_checkpoint
+from gamesearch.learn.network import ValueNetwork
+from gamesearch.learn.selfplay import play_games
+
+
+class RandomChooser(Chooser):
+    """A uniformly random play (the floor every learner must clear)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, rows, my, opp) -> int:
+        return self.rng.randrange(rows.shape[0])
+
+
+def start_row() -> np.ndarray:
+    my, opp = start_board()
+    return np.concatenate([my, opp])[None, :]
+
+
+def test_tesauro_encoding_of_the_start() -> None:
+    x = encode(start_row())[0]
+    assert x.shape == (INPUTS,)
+    units = x[:96].reshape(24, 4)  # the mover's points 1..24
+    assert list(units[23]) == [1, 1, 0, 0]  # two on the 24 point
+    assert list(units[12]) == [1, 1, 1, 1.0]  # five on the 13 point: (5 - 3) / 2
+    assert list(units[7]) == [1, 1, 1, 0]  # three on the 8 point
+    assert not units[0].any()
+    theirs = x[98:194].reshape(24, 4)  # the opponent's 24 point is our 1 point
+    assert list(theirs[0]) == [1, 1, 0, 0]
+    assert x[96] == x[97] == x[194] == x[195] == 0
+    assert x.sum() == pytest.approx(2 * (2 + 4 + 3 + 4))  # 24, 13, 8, 6 points
+
+
+def test_pubeval_inputs_follow_tesauros_layout() -> None:
+    """Block k of five covers the mover's point 24 - k (Tesauro's setx)."""
+    my, opp = start_board()
+    my[25], opp[25], my[0] = 1, 2, 0  # a checker of each on the bar (counts need not add)
+    x = pubeval_inputs(np.concatenate([my, opp])[None, :])[0]
+    blocks = x[:120].reshape(24, 5)
+    assert list(blocks[0]) == [0, 0, 1, 0, 0]  # point 24: two of ours
+    assert list(blocks[11]) == [0, 0, 1, 0, 1.0]  # point 13: five of ours
+    assert list(blocks[16]) == [0, 0, 1, 1, 0]  # point 8: three
+    assert x[120] == 1.0 and x[121] == 0.0  # opponent's bar / 2
+    # a bear-off of all fifteen scores highest, as in Tesauro's code
+    done = start_row().copy()
+    done[0, 0] = 15
+    assert pubeval_scores(done, race=True)[0] > 1e6
+
+
+def test_pubeval_crushes_a_random_player() -> None:
+    """An outside fact: pubeval is a decent player, far above random moves."""
+    points = play_games(MatchGame(PubevalChooser(), RandomChooser(1), seed=3), range(20))
+    assert sum(p > 0 for p in points) >= 17
+
+
+def test_depth2_equals_the_readable_star2_search() -> None:
+    """The batched depth-2 search of td-gammon gives the same values as the readable
+    expectiminimax with Star2 pruning, evaluating leaves with the same network."""
+    from gamesearch.search.chance import expectiminimax
+
+    game = Backgammon()
+    net = ValueNetwork(INPUTS, 8, seed=5, scale=0.5)
+    chooser = NetChooser(net, depth=2)
+
+    def evaluate(s, player: int) -> float:
+        # the state after a play: its mover is the one not to move now
+        from gamesearch.games.backgammon_kernel import arrays
+
+        my, opp = arrays(s)  # the next mover's view; mirror back to the player who moved
+        row = np.concatenate([my, opp])
+        prev_my, prev_opp = mirror(row)
+        p = float(net.values(encode(np.concatenate([prev_my, prev_opp])[None, :]))[0])
+        value = 2 * p - 1  # for the player who just moved
+        return value if player != s.player else -value
+
+    state = game.initial_state()
+    rng = random.Random(2)
+    for _ in range(7):  # a few plies into a game
+        state = game.result(state, rng.choice(list(game.actions(state))))
+    while game.to_move(state) == CHANCE:
+        state = game.result(state, rng.choice(list(game.actions(state))))
+    star = expectiminimax(game, state, depth=2, evaluate=evaluate, pruning="star2")
+    from gamesearch.games import backgammon_kernel as kernel
+
+    my, opp = kernel.arrays(state)
+    work = np.empty((kernel.MAX_PLAYS, 52), dtype=np.int64)
+    dies = np.empty(kernel.MAX_PLAYS, dtype=np.int64)
+    n = kernel.generate(my, opp, max(state.dice), min(state.dice), work, dies)
+    values = chooser.values(work[:n].copy())
+    assert 2 * values.max() - 1 == pytest.approx(star.value, abs=1e-9)
+
+
+def test_a_tiny_training_run_beats_random_more_than_the_untrained_net(tmp_path) -> None:
+    untrained = ValueNetwork(INPUTS, 10, seed=0)  # the run's starting weights
+    run = TDGammonTraining(tmp_path / "run", hidden=10, seed=0, eval_every=10**6)
+    run.run(300)
+    run.close()
+
+    def wins(net: ValueNetwork) -> int:
+        points = play_games(MatchGame(NetChooser(net), RandomChooser(4), seed=11), range(60))
+        return sum(p > 0 for p in points)
+
+    before, after = wins(untrained), wins(run.net)
+    assert after >= 30 and after >= before + 12, (before, after)  # measured: 15 -> 34 of 60
+
+
+def test_resume_is_exact(tmp_path) -> None:
+    whole = TDGammonTraining(tmp_path / "whole", hidden=6, seed=3, eval_every=10,
+                             eval_games=4)
+    whole.run(20)
+    whole.close()
+    part = TDGammonTraining(tmp_path / "part", hidden=6, seed=3, eval_every=10, eval_games=4)
+    part.run(13)
+    part.close()
+    again = TDGammonTraining(tmp_path / "part", resume=True)
+    again.run(20)
+    again.close()
+    for a, b in zip(whole.net.params, again.net.params):
+        np.testing.assert_array_equal(a, b)
+    def untimed(curve: list[dict]) -> list[dict]:
+        return [{k: v for k, v in p.items() if k != "seconds"} for p in curve]
+
+    assert untimed(again.curve) == untimed(whole.curve)
+    lines = (tmp_path / "part" / "log.jsonl").read_text().splitlines()
+    assert len(lines) == 3  # the header and two evaluations, each once
+
+
+@pytest.mark.slow  # two CLI start-ups (about 20 s on a busy machine)
+def test_kill_nine_then_resume_matches_an_unbroken_run(tmp_path) -> None:
+    def command(folder, *extra: str) -> list[str]:
+        return [sys.executable, "-m", "gamesearch", "train", "td", "backgammon", "--total",
+                "60", "--hidden", "5", "--eval-every", "1000", "--checkpoint-every", "0",
+                "--out", str(folder), "--json", *extra]
+
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    done = subprocess.run(command(tmp_path / "whole"), capture_output=True, text=True, env=env,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    victim = subprocess.Popen(command(tmp_path / "killed"), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, env=env)
+    checkpoint = tmp_path / "killed" / "checkpoint.npz"
+    deadline = time.monotonic() + 120
+    while not checkpoint.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)
+    victim.send_signal(signal.SIGKILL)
+    victim.wait()
+    _, meta = load_checkpoint(checkpoint, "td-gammon checkpoint")
+    assert 0 < meta["games"] < 60  # killed mid-run
+    resumed = subprocess.run(command(tmp_path / "killed", "--resume"), capture_output=True,
+                             text=True, env=env, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    a, _ = load_checkpoint(tmp_path / "whole" / "checkpoint.npz", "td-gammon checkpoint")
+    b, meta = load_checkpoint(checkpoint, "td-gammon checkpoint")
+    assert meta["games"] == 60
+    for key in a:
+        np.testing.assert_array_equal(a[key], b[key])
+
+
+def test_agents_play_legal_moves_through_the_protocol(tmp_path) -> None:
+    run = TDGammonTraining(tmp_path / "run", hidden=4, eval_every=10**6)
+    run.run(2)
+    run.close()
+    game = Backgammon()
+    weights = str(tmp_path / "run" / "checkpoint.npz")
+    for spec in ("pubeval", f"td-gammon:weights={weights}",
+                 f"td-gammon:depth=2,weights={weights}"):
+        agent = make_agent(spec)
+        state = game.initial_state()
+        rng = random.Random(0)
+        for _ in range(6):
+            while game.to_move(state) == CHANCE:
+                state = game.result(state, rng.choice(list(game.actions(state))))
+            action = agent(game, state).action
+            assert action in game.actions(state)
+            state = game.result(state, action)
+
+
+def test_bad_weights_are_one_line_errors(tmp_path) -> None:
+    from gamesearch.errors import GameSearchError
+
+    (tmp_path / "w.npz").write_bytes(b"junk")
+    with pytest.raises(GameSearchError, match="not a td-gammon checkpoint"):
+        make_agent(f"td-gammon:weights={tmp_path / 'w.npz'}")
+    with pytest.raises(GameSearchError, match="no checkpoint"):
+        make_agent(f"td-gammon:weights={tmp_path / 'missing.npz'}")
+    with pytest.raises(GameSearchError, match="depth 0 or 2"):
+        NetChooser(ValueNetwork(INPUTS, 2), depth=1)
