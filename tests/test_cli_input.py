@@ -300,7 +300,7 @@ def test_agents_lists_parameters_ranges_defaults_and_games(cli):
     code, out, err, _ = cli("agents", "tictactoe", "--json")
     names = {row["agent"] for row in json.loads(out)["agents"]}
     assert "alphabeta" in names and "pig-optimal" not in names and "ismcts" not in names
-    refused(cli, "agents", "chess", words="unknown game 'chess'")
+    refused(cli, "agents", "mahjong", words="unknown game 'mahjong'")
 
 
 def test_solve_help_lists_each_games_options_with_types(cli):

@@ -71,7 +71,7 @@ def test_position_board_and_outcome(client):
 
 
 @pytest.mark.parametrize("body, status, words", [
-    ({"game": "chess", "moves": []}, 404, "unknown game 'chess'"),
+    ({"game": "mahjong", "moves": []}, 404, "unknown game 'mahjong'"),
     ({"game": "tree:file=/etc/passwd", "moves": []}, 404, "unknown game 'tree'"),
     ({"game": "nim:piles=../x", "moves": []}, 400, "not allowed"),
     ({"game": "nim:piles=5000", "moves": []}, 400, "too large"),

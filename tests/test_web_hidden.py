@@ -71,7 +71,7 @@ def test_seats_give_the_catalogs_defaults(client):
 
 
 def test_seats_of_an_unknown_game_is_a_4xx(client):
-    response = client.get("/api/seats", params={"game": "chess"})
+    response = client.get("/api/seats", params={"game": "mahjong"})
     assert response.status_code == 404 and "unknown game" in response.json()["error"]
 
 
