@@ -52,6 +52,15 @@ def test_illegal_move_names_the_legal_ones():
         g.string_to_action(g.initial_state(), "Ke2")
 
 
+@pytest.mark.parametrize("text", ["--", "0000", "Z0"])
+def test_the_null_move_is_not_a_move(text):
+    """python-chess reads "--" and "0000" as a null move; a game has no such move (found by
+    the parser fuzz in test_check_game)."""
+    g = load_game("chess")
+    with pytest.raises(IllegalActionError):
+        g.string_to_action(g.initial_state(), text)
+
+
 def test_game_from_a_fen_parameter():
     g = load_game("chess:fen=8/8/4k3/8/8/3RK3/8/8 w - - 0 1")
     assert g.to_move(g.initial_state()) == 0

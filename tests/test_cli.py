@@ -206,7 +206,7 @@ def test_match_command_reports_and_resumes(cli, tmp_path) -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (("solve", "chess960"), "unknown game 'chess960'"),
-    (("play", "go"), "unknown game 'go'"),
+    (("play", "shogi"), "unknown game 'shogi'"),
     (("play", "tictactoe", "--position", "55"), "square 5 is taken"),
     (("play", "connect4", "--position", "4x"), "malformed move 'x'"),
     (("play", "tictactoe", "--player2", "deepblue:depth=3"), "unknown agent 'deepblue'"),

@@ -427,3 +427,60 @@ def test_a_link_to_another_game_gives_that_games_default_seats(server, page):
     page.wait_for_function("document.querySelector(\"#players [data-side='1'] .kind\")"
                            ".value === 'pig-optimal'")
     assert page.text_content("#play-error") == ""
+
+
+def _square(page, name):
+    """The clickable layer of the square ``name`` (the hit rectangle above its piece)."""
+    index = page.evaluate("(n) => [...document.querySelectorAll('#board rect.square')]"
+                          ".findIndex((r) => r.dataset.square === n)", name)
+    assert index >= 0, f"no square {name} on the board"
+    return page.locator("#board rect.square-hit").nth(index)
+
+
+def test_othello_by_clicking_a_square_the_ai_answers_from_a_search(server, page):
+    """d3 is one of black's four opening moves (it flips d4); the engine then answers."""
+    page.goto(server + "#/play?game=othello")
+    page.wait_for_selector('#board rect.square[data-square="d3"]', timeout=90_000)
+    assert page.locator("#board .legal-dot").count() == 4  # c4 d3 e6 f5
+    _square(page, "d3").click()
+    page.wait_for_function(SETTLED.format(n=2), timeout=90_000)
+    pieces = page.evaluate("[...document.querySelectorAll('#board [data-piece]')]"
+                           ".map((p) => p.dataset.piece)")
+    assert len(pieces) == 6 and pieces.count("X") + pieces.count("O") == 6
+    assert page.text_content("#board .disc-count") == "black 3  white 3"  # 4+1 then 1 flip back
+    sources = page.evaluate("[...document.querySelectorAll('#movelist button.move')]"
+                            ".map((b) => b.dataset.source).filter(Boolean)")
+    assert sources == ["search"], sources
+
+
+def test_chess_by_two_clicks_the_engine_answers_from_a_search(server, page):
+    """e2 then e4: the pawn moves; the engine's reply is searched (not the fallback) and the
+    verdict says chess is not solved instead of failing."""
+    page.goto(server + "#/play?game=chess")
+    page.wait_for_selector('#board rect.square[data-square="e2"]', timeout=90_000)
+    _square(page, "e2").click()
+    assert page.locator("#board rect.square.selected").count() == 1
+    assert page.locator("#board .legal-dot").count() == 2  # e3 and e4
+    _square(page, "e4").click()
+    page.wait_for_function(SETTLED.format(n=2), timeout=90_000)
+    moves = page.evaluate("[...document.querySelectorAll('#movelist button.move')]"
+                          ".map((b) => [b.textContent, b.dataset.source])")
+    assert moves[0] == ["e2e4", ""] and moves[1][1] == "search", moves
+    page.wait_for_function("document.getElementById('verdict').textContent"
+                           ".includes('not solved')")
+    assert page.text_content("#play-error") == ""
+
+
+def test_checkers_by_two_clicks_the_engine_answers_from_a_search(server, page):
+    """11 then 15: the man moves; the engine's reply is searched, not the fallback."""
+    page.goto(server + "#/play?game=checkers")
+    page.wait_for_selector('#board rect.square[data-square="11"]', timeout=90_000)
+    _square(page, "11").click()
+    assert page.locator("#board .legal-dot").count() == 2  # 15 and 16
+    _square(page, "15").click()
+    page.wait_for_function(SETTLED.format(n=2), timeout=90_000)
+    moves = page.evaluate("[...document.querySelectorAll('#movelist button.move')]"
+                          ".map((b) => [b.textContent, b.dataset.source])")
+    assert moves[0] == ["11-15", ""] and moves[1][1] == "search", moves
+    assert page.locator("#board [data-piece]").count() == 24
+    assert page.text_content("#play-error") == ""

@@ -202,3 +202,32 @@ def test_the_reader_reassembles_messages_split_anywhere(messages, cuts):
         os.close(r)
         os.close(w)
     assert collector == messages
+
+
+def test_a_cancelled_stream_ends_even_when_an_event_arrives_at_the_same_moment():
+    """A page that closes its live view cancels the request's task; if a progress event
+    arrives in the same instant, asyncio.wait_for (Python 3.11) returned the event and lost
+    the cancellation, so the search ran on for its whole budget (1 time in 6 in the server).
+    """
+    from gamesearch.web.pool import Job
+
+    async def main() -> list[bool]:
+        ended = []
+        for _ in range(20):
+            job = Job(1, "think", {}, time.monotonic() + 30)
+
+            async def consume(job: Job = job) -> None:
+                async for _ in job.stream(time.monotonic() + 30):
+                    pass
+
+            task = asyncio.create_task(consume())
+            await asyncio.sleep(0.01)  # the consumer waits for an event
+            job.events.put_nowait(("progress", {}))  # the event and the cancel, together
+            task.cancel()
+            done, _ = await asyncio.wait([task], timeout=2)
+            ended.append(task in done and task.cancelled())
+            if task not in done:
+                task.cancel()
+        return ended
+
+    assert all(asyncio.run(main()))

@@ -211,6 +211,9 @@ def run_match(
                                   "plays by itself (use 'gamesearch play')")
     match = MatchResult(label, spec_a, spec_b, games, seed)
     header = {"type": "match", "game": label, "a": spec_a, "b": spec_b, "seed": seed}
+    written = getattr(game, "state_to_string", None)
+    if state is not None and written is not None:  # the start, so the file alone replays
+        header["start"] = written(start)
     done: dict[int, GameRecord] = {}
     sink = None
     if out is not None:

@@ -61,6 +61,11 @@ AGENT_NEEDS: dict[str, Needs] = {
     "ghost": Needs(games=("pacman",), seats="others"),
     "pig-optimal": Needs(games=("pig",)),
     "chess-engine": Needs(games=("chess",)),
+    "uci": Needs(games=("chess",)),
+    "checkers-engine": Needs(games=("checkers",)),
+    "gtp": Needs(games=("go",)),
+    "go-mcts": Needs(games=("go",)),
+    "othello": Needs(games=("othello",)),
 }
 """What each built-in agent kind needs; a kind missing here fits every game."""
 
@@ -73,12 +78,15 @@ DEFAULT_AGENTS: dict[str, tuple[str, ...]] = {
     "takeaway": ("maxn",),
     "pig": ("pig-optimal",),
     "backgammon": ("gammon",),
+    "othello": ("othello",),
     "pacman": ("pacman", "ghost"),
     "kuhn_poker": ("ismcts:iterations=2000",),
     "leduc_poker": ("ismcts:iterations=2000",),
     "whist": ("pimc",),
     "strategy_fusion": ("ismcts:iterations=2000",),
     "chess": ("chess-engine:time=1",),
+    "checkers": ("checkers-engine:time=1",),
+    "go": ("go-mcts:time=1",),
 }
 """Each game's default opponent, answering within about a second; one spec per seat from
 player 1 on, the last repeated for the remaining seats."""

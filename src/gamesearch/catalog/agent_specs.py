@@ -1,5 +1,6 @@
 """The game-specific agent kinds, registered into the agent registry (agents/ knows no game):
-``solver`` (Connect Four), ``gammon`` (backgammon), ``pacman`` and ``ghost``, ``pig-optimal``.
+``solver`` (Connect Four), ``gammon`` (backgammon), ``pacman`` and ``ghost``, ``pig-optimal``,
+``othello``.
 Each factory imports its agent only when one is made."""
 
 from __future__ import annotations
@@ -63,6 +64,53 @@ register_agent("chess-engine", _chess_engine, "chess: the compiled engine (PVS, 
                "quiescence), time=T seconds a move or depth=N plies, hash=MB")
 
 
+def _checkers_engine(time: float = 1.0, depth: int | None = None, nodes: int | None = None,
+                     hash: int = 32, weights: str = "hand", tables: str | None = None) -> Agent:
+    from gamesearch.catalog.checkers import CheckersAgent
+
+    return CheckersAgent(time=time, depth=depth, nodes=nodes, hash_mb=hash, weights=weights,
+                         tables=tables)
+
+
+register_agent("checkers-engine", _checkers_engine, "checkers: the compiled engine (PVS, TT, "
+               "killers, history), time=T, depth=N or nodes=N, weights=hand|learned, "
+               "tables=DIR (endgame databases), hash=MB")
+
+
+def _go_mcts(time: float = 1.0, playouts: int | None = None, rave: float = 1000.0,
+             c: float = 0.2, seed: int | None = None) -> Agent:
+    from gamesearch.catalog.go_mcts import GoMCTSAgent
+
+    return GoMCTSAgent(time=time, playouts=playouts, rave=rave, c=c, seed=seed)
+
+
+register_agent("go-mcts", _go_mcts, "go: compiled MCTS with RAVE and eye-aware random "
+               "play-outs, time=T seconds a move or playouts=N, rave=K, c=C, seed=N")
+
+
+def _gtp(cmd: str | None = None, time: float | None = None) -> Agent:
+    from gamesearch.catalog.go_gtp_player import DEFAULT_CMD, GtpPlayer
+
+    return GtpPlayer(cmd=cmd or DEFAULT_CMD, time=time)
+
+
+register_agent("gtp", _gtp, "go: an outside GTP program (default GNU Go level 1, Chinese "
+               "rules, dead stones played out; cmd='gnugo --mode gtp --level 10'), time=T "
+               "seconds a move")
+
+
+def _uci(cmd: str = "stockfish", time: float | None = 0.1, depth: int | None = None,
+         elo: int | None = None, threads: int = 1, hash: int = 16) -> Agent:
+    from gamesearch.catalog.chess_uci_player import UciPlayer
+
+    return UciPlayer(cmd=cmd, time=time, depth=depth, elo=elo, threads=threads, hash=hash)
+
+
+register_agent("uci", _uci, "chess: an outside UCI engine (cmd=stockfish, or cmd=gamesearch "
+               "uci), time=T seconds a move or depth=N, elo=N (UCI_LimitStrength), threads, "
+               "hash=MB")
+
+
 def _pubeval() -> Agent:
     from gamesearch.catalog.backgammon_td import pubeval_agent
 
@@ -91,3 +139,15 @@ def _alphazero(simulations: int = 800, weights: str | None = None, c: float = 1.
 register_agent("alphazero", _alphazero, "connect4: PUCT with the self-play policy-value "
                "network, simulations=N (policy=true: the policy alone, no search), "
                "weights=FILE, c=1.5")
+
+
+def _othello(depth: int | None = None, evaluation: str = "learned", solve: int = 14,
+             time: float | None = None) -> Agent:
+    from gamesearch.catalog.othello import OthelloAgent
+
+    return OthelloAgent(depth=depth, evaluation=evaluation, solve=solve, time=time)
+
+
+register_agent("othello", _othello, "Othello: PVS to depth=N (default 4) or as deep as "
+               "time=T seconds allow, with the learned pattern evaluation (evaluation=hand: "
+               "disc count + mobility + corners), exact solve at solve=14 empties")

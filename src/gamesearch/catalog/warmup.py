@@ -50,6 +50,36 @@ def _gammon(game: Game) -> None:
         GammonAgent(pruning=pruning).prepare(game)
 
 
+def _othello(game: Game) -> list[WarmupStep]:
+    steps = kernel_steps(game.kernel, game.initial_state())
+    steps.append((f"othello {game.size}x{game.size} perft and exact solver",
+                  lambda: _othello_solver(game)))
+    if game.size == 8:
+        steps.append(("othello engine (learned evaluation)", _othello_engine))
+    return steps
+
+
+def _othello_solver(game: Game) -> None:
+    import random
+
+    from gamesearch.games.othello.kernel import encode_state, kernel_perft
+    from gamesearch.games.othello.solver import Table, solve_position
+
+    rng = random.Random(0)
+    state = game.initial_state()
+    kernel_perft(game, state, 2)
+    while state[0].count("-") > 10 and not game.is_terminal(state):
+        state = game.result(state, rng.choice(game.actions(state)))
+    me, opp, _ = encode_state(state, game.size)
+    solve_position(int(me), int(opp), game.size, Table(10))  # a 10-empty solve: instant
+
+
+def _othello_engine() -> None:
+    from gamesearch.catalog.othello import HAND_WEIGHTS, Engine
+
+    Engine(HAND_WEIGHTS, 10).best(0x810000000, 0x1008000000, 1)
+
+
 def _pig(game: Game) -> list[WarmupStep]:
     from gamesearch.games.pig_solver import solve_pig
 
@@ -94,6 +124,7 @@ GAME_WARMUPS: dict[str, Callable[[Game], list[WarmupStep]]] = {
     "chess": _chess,
     "backgammon": _backgammon,
     "pig": _pig,
+    "othello": _othello,
     "kuhn_poker": _poker,
     "leduc_poker": _poker,
     "strategy_fusion": _poker,

@@ -89,11 +89,16 @@ def solve_command(
         from gamesearch.search.multiagent import maxn
 
         result = maxn(game, state, depth=depth)
+    elif getattr(game, "kernel", None) is not None and (depth or time):
+        from gamesearch.kernels.search import kernel_alphabeta  # the same search, compiled
+
+        result = kernel_alphabeta(game, state, depth=depth, time=time)
     else:
         result = alphabeta(game, state, depth=depth, time=time)
     data = result.as_dict(game, state)
     data["to_move"] = game.player_name(game.to_move(state))
-    data["algorithm"] = "max^n" if several else "alpha-beta"
+    data["algorithm"] = "max^n" if several else "alpha-beta" + (
+        " (compiled)" if result.stats.extra.get("kernel") else "")
     if json_out:
         print_json(data)
         return

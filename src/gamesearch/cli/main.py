@@ -65,6 +65,12 @@ COMMANDS = {
     "warmup": "gamesearch.cli.connect4",
     "agents": "gamesearch.cli.agents",
     "uci": "gamesearch.cli.uci",
+    "tournament": "gamesearch.cli.tournament",
+    "report": "gamesearch.cli.report",
+    "tables": "gamesearch.cli.tables",
+    "pdn": "gamesearch.cli.pdn",
+    "gtp": "gamesearch.cli.gtp",
+    "sgf": "gamesearch.cli.sgf",
 }
 COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
 

@@ -102,3 +102,4 @@ def train_cfr(
 
 
 import gamesearch.cli.train_learn  # noqa: E402, F401  (``train td``: learning by self-play)
+import gamesearch.cli.train_samuel  # noqa: E402, F401  (``train samuel``: checkers)

@@ -135,6 +135,59 @@ register(GameEntry("pig", "Pig, the dice race to goal=100 (solved by value itera
                    }))
 
 
+def _othello(size: int = 8) -> Game:
+    from gamesearch.games.othello.rules import Othello
+
+    return Othello(size=size)
+
+
+def _othello_perft(game: Game, state: Any, depth: int) -> int:
+    from gamesearch.games.othello.kernel import kernel_perft
+
+    return kernel_perft(game, state, depth)
+
+
+def _othello_solver(game: Game, state: Any, options: dict) -> dict:
+    from gamesearch.games.othello.solver import solve_entry
+
+    return solve_entry(game, state, options)
+
+
+register(GameEntry("othello", "Othello (Reversi) 8x8, or size=6; exact endgame solver",
+                   _othello, perft=_othello_perft, solver=_othello_solver,
+                   ranges={"size": Range(4, 8)},
+                   solver_options={"table": Option(int, "log2 of the transposition table "
+                                                   "slots", Range(10, 28))}))
+
+
+def _checkers() -> Game:
+    from gamesearch.games.checkers.rules import Checkers
+
+    return Checkers()
+
+
+def _checkers_perft(game: Game, state: Any, depth: int) -> int:
+    from gamesearch.games.checkers.kernel import kernel_perft
+
+    return kernel_perft(game, state, depth)
+
+
+register(GameEntry("checkers", "Checkers (English draughts): compulsory captures, "
+                   "multi-jumps, 40-move draw rule; PDN FEN and move notation", _checkers,
+                   perft=_checkers_perft))
+
+
+def _go(size: int = 9, komi: float = 7.0, suicide: bool = False) -> Game:
+    from gamesearch.games.go.rules import Go
+
+    return Go(size=size, komi=komi, suicide=suicide)
+
+
+register(GameEntry("go", "Go 2x2-19x19 (size=9): area scoring, komi=7, positional superko, "
+                   "suicide=false; GTP vertices (D4, pass)", _go,
+                   ranges={"size": Range(2, 19), "komi": Range(-361, 361)}))
+
+
 def _backgammon() -> Game:
     from gamesearch.games.backgammon import Backgammon
 

@@ -19,7 +19,6 @@ from gamesearch.kernels.contract import GameKernel
 from gamesearch.kernels.negamax import (
     ABORTED,
     DEADLINE,
-    EXACT,
     N_STATS,
     NODES,
     PROVEN_DEPTH,
@@ -27,7 +26,8 @@ from gamesearch.kernels.negamax import (
 )
 from gamesearch.result import SearchResult, SearchStats
 
-BYTES_PER_ENTRY = 8 + 8 + 2 + 1 + 1  # key, value, depth, bound kind, move
+BYTES_PER_ENTRY = 8 + 8 + 2 + 1 + 8  # key, value, depth, bound kind, move
+# (a move is a full int64: checkers spells a whole jump path in one action)
 DEFAULT_TABLE_MB = 64
 MAX_PLY = 512
 
@@ -49,7 +49,7 @@ class KernelTable:
         self.values = np.zeros(n, np.float64)
         self.depth = np.zeros(n, np.int16)
         self.flag = np.zeros(n, np.int8)
-        self.move = np.zeros(n, np.int8)
+        self.move = np.zeros(n, np.int64)
 
     @property
     def nbytes(self) -> int:
@@ -107,7 +107,8 @@ def kernel_alphabeta(game: Game, state: State, depth: int | None = None,
         d += 1
     seconds = _time.perf_counter() - start
     action = kernel.decode(int(action))
-    pv = _principal_variation(game, state, kernel, table, action) if tt else [action]
+    pv = _principal_variation(game, state, kernel, table, action, max(reached, 1)) if tt \
+        else [action]
     search_stats = SearchStats(nodes=int(stats[NODES]), leaves=int(stats[1]),
                                cutoffs=int(stats[3]), tt_hits=int(stats[2]), depth=reached,
                                seconds=seconds, extra={"kernel": kernel.name,
@@ -143,18 +144,19 @@ def kernel_mcts(game: Game, state: State, simulations: int = 10_000, c: float = 
 
 
 def _principal_variation(game: Game, state: State, kernel: GameKernel, table: KernelTable,
-                         first: Any) -> list:
-    """The best move, then the moves of exact table entries as far as they go."""
+                         first: Any, depth: int = MAX_PLY) -> list:
+    """The best move, then the table's best moves (an exact entry's, or a bound's from the
+    null-window searches of PVS) as far as they go, at most ``depth`` moves in all."""
     line = [first]
     s = game.result(state, first)
     size = table.keys.shape[0]
     code = kernel.negamax
-    for _ in range(MAX_PLY):
+    for _ in range(min(MAX_PLY, depth) - 1):
         if game.is_terminal(s):
             break
         k = kernel.primitives.key(kernel.encode(s))
         slot = code.tt_slot(k, size)
-        if table.keys[slot] != k or table.flag[slot] != EXACT:
+        if table.keys[slot] != k:
             break
         a = kernel.decode(int(table.move[slot]))
         if a not in game.actions(s):

@@ -43,6 +43,21 @@ def pv_leaf(game: Game, state: State, pv: list) -> State:
     return state
 
 
+def td_leaf_update(weights: list[float], predictions: list[float],
+                   gradients: list[list[float]], outcome: float, alpha: float,
+                   lam: float) -> list[float]:
+    """One game's TD(lambda) step: ``predictions[t]`` (for the first player) with its
+    gradient ``gradients[t]``, then the ``outcome``; returns the new weights."""
+    values = [*predictions, outcome]
+    weights = list(weights)
+    credit = 0.0
+    for t in range(len(predictions) - 1, -1, -1):  # sum_j lambda^(j-t) d_j, from the end
+        credit = (values[t + 1] - values[t]) + lam * credit
+        for k, g in enumerate(gradients[t]):
+            weights[k] += alpha * g * credit
+    return weights
+
+
 def td_leaf(game: Game, features: WeightedFeatures, games: int, search: Callable,
             depth: int = 2, alpha: float = 0.05, lam: float = 0.7, epsilon: float = 0.1,
             seed: int = 0) -> TDLeafResult:
@@ -79,14 +94,7 @@ def td_leaf(game: Game, features: WeightedFeatures, games: int, search: Callable
             predictions.append(value)
             clipped = wf.bound is not None and abs(value) >= wf.bound
             gradients.append([0.0 if clipped else wf.scale * v for v in wf.values(leaf, 0)])
-        predictions.append(outcome)
-        diffs = [predictions[t + 1] - predictions[t] for t in range(len(leaves))]
-        weights = list(wf.weights)
-        credit = 0.0
-        for t in range(len(leaves) - 1, -1, -1):  # sum_j lambda^(j-t) d_j, from the end
-            credit = diffs[t] + lam * credit
-            for k, g in enumerate(gradients[t]):
-                weights[k] += alpha * g * credit
+        weights = td_leaf_update(list(wf.weights), predictions, gradients, outcome, alpha, lam)
         result.features = wf.with_weights(weights)
         result.history.append(weights)
     return result

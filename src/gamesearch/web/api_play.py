@@ -251,14 +251,24 @@ async def think_stream(request: Request, body: ThinkRequest) -> StreamingRespons
             await emit("error", {"error": str(err), "status": getattr(err, "status", 400)})
         await queue.put(None)
 
+    async def closed(task: asyncio.Task) -> None:
+        # The closed page is seen here, not through a failed write: a deep search may
+        # write nothing for many seconds, and a write to a closed connection can wait on
+        # flow control for ever. The body is read already: the next message is the end.
+        while (await request.receive())["type"] != "http.disconnect":
+            pass
+        task.cancel()
+
     async def events() -> AsyncIterator[str]:
         task = asyncio.create_task(run())
+        watch = asyncio.create_task(closed(task))
         try:
             while (item := await queue.get()) is not None:
                 kind, data = item
                 yield f"event: {kind}\ndata: {json.dumps(data)}\n\n"
         finally:
             task.cancel()
+            watch.cancel()
 
     return StreamingResponse(events(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache"})

@@ -10,6 +10,7 @@ from typing import Any
 
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE, outcome_text, sample_action
+from gamesearch.web import square_boards
 
 MAX_LEGAL_SHOWN = 400
 MAX_CHANCE_STEPS = 100
@@ -32,6 +33,10 @@ BOARDS: dict[str, Callable[[Any, Any], dict]] = {
     "tictactoe": _tictactoe,
     "connect4": _connect4,
     "nim": _nim,
+    "othello": square_boards.othello,
+    "go": square_boards.go,
+    "chess": square_boards.chess,
+    "checkers": square_boards.checkers,
 }
 """Board data by the game class's ``name``; the page has a renderer of the same name."""
 

@@ -1,8 +1,9 @@
 """Compile (or load from numba's disk cache) the kernels the web app uses, before it takes
 requests: Connect Four's solver (its verdicts, the ``solver`` agent) and its search kernels
-(``kernel-mcts``), the CFR kernels of the poker verdicts, the matrix lab's support
-enumeration. A first compile takes seconds (Kuhn poker's first verdict took 5.7 s of a 5 s
-budget); a verdict's budget must not pay for it."""
+(``kernel-mcts``), the chess and Othello engines (the default opponents), the CFR kernels
+of the poker verdicts, the matrix lab's support enumeration. A first compile takes seconds
+(Kuhn poker's first verdict took 5.7 s of a 5 s budget); a verdict's budget must not pay
+for it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-WEB_KERNEL_GAMES = ("connect4",)
+WEB_KERNEL_GAMES = ("connect4", "chess", "othello")
 """Game specs whose kernels the web app warms (their default sizes)."""
 
 
@@ -34,7 +35,7 @@ def warm_kernels(report: Callable[[str], None] | None = None) -> float:
     # The warm-up command's solver step solves an opening (seconds of search, not of
     # compiling); the verdict path on a late position compiles the same code at once.
     steps = [(name, lambda step=step: timed(step)) for name, step in steps
-             if "solver" not in name]
+             if "perfect solver" not in name]
     steps.append(("Connect Four verdicts (perfect solver)", _timed_connect4_verdict))
     steps.append(("poker verdicts (CFR)", _timed_poker))
     steps.append(("matrix lab (support enumeration)", _timed_theory))
@@ -59,6 +60,22 @@ def warm_worker() -> float:
     _timed_connect4_verdict()
     _timed_poker()
     _timed_theory()
+    warm_engines()
+    return time.perf_counter() - start
+
+
+def warm_engines() -> float:
+    """Load the chess and Othello engines (a one-second move must not spend its second
+    loading compiled code: with 3 helpers busy, the first chess move fell back unsearched)."""
+    from gamesearch.catalog.warmup import warmup_steps
+
+    start = time.perf_counter()
+    try:
+        for name, step in warmup_steps(("chess", "othello")):
+            if "engine" in name:
+                step()
+    except ImportError:
+        pass
     return time.perf_counter() - start
 
 

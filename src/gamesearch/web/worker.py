@@ -48,10 +48,10 @@ def worker_main(jobs: Any, results: Any, stop_flag: Any, options: dict | None = 
     import gamesearch.search.alphabeta  # noqa: F401
 
     if options.get("warm"):
-        from gamesearch.web.warm import warm_worker
+        from gamesearch.web.warm import warm_engines, warm_worker
 
         try:
-            warm_worker()
+            warm_engines() if options["warm"] == "engines" else warm_worker()
         except Exception as err:  # noqa: BLE001  a failed warm-up costs speed, not the lane
             print(f"gamesearch web: warming the analysis worker failed: {err}",
                   file=sys.stderr)
@@ -184,6 +184,10 @@ def verdict(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
     if game.is_terminal(state):
         send("result", {"kind": "over", "utilities": list(game.utilities(state))})
         return
+    unsolved = no_verdict_reason(game, state)
+    if unsolved is not None:
+        send("result", {"kind": "none", "message": unsolved})
+        return
     if entry.solver is not None:
         compile_first(game, send)
         report = entry.solver(game, state, {"depth": None, "budget": max(0.05, seconds - 0.1)})
@@ -199,6 +203,29 @@ def verdict(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
         return
     stop = (lambda: bool(stop_flag.value)) if stop_flag is not None else None
     send("result", exact_action_values(game, state, seconds - SAFETY, stop))
+
+
+OTHELLO_VERDICT_EMPTIES = 18
+"""The most empty squares an Othello verdict solves (FFO #40, 20 empties, takes seconds)."""
+
+
+def no_verdict_reason(game: Any, state: Any) -> str | None:
+    """Why no exact verdict is tried here, for games no search solves within a verdict's
+    budget (exact alpha-beta on chess only runs out of stack); ``None`` to try."""
+    if game.name == "chess":
+        return "chess is not solved: no exact verdict (the engine's evaluation is its guess)"
+    if game.name == "checkers":
+        return ("no exact verdict from this position: checkers is too deep for a search "
+                "here (from the start it is a draw, Schaeffer et al. 2007)")
+    if game.name == "go" and game.size > 3:
+        return ("no exact verdict: Go is solved by search only on the smallest boards "
+                "(use size=2 or 3)")
+    if game.name == "othello":
+        empties = state[0].count("-")
+        if empties > OTHELLO_VERDICT_EMPTIES:
+            return (f"exact verdicts from {OTHELLO_VERDICT_EMPTIES} empty squares on "
+                    f"({empties} now)")
+    return None
 
 
 def compile_first(game: Any, send: Send) -> None:

@@ -60,10 +60,13 @@ def parse_move(board: chess.Board, text: str) -> chess.Move:
     except ValueError:
         pass
     try:
-        return board.parse_san(text)
+        move = board.parse_san(text)
+        if move in board.legal_moves:  # python-chess reads "--" (and "0000") as a null move
+            return move
     except ValueError:
-        legal = ", ".join(sorted(board.san(m) for m in board.legal_moves)[:40])
-        raise ChessError(f"illegal or malformed move {text!r}; legal moves: {legal}") from None
+        pass
+    legal = ", ".join(sorted(board.san(m) for m in board.legal_moves)[:40])
+    raise ChessError(f"illegal or malformed move {text!r}; legal moves: {legal}")
 
 
 class Chess(Game):

@@ -7,6 +7,7 @@
 // and a board-data function in web/views.py under the same name.
 
 import { el, svg } from "./svg.js";
+import { squares } from "./squares.js";
 
 const LINES3 = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8],
                 [0, 4, 8], [2, 4, 6]];
@@ -123,7 +124,8 @@ function generic(into, position, play, active, values) {
   into.appendChild(box);
 }
 
-export const RENDERERS = { tictactoe, connect4, nim };
+export const RENDERERS = { tictactoe, connect4, nim, othello: squares, chess: squares,
+                                checkers: squares, go: squares };
 
 export function renderBoard(into, position, play, active, values = {}, marks = {}) {
   const renderer = (position.board && RENDERERS[position.kind]) || generic;

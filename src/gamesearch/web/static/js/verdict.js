@@ -49,6 +49,7 @@ export function verdictWords(v, pos) {
       return `Game value for ${pos.players[0]} under equilibrium play: ${num(r.value)}` +
         ` (${r.algorithm}, ${r.iterations} iterations, exploitability ${r.exploitability}).`;
     }
+    if (r.summary) return `Perfect play: ${r.summary}.`;
     const parts = [];
     if ("outcome" in r) parts.push(`${r.to_move || "the player to move"}: ${r.outcome}`);
     if ("value" in r) parts.push(`value ${num(r.value)}`);

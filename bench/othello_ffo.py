@@ -1,0 +1,122 @@
+"""Othello endgame: our exact solver on the FFO test positions #40-#59 against Edax.
+
+Run ``python bench/othello_ffo.py [--first 40 --last 59] [--edax PATH]`` from the
+repository root. Edax (github.com/abulmo/edax-reversi) is built from source in a temporary
+folder, never committed: ``cd /tmp/edax/src && make build ARCH=x86-64-v3 CC=gcc``. Its
+evaluation weights (``data/eval.dat``) are a release download, out of reach of the build
+machine; ``--edax`` therefore writes an Edax weights file of zeros beside the binary when
+there is none, which keeps Edax exact (the endgame solver does not depend on the weights) but
+takes away its evaluation-based move ordering at the highest depths: say so with the
+figures. Equal settings: one thread each (``-n 1``), no book, a 2^22-slot table each, an
+exact solve from scratch per position. Every score is checked against the file's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import struct
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from gamesearch.games import load_game
+from gamesearch.games.othello.kernel import encode_state
+from gamesearch.games.othello.solver import Table as SolverTable
+from gamesearch.games.othello.solver import solve_position
+
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "othello_ffo_40_59.txt"
+
+
+def read_positions() -> list[tuple[int, str, int, str]]:
+    """``(number, board string, best score, best moves)`` of each FFO line."""
+    rows = []
+    for line in DATA.read_text().splitlines():
+        if not line.startswith("#") or not line[1].isdigit():
+            continue
+        number, board, side = line.split()[:3]
+        fields = [f.strip() for f in line.split(";")[1:] if f.strip()]
+        best = int(fields[0].split(":")[1])
+        moves = [f.split(":")[0].lower() for f in fields if int(f.split(":")[1]) == best]
+        rows.append((int(number[1:]), f"{board} {side.rstrip(';')}", best, "/".join(moves)))
+    return rows
+
+
+def edax_solve(binary: Path, board: str) -> tuple[int, int, float]:
+    """``(score, nodes, seconds)`` of Edax's exact solve of one position."""
+    data = binary.parent.parent / "data" / "eval.dat"
+    if not data.exists():
+        data.parent.mkdir(exist_ok=True)
+        with data.open("wb") as f:
+            f.write(struct.pack("<IIIIId", 0x45444158, 0x4556414C, 4, 6, 0, 0.0))
+            f.write(bytes(2 * 114364 * 61))
+    with tempfile.NamedTemporaryFile("w", suffix=".obf", delete=False) as f:
+        f.write(board + ";\n")
+    out = subprocess.run([str(binary), "-solve", f.name, "-n", "1", "-h", "22",
+                          "-book-usage", "off"], capture_output=True, text=True,
+                         cwd=binary.parent.parent, timeout=3600).stdout
+    Path(f.name).unlink()
+    row = re.search(r"^\s*1\|\s*\d+\s+([+-]\d+)\s+([\d:.]+)\s+(\d+)", out, re.M)
+    if row is None:
+        raise SystemExit(f"could not read Edax's answer:\n{out}")
+    minutes, seconds = row.group(2).rsplit(":", 1)
+    clock = float(seconds) + 60 * float(minutes.split(":")[-1] or 0)
+    return int(row.group(1)), int(row.group(3)), clock
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--first", type=int, default=40)
+    parser.add_argument("--last", type=int, default=59)
+    parser.add_argument("--edax", type=Path, help="the Edax binary built in /tmp")
+    parser.add_argument("--table", type=int, default=22, help="log2 of our table's slots")
+    args = parser.parse_args()
+    game = load_game("othello")
+    solve_position(*[int(x) for x in encode_state(game.state_from_string(
+        read_positions()[0][1]), 8)[:2]], table=SolverTable(10), alpha=-1, beta=1)  # compile
+    table = Table(title="FFO endgame positions: exact solve")
+    for column in ("#", "empties", "want", "ours", "move", "s", "nodes/s", "Edax", "Edax s",
+                   "Edax nodes/s"):
+        table.add_column(column, justify="right")
+    total_ours = total_edax = 0.0
+    nodes_ours = nodes_edax = 0
+    wrong = 0
+    for number, board, best, moves in read_positions():
+        if not args.first <= number <= args.last:
+            continue
+        state = game.state_from_string(board)
+        me, opp, _ = encode_state(state, 8)
+        began = time.perf_counter()
+        score, move, nodes = solve_position(int(me), int(opp), table=SolverTable(args.table))
+        seconds = time.perf_counter() - began
+        total_ours += seconds
+        nodes_ours += nodes
+        name = game.action_to_string(state, (move // 8) * 8 + move % 8)
+        wrong += score != best or name not in moves.split("/")
+        cells = [str(number), str(state[0].count("-")), f"{best:+d}", f"{score:+d}", name,
+                 f"{seconds:.2f}", f"{nodes / seconds:,.0f}"]
+        if args.edax:
+            e_score, e_nodes, e_seconds = edax_solve(args.edax, board)
+            total_edax += e_seconds
+            nodes_edax += e_nodes
+            wrong += e_score != best
+            cells += [f"{e_score:+d}", f"{e_seconds:.2f}", f"{e_nodes / max(e_seconds, 1e-3):,.0f}"]
+        else:
+            cells += ["", "", ""]
+        table.add_row(*cells)
+        Console().print(" ".join(cells))
+    Console().print(table)
+    print(f"ours: {total_ours:.1f} s, {nodes_ours:,} nodes, {nodes_ours / total_ours:,.0f} nodes/s")
+    if args.edax:
+        print(f"Edax: {total_edax:.1f} s, {nodes_edax:,} nodes, "
+              f"{nodes_edax / max(total_edax, 1e-3):,.0f} nodes/s; "
+              f"time ours / Edax: {total_ours / max(total_edax, 1e-3):.1f}x")
+    print("every score right" if not wrong else f"{wrong} WRONG answer(s)")
+
+
+if __name__ == "__main__":
+    main()

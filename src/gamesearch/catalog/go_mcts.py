@@ -1,0 +1,207 @@
+"""The Go player (``go-mcts`` agents): Monte Carlo tree search with RAVE, compiled.
+
+Each simulation copies the root board (games/go/kernel.py), walks down the tree choosing
+children by UCT blended with RAVE (all-moves-as-first: a move's value over every
+simulation in which the side to move played that point later on, Gelly and Silver 2007),
+expands a leaf on its second visit (every legal point that is not the mover's own eye,
+and the pass), plays out at random without filling eyes, and scores by area with komi.
+The blend is ``(1 - beta) * Q + beta * AMAF`` with ``beta = sqrt(k / (3 n + k))``
+(``k = rave``): early on the AMAF value guides, later the child's own. The move played is
+the most visited child that the rules allow (positional superko, which the tree ignores).
+
+A prior and a value function (AlphaGo-style) belong in ``expand`` and the leaf
+evaluation; they are not built yet (issue 15's learning backend).
+"""
+
+from __future__ import annotations
+
+import math
+import time as clock
+
+import numpy as np
+from numba import njit
+
+from gamesearch.agent import Agent
+from gamesearch.games.go import kernel as K
+from gamesearch.result import SearchResult, SearchStats
+
+BATCH = 256
+"""Simulations per compiled call: the clock is read between calls."""
+PASS = -1
+
+
+@njit(cache=True)
+def _expand(B, node, tree, n_nodes):
+    """Give ``node`` its children; returns the new node count (unchanged when full)."""
+    move, first_child, n_children, to_move = tree[0], tree[1], tree[2], tree[3]
+    colour = B[9][K.TO_MOVE]
+    count = B[9][K.N_EMPTY]
+    if n_nodes + count + 1 > move.shape[0]:
+        return n_nodes
+    first_child[node] = n_nodes
+    k = 0
+    for i in range(count):
+        p = B[7][i]
+        if K.is_legal(B, p, colour) and not K.is_eye(B, p, colour):
+            c = n_nodes + k
+            move[c], first_child[c], n_children[c], to_move[c] = p, -1, -1, 3 - colour
+            k += 1
+    c = n_nodes + k
+    move[c], first_child[c], n_children[c], to_move[c] = PASS, -1, -1, 3 - colour
+    n_children[node] = k + 1
+    return n_nodes + k + 1
+
+
+@njit(cache=True)
+def _select(node, tree, stats, rave, c_uct):
+    """The child with the best blend of its value, its AMAF value and exploration."""
+    first, n = tree[1][node], tree[2][node]
+    visits, wins, amaf_n, amaf_w = stats[0], stats[1], stats[2], stats[3]
+    parent_log = math.log(visits[node] + 1.0)
+    best, best_value = first, -1e18
+    for c in range(first, first + n):
+        unseen = 0.1 if tree[0][c] == PASS else 0.5  # the pass last, unless it is all
+        amaf = amaf_w[c] / amaf_n[c] if amaf_n[c] > 0 else unseen
+        if visits[c] > 0:
+            q = wins[c] / visits[c]
+            beta = math.sqrt(rave / (3.0 * visits[c] + rave))
+            value = (1 - beta) * q + beta * amaf + c_uct * math.sqrt(parent_log / visits[c])
+        else:
+            value = amaf + 1.0  # try unvisited children first, best AMAF first
+        if value > best_value:
+            best, best_value = c, value
+    return best
+
+
+@njit(cache=True)
+def simulate(root, tree, stats, n_nodes, sims, komi, max_moves, rave, c_uct, seed):
+    """Run ``sims`` simulations from board ``root``; returns the node count."""
+    np.random.seed(seed)
+    size_points = root[0].shape[0]
+    path = np.zeros(max_moves + 2, np.int64)
+    seq_p = np.zeros(max_moves + 2, np.int64)
+    seq_c = np.zeros(max_moves + 2, np.int64)
+    marks = np.zeros(size_points, np.int8)
+    move, n_children, to_move = tree[0], tree[2], tree[3]
+    visits, wins, amaf_n, amaf_w = stats[0], stats[1], stats[2], stats[3]
+    for _ in range(sims):
+        B = (root[0].copy(), root[1].copy(), root[2].copy(), root[3].copy(), root[4].copy(),
+             root[5].copy(), root[6].copy(), root[7].copy(), root[8].copy(), root[9].copy())
+        node, depth, length = 0, 0, 0
+        path[0] = 0
+        while B[9][K.PASSES] < 2 and B[9][K.MOVES] < max_moves:
+            if n_children[node] < 0:
+                if node != 0 and visits[node] < 1:
+                    break
+                n_nodes = _expand(B, node, tree, n_nodes)
+                if n_children[node] < 0:
+                    break  # the tree is full: this node stays a leaf
+            child = _select(node, tree, stats, rave, c_uct)
+            colour = B[9][K.TO_MOVE]
+            p = move[child]
+            K.play(B, p, colour)
+            seq_p[length], seq_c[length] = p, colour
+            length += 1
+            depth += 1
+            path[depth] = child
+            node = child
+        while B[9][K.PASSES] < 2 and B[9][K.MOVES] < max_moves:  # the play-out
+            colour = B[9][K.TO_MOVE]
+            p = K.reply_move(B, colour)
+            if p < 0:
+                p = K.random_move(B, colour)
+            K.play(B, p, colour)
+            if length < seq_p.shape[0]:
+                seq_p[length], seq_c[length] = p, colour
+                length += 1
+        margin = K.area(B) - komi
+        black = 1.0 if margin > 0 else (0.5 if margin == 0 else 0.0)
+        marks[:] = 0
+        for d in range(max(length - 1, depth), -1, -1):  # back: marks hold moves from d on
+            if d < length and seq_p[d] >= 0:
+                marks[seq_p[d]] |= seq_c[d]
+            if d <= depth:
+                n = path[d]
+                visits[n] += 1
+                mover = 3 - to_move[n]  # who played into n
+                wins[n] += black if mover == K.BLACK else 1.0 - black
+                if n_children[n] > 0:
+                    colour = to_move[n]
+                    result = black if colour == K.BLACK else 1.0 - black
+                    first = tree[1][n]
+                    for c in range(first, first + n_children[n]):
+                        m = move[c]
+                        if m >= 0 and marks[m] & colour:
+                            amaf_n[c] += 1
+                            amaf_w[c] += result
+    return n_nodes
+
+
+class GoMCTSAgent(Agent):
+    """``go-mcts:time=1`` (or ``playouts=N``): compiled MCTS with RAVE for Go."""
+
+    interactive = False
+
+    def __init__(self, time: float | None = 1.0, playouts: int | None = None,
+                 rave: float = 1000.0, c: float = 0.2, seed: int | None = None,
+                 nodes: int = 2_000_000) -> None:
+        self.time = None if playouts is not None else time
+        self.playouts = playouts
+        self.rave, self.c, self.max_nodes = rave, c, nodes
+        self.seed = seed
+        self.calls = 0
+        bound = f"playouts={playouts}" if playouts is not None else f"time={time:g}"
+        self.spec = f"go-mcts:{bound}" + (f",seed={seed}" if seed is not None else "")
+
+    def prepare(self, game) -> None:
+        """Compile (or load) the search before any clock runs."""
+        from gamesearch.games.go.rules import Go
+
+        warm = Go(size=5)
+        self.search(warm, warm.initial_state(), playouts=BATCH)
+
+    def search(self, game, state, playouts: int | None = None,
+               seconds: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        """Root children's (moves, visits, wins) and the simulations run."""
+        n = self.max_nodes
+        tree = (np.zeros(n, np.int64), np.full(n, -1, np.int64), np.full(n, -1, np.int64),
+                np.zeros(n, np.int64))
+        stats = (np.zeros(n, np.float64), np.zeros(n, np.float64), np.zeros(n, np.float64),
+                 np.zeros(n, np.float64))
+        root = K.from_state(state, game.size)
+        tree[3][0] = root[9][K.TO_MOVE]
+        n_nodes, done = 1, 0
+        began = clock.perf_counter()
+        seed = (self.seed if self.seed is not None else int(began * 1e6)) + 7919 * self.calls
+        self.calls += 1
+        max_moves = max(game.max_moves, int(root[9][K.MOVES]) + 3 * game.size ** 2)
+        while True:
+            batch = BATCH if playouts is None else min(BATCH, playouts - done)
+            if batch <= 0:
+                break
+            n_nodes = simulate(root, tree, stats, n_nodes, batch, game.komi, max_moves,
+                               self.rave, self.c, seed + done)
+            done += batch
+            if seconds is not None and clock.perf_counter() - began >= seconds:
+                break
+        first, count = tree[1][0], tree[2][0]
+        if first < 0:
+            return np.zeros(0, np.int64), np.zeros(0), np.zeros(0), done
+        kids = slice(first, first + count)
+        return tree[0][kids].copy(), stats[0][kids].copy(), stats[1][kids].copy(), done
+
+    def __call__(self, game, state) -> SearchResult:
+        """The most visited move the rules allow; the value is the root mover's win rate
+        as seen by that move, on (-1, 1)."""
+        began = clock.perf_counter()
+        moves, visits, wins, done = self.search(game, state, self.playouts, self.time)
+        legal = set(game.actions(state))
+        best, best_visits, value = game.pass_action, -1.0, 0.0
+        for m, v, w in zip(moves, visits, wins):
+            action = game.pass_action if m < 0 else K.to_point(int(m), game.size)
+            if action in legal and v > best_visits:
+                best, best_visits = action, v
+                value = 2 * w / v - 1 if v > 0 else 0.0
+        stats = SearchStats(nodes=done, iterations=done)
+        stats.seconds = clock.perf_counter() - began
+        return SearchResult(value, best, [best], stats, pov=state[1])

@@ -1,0 +1,61 @@
+"""The games of a match file (``match --out``) or a tournament database, for the commands
+that export them (``pdn write``, ``sgf write``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from gamesearch.errors import GameSearchError
+
+
+def records_of(source: Path, game: str) -> tuple[list[dict], str]:
+    """Every finished game of ``source`` (seats, opening, moves, utilities, start) and the
+    game's label (``go:size=7``); refused unless the games are of ``game``."""
+    from gamesearch.arena.db import ResultsDB, is_results_db
+
+    if not source.is_file():
+        raise GameSearchError(f"no file {str(source)!r}")
+    if is_results_db(source):
+        with ResultsDB(source) as db:
+            label = str(db.config.get("game"))
+            start = db.config.get("start")
+            records = [{**r, "start": start} for r in db.records()]
+    else:
+        records, label = _match_records(source)
+    if label.split(":")[0] != game:
+        raise GameSearchError(f"{str(source)!r} holds {label!r} games, not {game}")
+    return records, label
+
+
+def _match_records(path: Path) -> tuple[list[dict], str]:
+    """The games of a ``gamesearch match --out`` file (JSON lines)."""
+    records, header = [], None
+    try:
+        text = path.read_text()
+    except UnicodeDecodeError:
+        raise GameSearchError(f"{str(path)!r} is not a gamesearch match file (not text)") \
+            from None
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError:
+            raise GameSearchError(f"{str(path)!r} line {number} is not JSON: not a match "
+                                  "file") from None
+        if not isinstance(row, dict):
+            raise GameSearchError(f"{str(path)!r} line {number}: not a match file")
+        if row.get("type") == "match":
+            header = row
+        elif row.get("type") == "game" and header is not None:
+            seats = [header["a"], header["b"]] if row.get("a_seat") == 0 else \
+                [header["b"], header["a"]]
+            records.append({"index": row.get("index"), "seats": seats, "opening": [],
+                            "moves": row.get("moves", []), "utilities": row.get("utilities"),
+                            "start": header.get("start")})
+    if header is None:
+        raise GameSearchError(f"{str(path)!r} is not a gamesearch match file (no header)")
+    return records, str(header.get("game"))
+
+

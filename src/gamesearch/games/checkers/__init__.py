@@ -1,0 +1,1 @@
+"""Checkers (English draughts): readable rules (rules.py) and notation (notation.py)."""

@@ -1,0 +1,85 @@
+"""Outside engines as tournament players (issue 20): a UCI program (Stockfish, our own
+``gamesearch uci``) plays through ``uci:cmd=...``; one that will not start, dies or answers
+an illegal move loses that game with the reason stored, and the tournament goes on."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+CLI = [sys.executable, "-c", "import sys; from gamesearch.cli.main import main; main(sys.argv[1:])"]
+STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
+
+
+def tournament(db: Path, *players: str, games: int = 2, plies: int = 60) -> list[tuple]:
+    args = [*CLI, "tournament", "chess", "--games", str(games), "--max-plies", str(plies),
+            "--db", str(db)]
+    for spec in players:
+        args += ["--players", spec]
+    done = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    with sqlite3.connect(db) as con:
+        return con.execute("SELECT g.id, g.reason, r.score_first FROM games g "
+                           "JOIN results r ON r.game = g.id ORDER BY g.id").fetchall()
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="stockfish is not installed")
+def test_stockfish_plays_through_the_uci_adapter(tmp_path: Path) -> None:
+    rows = tournament(tmp_path / "r.sqlite", "uci:cmd=stockfish,time=0.02", "random",
+                      plies=120)
+    assert len(rows) == 2 and not any(r[1].startswith("forfeit") for r in rows)
+    # Stockfish never loses to random play: it scores 1 with white (game 0), 0 as black
+    # means random won; a draw by the ply limit is possible only without a mate in 120
+    assert rows[0][2] >= 0.5 and rows[1][2] <= 0.5
+
+
+def test_our_own_uci_engine_plays_through_the_adapter(tmp_path: Path) -> None:
+    me = f"{sys.executable} -c 'from gamesearch.cli.main import main; main([\"uci\"])'"
+    rows = tournament(tmp_path / "r.sqlite", f"uci:cmd={me},time=0.05", "random", games=1,
+                      plies=30)
+    assert len(rows) == 1 and not rows[0][1].startswith("forfeit"), rows
+
+
+FAKE = textwrap.dedent("""
+    import sys
+    for line in sys.stdin:
+        word = line.split()[0] if line.split() else ""
+        if word == "uci":
+            print("id name fake\\nuciok", flush=True)
+        elif word == "isready":
+            print("readyok", flush=True)
+        elif word == "go":
+            print(MOVE, flush=True)
+        elif word == "quit":
+            break
+""")
+
+
+@pytest.mark.parametrize(("behaviour", "words"), [
+    ('"bestmove a1a8"', "a1a8"),  # an illegal move
+    ('"garbage" if False else sys.exit(3)', "failed"),  # dies when asked to move
+])
+def test_a_faulty_engine_forfeits_and_the_tournament_goes_on(tmp_path: Path, behaviour,
+                                                            words) -> None:
+    script = tmp_path / "fake.py"
+    script.write_text(FAKE.replace("MOVE", behaviour))
+    rows = tournament(tmp_path / "r.sqlite", f"uci:cmd={sys.executable} {script},time=0.05",
+                      "random")
+    assert len(rows) == 2
+    for game, reason, score_first in rows:
+        assert reason.startswith("forfeit") and words in reason, reason
+        assert score_first == (0.0 if game == 0 else 1.0)  # the fake engine lost both
+
+
+def test_a_program_that_is_not_there_is_one_line_before_any_game(tmp_path: Path) -> None:
+    done = subprocess.run([*CLI, "tournament", "chess", "--players", "uci:cmd=no-such-engine",
+                           "--players", "random", "--db", str(tmp_path / "r.sqlite")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "no program 'no-such-engine'" in done.stderr
+    assert not (tmp_path / "r.sqlite").exists()

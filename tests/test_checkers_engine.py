@@ -1,0 +1,166 @@
+"""The checkers engine (issue 15): its evaluation equals the readable one, what it proves
+agrees with the endgame databases, with databases loaded its values are exact and it
+converts a won ending, Samuel-style learning resumes exactly, and bad parameters are one
+line."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from gamesearch.agents import make_agent
+from gamesearch.catalog import checkers_learn as L
+from gamesearch.catalog import checkers_search as S
+from gamesearch.catalog.checkers import CheckersEngine
+from gamesearch.catalog.checkers_tables import Tables, table_spec
+from gamesearch.games import load_game
+from gamesearch.games.checkers.evaluation import HAND_WEIGHTS, features
+from gamesearch.games.checkers.kernel import encode_state
+from gamesearch.tables.build import build_tables
+from gamesearch.tables.retrograde import DRAW, LOSS, WIN
+
+GAMESEARCH = [sys.executable, "-m", "gamesearch"]
+SIGN = {WIN: 1, LOSS: -1, DRAW: 0}
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("checkers")
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory) -> Tables:
+    folder = tmp_path_factory.mktemp("tables3")
+    build_tables(table_spec(3), folder)
+    return Tables(folder)
+
+
+def random_positions(game, pieces: int, count: int, seed: int) -> list[tuple]:
+    """Legal, unfinished positions of ``pieces`` pieces (men never on their crowning row)."""
+    rng, found = random.Random(seed), []
+    while len(found) < count:
+        cells = ["."] * 32
+        for square in rng.sample(range(32), pieces):
+            piece = rng.choice("bBwW")
+            if (piece == "b" and square >= 28) or (piece == "w" and square < 4):
+                piece = piece.upper()
+            cells[square] = piece
+        text = "".join(cells)
+        if not any(p in text for p in "bB") or not any(p in text for p in "wW"):
+            continue
+        state = (text, rng.randint(0, 1), 0)
+        if not game.is_terminal(state):
+            found.append(state)
+    return found
+
+
+def test_the_engine_evaluation_is_the_readable_one(game) -> None:
+    code, w = S.compiled(), np.array(HAND_WEIGHTS)
+    rng = random.Random(5)
+    for _ in range(30):
+        state = game.initial_state()
+        for _ in range(rng.randint(0, 60)):
+            if game.is_terminal(state):
+                break
+            state = game.result(state, rng.choice(game.actions(state)))
+        expected = sum(a * b for a, b in zip(HAND_WEIGHTS, features(state[0], state[1])))
+        assert code.weighted(encode_state(state), w) == round(expected)
+
+
+def test_what_the_search_proves_agrees_with_the_databases(game, tables) -> None:
+    engine, proven = CheckersEngine(hash_mb=4), 0
+    for state in random_positions(game, 3, 120, seed=1):
+        report = engine.go(encode_state(state), depth=40, nodes=200_000)
+        if report is not None and abs(report.score) > S.TB_WIN - 1000:
+            proven += 1
+            value, _ = tables.probe(state)
+            assert SIGN[value] == (1 if report.score > 0 else -1), state
+    assert proven > 60
+
+
+def test_with_databases_every_value_is_exact(game, tables) -> None:
+    engine = CheckersEngine(hash_mb=4, tables=tables)
+    assert tables.complete_pieces() == 3
+    for state in random_positions(game, 3, 150, seed=2):
+        report = engine.go(encode_state(state), depth=2)
+        value, _ = tables.probe(state)
+        got = 0 if abs(report.score) < S.TB_WIN - 1000 else (1 if report.score > 0 else -1)
+        assert got == SIGN[value], state
+        assert report.table_hits > 0 or abs(report.score) > S.MATE - 100  # or mate in 1
+
+
+def test_a_database_agent_converts_a_won_ending(game, tables) -> None:
+    """Two kings against one: the database side wins within its distance, against the
+    engine searching without databases."""
+    state = game.state_from_string("B:WK32:BK1,K5")
+    value, distance = tables.probe(state)
+    assert value == WIN
+    ours = make_agent(f"checkers-engine:depth=4,tables={tables.folder}")
+    theirs = make_agent("checkers-engine:depth=6")
+    plies = 0
+    while not game.is_terminal(state):
+        agent = ours if state[1] == 0 else theirs
+        state = game.result(state, agent(game, state).action)
+        plies += 1
+    assert game.utilities(state)[0] == 1 and plies <= distance
+
+
+def test_learning_resumes_exactly_after_a_stop(tmp_path) -> None:
+    whole = L.train(tmp_path / "whole.npz", 6, depth=2, checkpoint_every=2, eval_every=0)
+    asked = iter([False, False, False, True])
+    L.train(tmp_path / "part.npz", 6, depth=2, checkpoint_every=2, eval_every=0,
+            stop=lambda: next(asked, True))
+    again = L.train(tmp_path / "part.npz", 6, depth=2, checkpoint_every=2, eval_every=0,
+                    resume=True)
+    assert again["games"] == 6 and again["weights"] == pytest.approx(whole["weights"])
+    assert whole["weights"] != pytest.approx(list(HAND_WEIGHTS))  # it learned something
+
+
+def test_the_shipped_learned_weights_load() -> None:
+    agent = make_agent("checkers-engine:depth=2,weights=learned")
+    assert len(agent.engine.w) == 6 and agent.engine.w[0] > 0
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("checkers-engine:weights=1/2", "weights="),
+    ("checkers-engine:weights=a/b/c/d/e/f", "weights="),
+    ("checkers-engine:tables=/nonexistent", "no checkers tables"),
+    ("checkers-engine:time=0", "time"),
+])
+def test_bad_engine_parameters_are_one_line(spec: str, words: str) -> None:
+    out = subprocess.run([*GAMESEARCH, "match", "checkers", spec, "random", "--games", "1"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2 and words in out.stderr and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+
+
+def test_train_samuel_writes_weights_and_curve_and_refuses_foreign_files(tmp_path) -> None:
+    out = tmp_path / "run"
+    done = subprocess.run([*GAMESEARCH, "train", "samuel", "checkers", "--games", "4",
+                           "--depth", "2", "--eval-every", "2", "--out", str(out), "--json"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["games"] == 4
+    weights = json.loads((out / "weights.json").read_text())["weights"]
+    assert len(weights) == 6 and (out / "curve.png").stat().st_size > 1000
+    agent = make_agent("checkers-engine:depth=2,weights=" + "/".join(map(str, weights)))
+    assert list(agent.engine.w) == pytest.approx(weights)
+    again = subprocess.run([*GAMESEARCH, "train", "samuel", "checkers", "--games", "4",
+                            "--out", str(out)], capture_output=True, text=True, timeout=120)
+    assert again.returncode == 2 and "--resume" in again.stderr
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    (foreign / "weights.json").write_text('{"my": "notes"}')
+    refused = subprocess.run([*GAMESEARCH, "train", "samuel", "checkers", "--games", "1",
+                              "--out", str(foreign)], capture_output=True, text=True,
+                             timeout=120)
+    assert refused.returncode == 2 and "not a gamesearch" in refused.stderr
+    assert (foreign / "weights.json").read_text() == '{"my": "notes"}'
+    wrong = subprocess.run([*GAMESEARCH, "train", "samuel", "chess"], capture_output=True,
+                           text=True, timeout=120)
+    assert wrong.returncode == 2 and "checkers only" in wrong.stderr

@@ -1,0 +1,263 @@
+"""Endgame databases (issue 15): the perfect index against the published position counts,
+the readable retrograde analysis against plain search, the compiled build against the
+readable one, every value against the rules, the distances against alpha-beta, and the
+files: resumable after kill -9, damage detected, nothing foreign overwritten."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from gamesearch.catalog.checkers_tables import (
+    PUBLISHED,
+    Tables,
+    compiled_sweep,
+    config_of,
+    name_of,
+    table_spec,
+)
+from gamesearch.games import load_game
+from gamesearch.games.checkers import index as I
+from gamesearch.tables import store
+from gamesearch.tables.build import build_tables
+from gamesearch.tables.retrograde import DRAW, LOSS, WIN, retrograde_values
+
+GAMESEARCH = [sys.executable, "-m", "gamesearch"]
+
+
+@pytest.mark.parametrize("pieces", [1, 2, 3, 4, 5])
+def test_the_index_counts_the_published_placements(pieces: int) -> None:
+    assert I.placements(pieces) == PUBLISHED[pieces]
+
+
+def test_the_index_is_a_bijection_on_every_three_piece_slice() -> None:
+    code = I.compiled()
+    rng = random.Random(2)
+    for config in I.slices_of(3) + I.slices_of(4)[::5]:
+        offsets, _, kb, kw = I.slice_layout(config)
+        size = I.slice_size(config)
+        for i in rng.sample(range(size), min(size, 400)):
+            black, white, kings = code.position_at(i, *config, offsets, kb, kw)
+            assert black & white == 0
+            assert code.position_index(black, white, kings, offsets, config[2], kb, kw) == i
+
+
+# --- the readable algorithm -----------------------------------------------------------------
+def _all_states(game):
+    seen, stack = set(), [game.initial_state()]
+    while stack:
+        s = stack.pop()
+        if s not in seen:
+            seen.add(s)
+            if not game.is_terminal(s):
+                stack.extend(game.result(s, a) for a in game.actions(s))
+    return seen
+
+
+def test_readable_retrograde_equals_plain_search_on_tictactoe() -> None:
+    """Values and distances (the winner hurries, the loser delays) of all 5,478 positions
+    against a memoised search that applies that rule from the end of the game."""
+    game = load_game("tictactoe")
+    table = retrograde_values(game, _all_states(game))
+
+    @functools.cache
+    def solve(s):
+        if game.is_terminal(s):
+            u = game.utilities(s)[game.to_move(s)]
+            return (WIN if u > 0 else LOSS if u < 0 else DRAW, 0)
+        children = [solve(game.result(s, a)) for a in game.actions(s)]
+        losses = [d for v, d in children if v == LOSS]
+        if losses:
+            return (WIN, 1 + min(losses))
+        if all(v == WIN for v, _ in children):
+            return (LOSS, 1 + max(d for _, d in children))
+        return (DRAW, 0)
+
+    assert len(table) == 5478
+    assert all(table[s] == solve(s) for s in table)
+    assert table[game.initial_state()] == (DRAW, 0)
+
+
+def _checkers_states(game, pieces: int):
+    code = I.compiled()
+    for config in [c for n in range(1, pieces + 1) for c in I.slices_of(n)]:
+        offsets, _, kb, kw = I.slice_layout(config)
+        for i in range(I.slice_size(config)):
+            black, white, kings = code.position_at(i, *config, offsets, kb, kw)
+            cells = "".join("B" if (black & kings) >> q & 1 else "b" if black >> q & 1 else
+                            "W" if (white & kings) >> q & 1 else "w" if white >> q & 1 else "."
+                            for q in range(32))
+            for mover in (0, 1):
+                yield (cells, mover, 0)
+
+
+@pytest.fixture(scope="module")
+def built3(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("tables")
+    report, values, dist = build_tables(table_spec(3), folder)
+    return folder, values, dist
+
+
+def test_compiled_build_equals_the_readable_retrograde_to_two_pieces(built3) -> None:
+    game = load_game("checkers")
+    readable = retrograde_values(game, _checkers_states(game, 2), key=lambda s: s[:2])
+    tables = Tables(built3[0])
+    assert len(readable) == 2 * (PUBLISHED[1] + PUBLISHED[2])
+    for (cells, mover), (value, distance) in readable.items():
+        found = tables.probe((cells, mover, 0))
+        assert found == ((value, distance) if value != DRAW else (DRAW, found[1])), cells
+
+
+def test_every_three_piece_value_keeps_the_rules(built3) -> None:
+    """A win has a move to a loss one ply shorter, a loss only moves to wins, a draw a move
+    to a draw and none to a loss: checked at every slot (the compiled verifier)."""
+    _, values, dist = built3
+    spec = table_spec(3)
+    code = compiled_sweep()
+    buf = np.zeros(spec.max_actions, np.int64)
+    for name in spec.slices:
+        lo, n = spec.where[name]
+        bad = code.verify(values, dist, spec.meta, spec.slice_ids[name], lo, lo + n, buf)
+        assert bad == -1, (name, bad - lo)
+    counts = {v: int(np.count_nonzero(values == v)) for v in (WIN, LOSS, DRAW)}
+    assert sum(counts.values()) == 2 * sum(PUBLISHED[n] for n in (1, 2, 3))
+    assert min(counts.values()) > 0
+
+
+def test_distances_equal_exact_alpha_beta_on_random_positions(built3) -> None:
+    """A position the tables call a win (loss) in d plies is a forced win (loss) for an
+    alpha-beta search d plies deep, and not one ply shallower; a draw is neither."""
+    from gamesearch.kernels.search import kernel_alphabeta
+
+    game = load_game("checkers")
+    tables = Tables(built3[0])
+    states = list(_checkers_states(game, 3))
+    rng = random.Random(7)
+    checked = {WIN: 0, LOSS: 0, DRAW: 0}
+    for s in rng.sample(states, 3000):
+        if game.is_terminal(s):
+            continue
+        value, d = tables.probe(s)
+        if value != DRAW and d > 9:
+            continue
+        depth = 8 if value == DRAW else d
+        sign = {WIN: 1.0, LOSS: -1.0, DRAW: 0.0}[value]
+        found = kernel_alphabeta(game, s, depth=depth).value
+        if value == DRAW:
+            assert abs(found) < 1.0, game.state_to_string(s)
+        else:
+            assert found == sign, (game.state_to_string(s), value, d, found)
+            if d > 1:
+                assert abs(kernel_alphabeta(game, s, depth=d - 1).value) < 1.0
+        checked[value] += 1
+    assert min(checked.values()) >= 100, checked
+
+
+def test_two_kings_beat_one_in_the_corner_and_probe_names_each_move(tmp_path) -> None:
+    build_tables(table_spec(3), tmp_path)
+    game = load_game("checkers")
+    tables = Tables(tmp_path)
+    value, plies = tables.probe(game.state_from_string("B:WK4:BK18,K22"))
+    assert value == WIN and 0 < plies < 40
+    out = subprocess.run([*GAMESEARCH, "tables", "probe", "checkers", "B:WK4:BK18,K22",
+                          "--dir", str(tmp_path), "--json"], capture_output=True, text=True)
+    data = json.loads(out.stdout)
+    assert data["value"] == "win" and data["plies"] == plies
+    assert min(m["plies"] for m in data["moves"].values() if m["value"] == "win") == plies
+
+
+# --- the files --------------------------------------------------------------------------------
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*GAMESEARCH, *args], capture_output=True, text=True, timeout=300)
+
+
+def test_a_killed_build_resumes_and_ends_with_the_same_files(tmp_path) -> None:
+    whole, killed = tmp_path / "whole", tmp_path / "killed"
+    assert _cli("tables", "build", "checkers", "--pieces", "3", "--dir", str(whole)
+                ).returncode == 0
+    job = subprocess.Popen([*GAMESEARCH, "tables", "build", "checkers", "--pieces", "3",
+                            "--dir", str(killed)], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while time.time() < deadline:  # kill once a few 3-piece slices are recorded
+        manifest = killed / store.MANIFEST
+        if manifest.exists() and len(json.loads(manifest.read_text())["slices"]) >= 12:
+            break
+        time.sleep(0.02)
+    os.kill(job.pid, signal.SIGKILL)
+    job.wait()
+    done = json.loads((killed / store.MANIFEST).read_text())["slices"]
+    assert 12 <= len(done) < 34
+    again = _cli("tables", "build", "checkers", "--pieces", "3", "--dir", str(killed),
+                 "--json")
+    assert again.returncode == 0, again.stderr
+    report = json.loads(again.stdout)
+    assert report["loaded"] >= len(done) and report["built"] == 34 - report["loaded"]
+    a = json.loads((whole / store.MANIFEST).read_text())["slices"]
+    b = json.loads((killed / store.MANIFEST).read_text())["slices"]
+    assert {k: v["sha256"] for k, v in a.items()} == {k: v["sha256"] for k, v in b.items()}
+
+
+def test_a_kill_between_writing_a_slice_and_recording_it_resumes(tmp_path) -> None:
+    """The narrow window CI's kill once hit: the slice file is in place but the manifest
+    only names it as being written. The build redoes it rather than refusing its own file."""
+    build_tables(table_spec(2), tmp_path)
+    manifest = json.loads((tmp_path / store.MANIFEST).read_text())
+    name = sorted(manifest["slices"])[-1]
+    del manifest["slices"][name]
+    manifest["writing"] = name
+    (tmp_path / store.MANIFEST).write_text(json.dumps(manifest))
+    report, _, _ = build_tables(table_spec(2), tmp_path)
+    assert report.built == [name]
+    after = json.loads((tmp_path / store.MANIFEST).read_text())
+    assert name in after["slices"] and "writing" not in after
+
+
+def test_a_damaged_or_truncated_table_is_refused_not_used(tmp_path) -> None:
+    build_tables(table_spec(2), tmp_path)
+    path = tmp_path / f"{name_of(config_of('.' * 30 + 'BW'))}.tbl"
+    data = bytearray(path.read_bytes())
+    data[3] ^= 0xFF
+    path.write_bytes(bytes(data))
+    out = _cli("tables", "probe", "checkers", "B:WK32:BK31", "--dir", str(tmp_path))
+    assert out.returncode == 2 and "damaged" in out.stderr and "Traceback" not in out.stderr
+    path.write_bytes(bytes(data[:5]))
+    out = _cli("tables", "probe", "checkers", "B:WK32:BK31", "--dir", str(tmp_path))
+    assert out.returncode == 2 and "damaged" in out.stderr
+    out = _cli("tables", "build", "checkers", "--pieces", "2", "--dir", str(tmp_path))
+    assert out.returncode == 2 and "damaged" in out.stderr
+
+
+def test_foreign_files_are_never_overwritten(tmp_path) -> None:
+    (tmp_path / store.MANIFEST).write_text('{"mine": true}')
+    out = _cli("tables", "build", "checkers", "--pieces", "1", "--dir", str(tmp_path))
+    assert out.returncode == 2 and "not a gamesearch table manifest" in out.stderr
+    assert (tmp_path / store.MANIFEST).read_text() == '{"mine": true}'
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "0-0-0-1.tbl").write_text("my notes")
+    out = _cli("tables", "build", "checkers", "--pieces", "1", "--dir", str(other))
+    assert out.returncode == 2 and "never overwrites" in out.stderr
+    assert (other / "0-0-0-1.tbl").read_text() == "my notes"
+
+
+@pytest.mark.parametrize("args, words", [
+    (("tables", "build", "chess", "--pieces", "2"), "no endgame databases"),
+    (("tables", "build", "checkers", "--pieces", "0"), "--pieces"),
+    (("tables", "build", "checkers", "--pieces", "7"), "GiB"),
+    (("tables", "probe", "checkers", "B:W1-40:B2"), "squares are 1-32"),
+    (("tables", "probe", "checkers", "B:W9:BK30", "--dir", "/nonexistent"), "no checkers"),
+])
+def test_bad_input_is_one_line_and_exit_2(args, words) -> None:
+    out = _cli(*args)
+    assert out.returncode == 2 and words in out.stderr and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr

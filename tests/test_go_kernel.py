@@ -1,0 +1,93 @@
+"""Go's compiled board (issue 18) against the readable rules: the same boards after the
+same moves, the same legal points (the rules may forbid more: positional superko), ko,
+captures of big chains, and play-outs that end in legal, fully played positions."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from gamesearch.games.go import kernel as K
+from gamesearch.games.go.rules import Go, every_chain_has_a_liberty
+
+
+@pytest.mark.parametrize("size, seed", [(5, 1), (7, 2), (9, 3), (19, 4)])
+def test_random_games_give_the_rules_boards_and_legal_points(size: int, seed: int) -> None:
+    game, rng = Go(size=size, komi=0.5), random.Random(seed)
+    np.random.seed(seed)
+    for _ in range(4 if size < 19 else 1):
+        B, state = K.new_board(size), game.initial_state()
+        while not game.is_terminal(state):
+            colour = K.BLACK if state[1] == 0 else K.WHITE
+            kernel_legal = {K.to_point(p, size) for p in B[7][:B[9][K.N_EMPTY]]
+                            if K.is_legal(B, p, colour)}
+            rules_legal = set(game.actions(state)) - {game.pass_action}
+            assert rules_legal <= kernel_legal  # superko may forbid more
+            assert len(kernel_legal - rules_legal) <= 1  # only the ko retake, if any
+            moves = sorted(rules_legal)
+            point = rng.choice(moves) if moves and rng.random() < 0.97 else game.pass_action
+            state = game.result(state, point)
+            K.play(B, -1 if point == game.pass_action else K.from_point(point, size), colour)
+            assert K.cells(B) == state[0]
+            assert sorted(B[7][:B[9][K.N_EMPTY]]) == sorted(
+                K.from_point(p, size) for p, c in enumerate(state[0]) if c == ".")
+
+
+def test_ko_cannot_be_retaken_at_once() -> None:
+    game = Go(size=5)
+    B = K.new_board(5)
+    state = game.initial_state()
+    for move in ("B3", "C3", "C4", "D4", "C2", "D2", "A1", "E3", "D3"):
+        point = game.string_to_action(state, move)
+        K.play(B, K.from_point(point, 5), K.BLACK if state[1] == 0 else K.WHITE)
+        state = game.result(state, point)
+    c3 = K.from_point(game.string_to_action(game.initial_state(), "C3"), 5)
+    assert B[9][K.KO] == c3 and not K.is_legal(B, c3, K.WHITE)
+
+
+def test_play_outs_end_in_legal_positions_with_only_eyes_left() -> None:
+    for size in (5, 9, 13):
+        np.random.seed(size)
+        B = K.new_board(size)
+        first = np.zeros(B[0].shape[0], np.int8)
+        score = K.playout(B, 3 * size * size, first)
+        text = K.cells(B)
+        assert every_chain_has_a_liberty(text, size)
+        assert B[9][K.PASSES] == 2  # nothing but eyes left to play
+        rules = Go(size=size, komi=0)
+        assert score == rules.score((text, 0, 2, 0, frozenset()))  # area, as the rules count
+        assert set(first[B[0] == K.BORDER]) == {0}
+
+
+def test_a_big_chain_is_captured_and_its_liberties_given_back() -> None:
+    game = Go(size=5)  # Black's four stones along the top, their last liberty E5
+    state = game.state_from_string("XXXX./OOOOO/...../...../..... w")
+    B = K.from_state(state, 5)
+    e5 = K.from_point(game.string_to_action(state, "E5"), 5)
+    assert K.play(B, e5, K.WHITE) == 4
+    assert K.cells(B) == game.result(state, game.string_to_action(state, "E5"))[0]
+
+
+def test_the_compiled_search_takes_a_big_chain_in_atari() -> None:
+    from gamesearch.agents import make_agent
+
+    game = Go(size=7, komi=0.5)
+    # White's six stones on the second row have one liberty left, at G6; Black to move
+    state = game.state_from_string("XXXXXXX/OOOOOO./XXXXXX./......./......./......./"
+                                   "....... b")
+    result = make_agent("go-mcts:playouts=3000,seed=1")(game, state)
+    assert game.action_to_string(state, result.action) == "G6" and result.value > 0.5
+
+
+def test_the_compiled_search_beats_random_play_and_keeps_to_its_budget() -> None:
+    from gamesearch.agents import make_agent
+    from gamesearch.arena.match import run_match
+
+    result = run_match(Go(size=5, komi=0.5), "go-mcts:playouts=2000,seed=3", "random:seed=4",
+                       games=4, seed=1)
+    assert result.wins == 4
+    agent = make_agent("go-mcts:playouts=512,seed=1")
+    game = Go(size=9)
+    assert agent(game, game.initial_state()).stats.iterations == 512

@@ -1,0 +1,105 @@
+"""Othello's midgame engine, its agents and the resumable fitting of the evaluation."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from gamesearch.agents import make_agent
+from gamesearch.arena.match import play_game
+from gamesearch.catalog import othello as E
+from gamesearch.catalog.othello_train import train
+from gamesearch.errors import GameSearchError
+from gamesearch.games import load_game
+from gamesearch.games.othello.kernel import encode_state
+from gamesearch.games.othello.solver import solve_position
+
+
+def test_search_to_the_end_equals_the_exact_solver() -> None:
+    game = load_game("othello")
+    rng = random.Random(3)
+    for _ in range(3):
+        state = game.initial_state()
+        while state[0].count("-") > 8:
+            state = game.result(state, rng.choice(game.actions(state)))
+        if game.is_terminal(state):
+            continue
+        me, opp, _ = encode_state(state, 8)
+        _, value, _, _ = E.Engine(E.HAND_WEIGHTS, 12).best(int(me), int(opp), 12)
+        assert value == 1000 * solve_position(int(me), int(opp))[0]
+
+
+def test_features_see_corners_and_mobility() -> None:
+    game = load_game("othello")
+    start = encode_state(game.initial_state(), 8)
+    f = E.position_features(int(start[0]), int(start[1]))
+    assert f[10] == 0 and f[15] == 1 and f[:10].sum() == 0  # symmetric start
+    corner = "X" + "-" * 26 + "OX------XO" + "-" * 27 + " X"
+    me, opp, _ = encode_state(game.state_from_string(corner), 8)
+    assert E.position_features(int(me), int(opp))[0] == 1
+
+
+def test_shipped_weights_are_learned_not_typed() -> None:
+    w = E.load_weights()
+    assert w.shape == (E.N_STAGES, E.N_FEATURES) and np.isfinite(w).all()
+    assert not np.allclose(w, E.HAND_WEIGHTS)
+    assert w[0, 12] > 0  # X-square beside an empty corner found costly (its feature is -1)
+
+
+def test_agents_play_legal_games_and_the_engine_beats_random() -> None:
+    game = load_game("othello")
+    engine = make_agent("othello:depth=2")
+    wins = 0
+    for seat in (0, 1):
+        seats = [engine, make_agent("random:seed=5")]
+        seats = seats if seat == 0 else seats[::-1]
+        final, moves = play_game(game, seats)
+        wins += game.utilities(final)[seat] > 0
+        assert game.is_terminal(final) and len(moves) >= 58
+    assert wins == 2
+
+
+def test_engine_refuses_other_sizes_and_bad_options() -> None:
+    with pytest.raises(GameSearchError, match="learned or hand"):
+        make_agent("othello:evaluation=magic")
+    small = load_game("othello:size=6")
+    with pytest.raises(GameSearchError, match="8x8 only"):
+        make_agent("othello")(small, small.initial_state())
+
+
+def test_training_resumes_exactly(tmp_path) -> None:
+    whole = train(tmp_path / "a.npz", games=4, seed=7)
+    train(tmp_path / "b.npz", games=2, seed=7)  # a first run, stopped after two games
+    resumed = train(tmp_path / "b.npz", games=4, seed=7)
+    assert np.allclose(whole, resumed)
+    with np.load(tmp_path / "a.npz") as a, np.load(tmp_path / "b.npz") as b:
+        assert np.array_equal(a["labels"], b["labels"]) and int(b["games"]) == 4
+    with pytest.raises(GameSearchError, match="not a checkpoint of this job"):
+        train(tmp_path / "a.npz", games=5, seed=8)
+
+
+def test_a_time_budget_deepens_as_far_as_it_allows_and_is_kept() -> None:
+    """``othello:time=T`` reports the depth it reached; a longer budget reaches deeper, and
+    the move comes within the budget plus one iteration's overrun."""
+    import time
+
+    from gamesearch.agents import make_agent
+
+    game = load_game("othello")
+    state = game.initial_state()
+    for move in ("f5", "d6", "c3", "d3", "c4"):
+        state = game.result(state, game.string_to_action(state, move))
+    depths = []
+    for budget in (0.05, 0.6):
+        agent = make_agent(f"othello:time={budget}")
+        agent.prepare(game)
+        began = time.perf_counter()
+        result = agent(game, state)
+        took = time.perf_counter() - began
+        assert result.action in game.actions(state)
+        assert took < budget + 0.5, (budget, took)
+        depths.append(result.stats.depth)
+    assert 1 <= depths[0] < depths[1], depths
+    assert make_agent("othello").depth == 4 and make_agent("othello:depth=3").depth == 3

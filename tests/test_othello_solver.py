@@ -1,0 +1,95 @@
+"""Othello's exact endgame solver against exhaustive minimax on the readable rules, and
+against the published FFO scores (tests/data/othello_ffo_40_59.txt, from Edax's files)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from gamesearch.errors import GameSearchError
+from gamesearch.games import game_entry, load_game
+from gamesearch.games.othello.kernel import encode_state
+from gamesearch.games.othello.solver import Table, solve_entry, solve_position
+
+FFO = Path(__file__).parent / "data" / "othello_ffo_40_59.txt"
+
+
+def exact(game, state) -> int:
+    """The final disc difference for the side to move, by plain minimax over the rules."""
+    if game.is_terminal(state):
+        score = game.final_score(state)
+        return score if game.to_move(state) == 0 else -score
+    return max(-exact(game, game.result(state, a)) for a in game.actions(state))
+
+
+def random_position(game, empties: int, rng: random.Random):
+    state = game.initial_state()
+    while state[0].count("-") > empties and not game.is_terminal(state):
+        state = game.result(state, rng.choice(game.actions(state)))
+    return state
+
+
+@pytest.mark.parametrize("size, empties, seed", [(8, 7, s) for s in range(6)] +
+                         [(6, 8, s) for s in range(3)])
+def test_solver_equals_minimax_over_the_rules(size: int, empties: int, seed: int) -> None:
+    game = load_game(f"othello:size={size}")
+    state = random_position(game, empties, random.Random(seed))
+    want = exact(game, state)
+    got = solve_entry(game, state, {})
+    assert got["value"] == want
+    if not game.is_terminal(state):  # the move named is a best one
+        move = game.string_to_action(state, got["best_move"])
+        assert -exact(game, game.result(state, move)) == want
+    me, opp, _ = encode_state(state, size)
+    for alpha, beta in ((-64, want - 1), (want + 1, 64)):  # fail-soft bounds hold
+        if alpha < beta:
+            score = solve_position(int(me), int(opp), size, Table(12), alpha, beta)[0]
+            assert (score <= want) if beta <= want else (score >= want)
+
+
+def ffo_positions() -> list[tuple[str, int, list[str]]]:
+    rows = []
+    for line in FFO.read_text().splitlines():
+        if line.startswith("#") and line[1].isdigit():
+            number, board, side = line.split()[:3]
+            fields = [f.strip() for f in line.split(";")[1:] if f.strip()]
+            best = int(fields[0].split(":")[1])
+            moves = [f.split(":")[0].lower() for f in fields if int(f.split(":")[1]) == best]
+            rows.append((f"{board} {side.rstrip(';')}", best, moves))
+    return rows
+
+
+def test_ffo_file_holds_the_twenty_positions() -> None:
+    rows = ffo_positions()
+    assert len(rows) == 20 and rows[0][1] == 38 and rows[-1][1] == 64
+    game = load_game("othello")
+    assert [game.state_from_string(b)[0].count("-") for b, _, _ in rows][:3] == [20, 22, 22]
+
+
+def test_ffo_40_after_its_best_moves() -> None:
+    """#40 is +38 for black after a2; two plies later (a2 b1, a solved line of Edax's
+    principal variation) the score is still 38: a 18-empty solve, fast."""
+    game = load_game("othello")
+    board, best, moves = ffo_positions()[0]
+    state = game.state_from_string(board)
+    after = game.result(state, game.string_to_action(state, "a2"))
+    assert solve_entry(game, after, {})["value"] == -best
+    after = game.result(after, game.string_to_action(after, "b1"))
+    assert solve_entry(game, after, {})["value"] == best
+
+
+@pytest.mark.slow
+def test_ffo_40_exact() -> None:
+    game = load_game("othello")
+    board, best, moves = ffo_positions()[0]
+    got = solve_entry(game, game.state_from_string(board), {"table": 22})
+    assert got["value"] == best and got["best_move"] in moves
+
+
+def test_solve_refuses_an_opening_position_and_is_registered() -> None:
+    game = load_game("othello")
+    assert game_entry("othello").solver is not None
+    with pytest.raises(GameSearchError, match="empty squares"):
+        solve_entry(game, game.initial_state(), {})
