@@ -40,3 +40,23 @@ def _kernels_compiled_once(tmp_path_factory: pytest.TempPathFactory) -> None:
             for _, step in warmup_steps():
                 step()
             done.touch()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """A test that leaves a non-daemon thread running (an outside engine's reader nobody
+    closed) would hold the process open after the summary, for ever, since Python joins
+    such threads before it exits: CI then ran out of time with every test passed. Name the
+    threads and end the run as failed instead."""
+    import sys
+    import threading
+
+    left = [t for t in threading.enumerate()
+            if t is not threading.main_thread() and not t.daemon and t.is_alive()]
+    if not left:
+        return
+    names = ", ".join(t.name for t in left)
+    print(f"\nthreads still running after the tests (a test did not close what it started): "
+          f"{names}", file=sys.stderr)
+    sys.stderr.flush()
+    sys.stdout.flush()
+    os._exit(3)

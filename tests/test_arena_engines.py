@@ -83,3 +83,21 @@ def test_a_program_that_is_not_there_is_one_line_before_any_game(tmp_path: Path)
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "no program 'no-such-engine'" in done.stderr
     assert not (tmp_path / "r.sqlite").exists()
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="stockfish is not installed")
+def test_a_process_that_never_closes_its_uci_player_still_exits() -> None:
+    """python-chess talks to the program from a non-daemon thread, which Python joins before
+    it exits: an unclosed player held pytest open after its summary, past CI's limit."""
+    script = textwrap.dedent("""
+        import chess
+        from gamesearch.agents import make_agent
+        from gamesearch.games import load_game
+        game = load_game("chess")
+        agent = make_agent("uci:cmd=stockfish,time=0.01")
+        print(agent(game, chess.STARTING_FEN).action)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.strip()) in (4, 5)

@@ -34,7 +34,12 @@ def test_every_default_fits_and_plays_a_legal_move(name):
     mover = game.to_move(state)
     agent = make_agent(default_agent(game, mover))
     agent.prepare(game)
-    assert agent(game, state).action in list(game.actions(state))
+    try:
+        assert agent(game, state).action in list(game.actions(state))
+    finally:
+        close = getattr(agent, "close", None)
+        if close is not None:
+            close()
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))
@@ -56,7 +61,13 @@ def test_every_fitting_agent_plays_a_legal_move(name):
         spec = quick.get(kind, kind)
         if exact and ":depth=" in spec:  # searched to the end instead
             spec = kind
-        result = make_agent(spec)(game, state)
+        agent = make_agent(spec)
+        try:
+            result = agent(game, state)
+        finally:  # an outside program (uci, gtp) is stopped here, not left to the exit
+            close = getattr(agent, "close", None)
+            if close is not None:
+                close()
         assert result.action in list(game.actions(state)), (name, spec)
 
 

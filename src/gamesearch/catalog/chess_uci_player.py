@@ -11,7 +11,9 @@ sends ``quit`` and kills the program if it does not leave.
 from __future__ import annotations
 
 import math
+import threading
 import time
+import weakref
 from typing import Any
 
 import chess
@@ -29,6 +31,21 @@ READY_SECONDS = 120.0
 or compile its search here: ours takes ~30 s on a machine that has never run it)."""
 GRACE_SECONDS = 5.0
 """How long past its move time a program may take to say ``bestmove``."""
+
+_OPEN: weakref.WeakSet = weakref.WeakSet()
+"""Players whose program is running. python-chess talks to it from a non-daemon thread,
+and Python joins those before it exits: a player nobody closed would hold the process
+open for ever (it held CI past its limit). They are closed as the interpreter shuts down,
+before that join (``threading._register_atexit``, the hook concurrent.futures uses)."""
+
+
+def _close_open_players() -> None:
+    for player in list(_OPEN):
+        player.close()
+
+
+if hasattr(threading, "_register_atexit"):
+    threading._register_atexit(_close_open_players)
 
 
 class UciPlayer(Agent):
@@ -59,6 +76,7 @@ class UciPlayer(Agent):
         except (OSError, chess.engine.EngineError, TimeoutError) as err:
             raise GameSearchError(f"{self.argv[0]} did not start as a UCI engine: "
                                   f"{str(err) or type(err).__name__}") from None
+        _OPEN.add(self)
         self.engine.timeout = READY_SECONDS
         try:
             self.engine.ping()  # isready: the program loads before any clock runs
@@ -104,6 +122,7 @@ class UciPlayer(Agent):
     def close(self) -> None:
         """Send quit; kill the program if it has not left within a second."""
         engine, self.engine = self.engine, None
+        _OPEN.discard(self)
         if engine is None:
             return
         try:
