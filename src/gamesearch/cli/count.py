@@ -43,33 +43,55 @@ def perft_command(
     perft = entry.perft if entry is not None and entry.perft is not None else generic_perft
     rows: list[dict] = []
     interrupted = False
+    title = f"perft {game_name}" + (f" from {position_text}" if position_text else "")
+    live = None
+    if not json_out and console.is_terminal:  # each depth's row as it finishes
+        from rich.live import Live
+
+        live = Live(_perft_table(title, rows, 1, depth), console=console,
+                    auto_refresh=False)
+        live.start()
     try:
         for d in range(1, depth + 1):
             began = time.perf_counter()
             leaves = perft(game, state, d)
             rows.append({"depth": d, "leaves": leaves,
                          "seconds": round(time.perf_counter() - began, 6)})
+            if live is not None:
+                live.update(_perft_table(title, rows, d + 1, depth), refresh=True)
             if leaves == 0:  # every game has ended: the deeper depths add nothing
                 break
     except KeyboardInterrupt:
         interrupted = True
+    finally:
+        if live is not None:
+            live.update(_perft_table(title, rows, None, depth), refresh=True)
+            live.stop()
     if json_out:
         print_json({"value": rows[-1]["leaves"] if rows else None,
                     "depth": rows[-1]["depth"] if rows else 0, "table": rows,
                     "interrupted": interrupted})
-    else:
-        table = Table(title=f"perft {game_name}" + (f" from {position_text}"
-                                                    if position_text else ""))
-        for column in ("depth", "leaves", "seconds", "leaves/s"):
-            table.add_column(column, justify="right")
-        for row in rows:
-            rate = row["leaves"] / row["seconds"] if row["seconds"] > 0 else 0
-            table.add_row(str(row["depth"]), f"{row['leaves']:,}", f"{row['seconds']:.3f}",
-                          f"{rate:,.0f}")
-        console.print(table)
+    elif live is None:
+        console.print(_perft_table(title, rows, None, depth))
     if interrupted:
         print(f"interrupted at depth {len(rows) + 1}", file=sys.stderr)
         raise typer.Exit(130)
+
+
+def _perft_table(title: str, rows: list[dict], counting: int | None, depth: int) -> Table:
+    """The depths counted so far; ``counting``: the depth under way (a caption says so, and
+    how Ctrl-C keeps what is done)."""
+    caption = None
+    if counting is not None and counting <= depth:
+        caption = f"counting depth {counting} of {depth}... (Ctrl-C stops with these rows)"
+    table = Table(title=title, caption=caption)
+    for column in ("depth", "leaves", "seconds", "leaves/s"):
+        table.add_column(column, justify="right")
+    for row in rows:
+        rate = row["leaves"] / row["seconds"] if row["seconds"] > 0 else 0
+        table.add_row(str(row["depth"]), f"{row['leaves']:,}", f"{row['seconds']:.3f}",
+                      f"{rate:,.0f}")
+    return table
 
 
 @app.command("count", context_settings=EXTRA_ARGS, epilog=options_epilog())
