@@ -91,3 +91,31 @@ def test_the_compiled_search_beats_random_play_and_keeps_to_its_budget() -> None
     agent = make_agent("go-mcts:playouts=512,seed=1")
     game = Go(size=9)
     assert agent(game, game.initial_state()).stats.iterations == 512
+
+
+@pytest.mark.parametrize("size, seed", [(5, 11), (9, 12)])
+def test_self_atari_agrees_with_the_rules(size: int, seed: int) -> None:
+    """The play-outs' self-atari test, against the readable rules: after the move, the
+    chain holding it has two or more stones, one liberty, and the move took nothing."""
+    from gamesearch.games.go.rules import chain_and_liberties
+
+    game, rng = Go(size=size, komi=0.5), random.Random(seed)
+    checked = flagged = 0
+    for _ in range(6):
+        B, state = K.new_board(size), game.initial_state()
+        while not game.is_terminal(state):
+            colour = K.BLACK if state[1] == 0 else K.WHITE
+            for point in set(game.actions(state)) - {game.pass_action}:
+                after = game.play_stone(state[0], state[1], point)
+                chain, liberties = chain_and_liberties(after, size, point)
+                took = after.count(".") > state[0].count(".") - 1
+                expected = len(chain) >= 2 and len(liberties) == 1 and not took
+                assert K.self_atari(B, K.from_point(point, size), colour) == expected, \
+                    (state[0], point)
+                checked += 1
+                flagged += expected
+            moves = sorted(set(game.actions(state)) - {game.pass_action})
+            point = rng.choice(moves) if moves and rng.random() < 0.97 else game.pass_action
+            state = game.result(state, point)
+            K.play(B, -1 if point == game.pass_action else K.from_point(point, size), colour)
+    assert checked > 1000 and flagged > 20  # the test met real self-ataris

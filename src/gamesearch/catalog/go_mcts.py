@@ -5,6 +5,9 @@ children by UCT blended with RAVE (all-moves-as-first: a move's value over every
 simulation in which the side to move played that point later on, Gelly and Silver 2007),
 expands a leaf on its second visit (every legal point that is not the mover's own eye,
 and the pass), plays out at random without filling eyes, and scores by area with komi.
+Play-outs answer the last move (captures, saves) and, by default, never self-atari a
+chain of two or more stones (MoGo's and Fuego's first play-out rules; ``selfatari=false``
+turns that off, for comparison).
 The blend is ``(1 - beta) * Q + beta * AMAF`` with ``beta = sqrt(k / (3 n + k))``
 (``k = rave``): early on the AMAF value guides, later the child's own. The move played is
 the most visited child that the rules allow (positional superko, which the tree ignores).
@@ -74,7 +77,8 @@ def _select(node, tree, stats, rave, c_uct):
 
 
 @njit(cache=True)
-def simulate(root, tree, stats, n_nodes, sims, komi, max_moves, rave, c_uct, seed):
+def simulate(root, tree, stats, n_nodes, sims, komi, max_moves, rave, c_uct, seed,
+             avoid_self_atari):
     """Run ``sims`` simulations from board ``root``; returns the node count."""
     np.random.seed(seed)
     size_points = root[0].shape[0]
@@ -107,9 +111,9 @@ def simulate(root, tree, stats, n_nodes, sims, komi, max_moves, rave, c_uct, see
             node = child
         while B[9][K.PASSES] < 2 and B[9][K.MOVES] < max_moves:  # the play-out
             colour = B[9][K.TO_MOVE]
-            p = K.reply_move(B, colour)
+            p = K.reply_move(B, colour, avoid_self_atari)
             if p < 0:
-                p = K.random_move(B, colour)
+                p = K.random_move(B, colour, avoid_self_atari)
             K.play(B, p, colour)
             if length < seq_p.shape[0]:
                 seq_p[length], seq_c[length] = p, colour
@@ -144,14 +148,16 @@ class GoMCTSAgent(Agent):
 
     def __init__(self, time: float | None = 1.0, playouts: int | None = None,
                  rave: float = 1000.0, c: float = 0.2, seed: int | None = None,
-                 nodes: int = 2_000_000) -> None:
+                 nodes: int = 2_000_000, selfatari: bool = True) -> None:
         self.time = None if playouts is not None else time
         self.playouts = playouts
         self.rave, self.c, self.max_nodes = rave, c, nodes
         self.seed = seed
+        self.selfatari = selfatari
         self.calls = 0
         bound = f"playouts={playouts}" if playouts is not None else f"time={time:g}"
-        self.spec = f"go-mcts:{bound}" + (f",seed={seed}" if seed is not None else "")
+        self.spec = f"go-mcts:{bound}" + (f",seed={seed}" if seed is not None else "") \
+            + ("" if selfatari else ",selfatari=false")
 
     def prepare(self, game) -> None:
         """Compile (or load) the search before any clock runs."""
@@ -180,7 +186,7 @@ class GoMCTSAgent(Agent):
             if batch <= 0:
                 break
             n_nodes = simulate(root, tree, stats, n_nodes, batch, game.komi, max_moves,
-                               self.rave, self.c, seed + done)
+                               self.rave, self.c, seed + done, self.selfatari)
             done += batch
             if seconds is not None and clock.perf_counter() - began >= seconds:
                 break

@@ -200,14 +200,61 @@ def play(B, p, colour):
 
 
 @njit(cache=True)
-def random_move(B, colour):
-    """A uniformly random legal point that is not ``colour``'s own eye; -1 (pass) if none."""
+def self_atari(B, p, colour):
+    """Whether ``colour`` playing the legal point ``p`` leaves a chain of two or more
+    stones with one liberty and captures nothing (the move then only feeds the opponent
+    a bigger capture; a single stone's self-atari, a throw-in, is allowed). Liberties are
+    counted exactly, by walking the joined chains, only when ``p`` has fewer than two
+    empty neighbours."""
+    board, head = B[0], B[1]
+    stride = B[9][SIZE] + 2
+    first, seen = -1, 0
+    joins = False
+    for q in (p - stride, p + stride, p - 1, p + 1):
+        c = board[q]
+        if c == EMPTY:
+            if first < 0:
+                first = q
+            elif q != first:
+                return False  # two liberties at once
+        elif c == 3 - colour and in_atari(B, head[q]):
+            return False  # a capture gives liberties
+        elif c == colour:
+            joins = True
+    if not joins:
+        return False  # a lone stone: a throw-in may be right
+    for q in (p - stride, p + stride, p - 1, p + 1):
+        if board[q] != colour:
+            continue
+        h = head[q]
+        if h == seen:
+            continue
+        seen = h
+        s = h
+        while True:
+            for t in (s - stride, s + stride, s - 1, s + 1):
+                if board[t] == EMPTY and t != p:
+                    if first < 0:
+                        first = t
+                    elif t != first:
+                        return False
+            s = B[2][s]
+            if s == h:
+                break
+    return True
+
+
+@njit(cache=True)
+def random_move(B, colour, avoid_self_atari=False):
+    """A uniformly random legal point that is not ``colour``'s own eye (nor, with
+    ``avoid_self_atari``, a self-atari of two or more stones); -1 (pass) if none."""
     meta, empties = B[9], B[7]
     m = meta[N_EMPTY]
     while m > 0:
         i = np.random.randint(m)
         p = empties[i]
-        if is_legal(B, p, colour) and not is_eye(B, p, colour):
+        if is_legal(B, p, colour) and not is_eye(B, p, colour) \
+                and not (avoid_self_atari and self_atari(B, p, colour)):
             return p
         m -= 1
         empties[i], empties[m] = empties[m], empties[i]  # try the others first
@@ -216,11 +263,12 @@ def random_move(B, colour):
 
 
 @njit(cache=True)
-def reply_move(B, colour):
+def reply_move(B, colour, avoid_self_atari=False):
     """Play-out knowledge around the last move (as MoGo's play-outs): take an opposing
     chain next to it that is in atari, else save an own chain it put in atari by playing
     the chain's last liberty; -1 when neither applies. The liberty of a chain in atari is
-    its pseudo-liberty sum over their count."""
+    its pseudo-liberty sum over their count. With ``avoid_self_atari`` a save that leaves
+    the chain in atari again (a ladder) is not played."""
     last = B[9][LAST]
     if last < 0:
         return -1
@@ -237,8 +285,8 @@ def reply_move(B, colour):
             continue
         if c != colour:
             return liberty  # a capture
-        if save < 0:
-            save = liberty
+        if save < 0 and not (avoid_self_atari and self_atari(B, liberty, colour)):
+            save = liberty  # (extending into a second atari saves nothing)
     return save
 
 
