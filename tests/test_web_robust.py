@@ -247,11 +247,15 @@ def test_a_verdict_that_compiles_is_not_killed_and_answers_once_compiled(tmp_pat
         first = c.post("/api/verdict", json=body).json()
         assert first["kind"] == "unknown" and "compiling" in first["message"]
         t0 = time.monotonic()
+        answers = []
         while time.monotonic() - t0 < 120:
             again = c.post("/api/verdict", json=body).json()
+            answers.append(again.get("message"))
             if again["kind"] == "solver":
                 break
             time.sleep(1)
         assert again["kind"] == "solver", again
-        pool = c.get("/api/health").json()["pool"]
-        assert pool["replaced"] == 0 and pool["recycled"] == 0  # never killed
+        # Killed while compiling (the old bug), the next request would compile again. (A
+        # later request that a loaded machine answers late may still be recycled: that is
+        # the pool's rule for cancelled searches, not a lost compile.)
+        assert not any("compiling" in (m or "") for m in answers), answers

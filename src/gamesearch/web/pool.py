@@ -336,8 +336,13 @@ class WorkerPool:
         job.events.put_nowait((kind, data))
         if kind in ("compiling", "compiled"):
             job.compiling = kind == "compiling"
-            if not job.compiling and job.stop_by is not None:
-                job.stop_by = time.monotonic() + CANCEL_GRACE  # stop it now, if it must
+            if not job.compiling:
+                # The worker now searches with its whole budget, timed from here: the
+                # compile does not count against it (under load the watchdog killed the
+                # worker as soon as the compile ended, its old deadline long past).
+                job.deadline = max(job.deadline, time.monotonic() + job.budget)
+                if job.stop_by is not None:
+                    job.stop_by = time.monotonic() + CANCEL_GRACE  # stop it now, if it must
         if kind == "progress" and not job.progressed:
             job.progressed = True
             self._share(time.monotonic())

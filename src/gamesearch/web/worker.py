@@ -189,7 +189,9 @@ def verdict(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
         send("result", {"kind": "none", "message": unsolved})
         return
     if entry.solver is not None:
-        compile_first(game, send)
+        if compile_first(game, send) and stop_flag.value:  # the request has gone meanwhile
+            send("result", {"kind": "unknown", "message": "compiled; ask again"})
+            return
         report = entry.solver(game, state, {"depth": None, "budget": max(0.05, seconds - 0.1)})
         if game.name == "connect4":  # the board shows every column's perfect-play score
             from gamesearch.catalog.connect4 import analyze
@@ -228,18 +230,20 @@ def no_verdict_reason(game: Any, state: Any) -> str | None:
     return None
 
 
-def compile_first(game: Any, send: Send) -> None:
+def compile_first(game: Any, send: Send) -> bool:
     """Compile the game's solver if no cache holds it, between "compiling" and "compiled"
     messages: the pool neither kills nor recycles a worker while it compiles (a verdict
     killed at its deadline would never finish compiling), and the person is told to ask
-    again."""
+    again. True when it compiled."""
     from gamesearch.web.warm import compile_solver, solver_needs_compile
 
-    if solver_needs_compile(game):
-        send("compiling", {"message": f"compiling the solver for {game.name} (first use on "
-                                      "this server); ask again in a few seconds"})
-        compile_solver(game)
-        send("compiled", None)
+    if not solver_needs_compile(game):
+        return False
+    send("compiling", {"message": f"compiling the solver for {game.name} (first use on "
+                                  "this server); ask again in a few seconds"})
+    compile_solver(game)
+    send("compiled", None)
+    return True
 
 
 def exact_action_values(game: Any, state: Any, seconds: float,
