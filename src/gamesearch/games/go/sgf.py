@@ -92,6 +92,7 @@ def _read_game(tree) -> SgfRecord:
     if komi * 2 != int(komi * 2):
         raise GameSearchError(f"komi {komi}: a multiple of 0.5 is needed")
     root = parsed.get_root()
+    number = 0
     try:
         black, white, empty = root.get_setup_stones()
         mover = 1 if root.has_property("PL") and root.get_raw("PL").upper() == b"W" else 0
@@ -105,8 +106,10 @@ def _read_game(tree) -> SgfRecord:
         players = {k: parsed.get_player_name(c) or "?" for k, c in (("black", "b"),
                                                                     ("white", "w"))}
         result = root.get("RE") if root.has_property("RE") else None
-    except (ValueError, KeyError, IndexError) as err:
-        raise GameSearchError(str(err)) from None
+    except (ValueError, KeyError, IndexError) as err:  # sgfmill's ValueError may be empty
+        raise GameSearchError(f"move {number + 1}: "
+                              f"{str(err) or 'a point off the board or a malformed value'}") \
+            from None
     start = None
     if black or white:
         cells = ["."] * (size * size)
