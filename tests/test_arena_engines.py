@@ -96,8 +96,23 @@ def test_a_process_that_never_closes_its_uci_player_still_exits() -> None:
         game = load_game("chess")
         agent = make_agent("uci:cmd=stockfish,time=0.01")
         print(agent(game, chess.STARTING_FEN).action)
+        del agent  # dropped, not closed: its program must still be stopped at exit
+        import gc
+        gc.collect()
     """)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr
     assert len(done.stdout.strip()) in (4, 5)
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="stockfish is not installed")
+@pytest.mark.parametrize("args", [
+    ("match", "chess", "random", "uci:cmd=stockfish,time=0.01", "-n", "1"),
+    ("match", "chess", "random", "uci:cmd=stockfish,time=0.01", "-n", "2", "--seed", "1"),
+])
+def test_a_match_against_a_uci_program_ends(args) -> None:
+    """`match` ran its games and then hung at exit, its Stockfish never closed."""
+    done = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=90)
+    assert done.returncode == 0, done.stderr
+    assert "score rate" in done.stdout

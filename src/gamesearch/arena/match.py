@@ -17,6 +17,7 @@ current move and keeps what finished.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import json
 import math
@@ -237,8 +238,18 @@ def run_match(
     finally:
         if sink is not None:
             sink.close()
+        for agent in agents.values():  # outside programs (UCI, GTP) stop here
+            _close(agent)
     match.records.sort(key=lambda r: r.index)
     return match
+
+
+def _close(agent: Agent) -> None:
+    """Stop what the agent started (an outside program), if it has a ``close``."""
+    close = getattr(agent, "close", None)
+    if close is not None:
+        with contextlib.suppress(Exception):  # shutting down a dead program
+            close()
 
 
 def _play_one(game: Game, start: State, index: int, agents: dict[str, Agent], spec_a: str,
@@ -246,14 +257,19 @@ def _play_one(game: Game, start: State, index: int, agents: dict[str, Agent], sp
     """Game ``index``: fresh (or freshly seeded) agents, A in seat ``index % N``."""
     a = _fresh(agents["A"], spec_a, seed, 2 * index)
     b = _fresh(agents["B"], spec_b, seed, 2 * index + 1)
-    a.prepare(game)
-    b.prepare(game)
-    n = game.num_players
-    a_seat = index % n
-    seats = [a if p == a_seat else b for p in range(n)]
-    rng = random.Random(f"{seed}/{index}") if seed is not None else random.Random()
-    began = time.perf_counter()
-    final, actions = play_game(game, seats, start, rng)
+    try:
+        a.prepare(game)
+        b.prepare(game)
+        n = game.num_players
+        a_seat = index % n
+        seats = [a if p == a_seat else b for p in range(n)]
+        rng = random.Random(f"{seed}/{index}") if seed is not None else random.Random()
+        began = time.perf_counter()
+        final, actions = play_game(game, seats, start, rng)
+    finally:  # a per-game agent (seeded afresh) is stopped after its game
+        for fresh, kept in ((a, agents["A"]), (b, agents["B"])):
+            if fresh is not kept:
+                _close(fresh)
     moves, s = [], start
     for action in actions:
         moves.append(game.action_to_string(s, action))

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import threading
 import time
-import weakref
 from typing import Any
 
 import chess
@@ -32,20 +31,33 @@ or compile its search here: ours takes ~30 s on a machine that has never run it)
 GRACE_SECONDS = 5.0
 """How long past its move time a program may take to say ``bestmove``."""
 
-_OPEN: weakref.WeakSet = weakref.WeakSet()
-"""Players whose program is running. python-chess talks to it from a non-daemon thread,
-and Python joins those before it exits: a player nobody closed would hold the process
-open for ever (it held CI past its limit). They are closed as the interpreter shuts down,
-before that join (``threading._register_atexit``, the hook concurrent.futures uses)."""
+_OPEN: set[chess.engine.SimpleEngine] = set()
+"""Programs running now. python-chess talks to each from a non-daemon thread, and Python
+joins those before it exits: a program nobody closed would hold the process open for ever
+(it held CI past its limit, and `match` after its last game). They are closed as the
+interpreter shuts down, before that join (``threading._register_atexit``, the hook
+concurrent.futures uses). The engines themselves are held, not their players: a player
+dropped without ``close`` would leave a weak reference nothing to close."""
 
 
-def _close_open_players() -> None:
-    for player in list(_OPEN):
-        player.close()
+def _close_open_engines() -> None:
+    for engine in list(_OPEN):
+        _stop(engine)
+
+
+def _stop(engine: chess.engine.SimpleEngine) -> None:
+    """Send quit; kill the program if it has not left within a second."""
+    _OPEN.discard(engine)
+    try:
+        engine.quit()
+    except Exception:  # noqa: BLE001  a dead or hung program: close() kills it
+        pass
+    finally:
+        engine.close()
 
 
 if hasattr(threading, "_register_atexit"):
-    threading._register_atexit(_close_open_players)
+    threading._register_atexit(_close_open_engines)
 
 
 class UciPlayer(Agent):
@@ -76,7 +88,7 @@ class UciPlayer(Agent):
         except (OSError, chess.engine.EngineError, TimeoutError) as err:
             raise GameSearchError(f"{self.argv[0]} did not start as a UCI engine: "
                                   f"{str(err) or type(err).__name__}") from None
-        _OPEN.add(self)
+        _OPEN.add(self.engine)
         self.engine.timeout = READY_SECONDS
         try:
             self.engine.ping()  # isready: the program loads before any clock runs
@@ -122,12 +134,5 @@ class UciPlayer(Agent):
     def close(self) -> None:
         """Send quit; kill the program if it has not left within a second."""
         engine, self.engine = self.engine, None
-        _OPEN.discard(self)
-        if engine is None:
-            return
-        try:
-            engine.quit()
-        except Exception:  # noqa: BLE001  a dead or hung program: close() kills it
-            pass
-        finally:
-            engine.close()
+        if engine is not None:
+            _stop(engine)
