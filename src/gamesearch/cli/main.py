@@ -71,6 +71,7 @@ COMMANDS = {
     "pdn": "gamesearch.cli.pdn",
     "gtp": "gamesearch.cli.gtp",
     "sgf": "gamesearch.cli.sgf",
+    "pgn": "gamesearch.cli.pgn",
 }
 COMMAND_MODULES = list(dict.fromkeys(COMMANDS.values()))
 

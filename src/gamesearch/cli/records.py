@@ -1,5 +1,5 @@
 """The games of a match file (``match --out``) or a tournament database, for the commands
-that export them (``pdn write``, ``sgf write``)."""
+that export them (``pdn write``, ``sgf write``, ``pgn write``)."""
 
 from __future__ import annotations
 
