@@ -119,7 +119,32 @@ def _chess_search() -> None:
     ChessEngine(1).warm_up()
 
 
+def _checkers(game: Game) -> list[WarmupStep]:
+    steps = kernel_steps(game.kernel, game.initial_state()) if game.kernel else []
+    return [*steps, ("checkers engine search", lambda: _checkers_engine(game))]
+
+
+def _checkers_engine(game: Game) -> None:
+    from gamesearch.catalog.checkers import CheckersAgent
+
+    agent = CheckersAgent(depth=2)
+    agent.prepare(game)
+    agent(game, game.initial_state())
+
+
+def _go(game: Game) -> list[WarmupStep]:
+    return [("go board and MCTS play-outs", _go_mcts)]
+
+
+def _go_mcts() -> None:
+    from gamesearch.catalog.go_mcts import GoMCTSAgent
+
+    GoMCTSAgent(playouts=256).prepare(None)  # compiles on a small board, any size then
+
+
 GAME_WARMUPS: dict[str, Callable[[Game], list[WarmupStep]]] = {
+    "checkers": _checkers,
+    "go": _go,
     "connect4": _connect4,
     "chess": _chess,
     "backgammon": _backgammon,

@@ -65,14 +65,15 @@ def warm_worker() -> float:
 
 
 def warm_engines() -> float:
-    """Load the chess and Othello engines (a one-second move must not spend its second
-    loading compiled code: with 3 helpers busy, the first chess move fell back unsearched)."""
+    """Load the chess, Othello, checkers and Go engines (a one-second move must not spend
+    its second loading compiled code: with 3 helpers busy, the first chess move fell back
+    unsearched, and so did a checkers move with the machine loaded)."""
     from gamesearch.catalog.warmup import warmup_steps
 
     start = time.perf_counter()
     try:
-        for name, step in warmup_steps(("chess", "othello")):
-            if "engine" in name:
+        for name, step in warmup_steps(("chess", "othello", "checkers", "go")):
+            if "engine" in name or name.startswith("go "):
                 step()
     except ImportError:
         pass

@@ -149,6 +149,10 @@ class Chess(Game):
             raise ChessError("position text too long (more than 20,000 characters)")
         return super().state_from_string(text)
 
+    def player_name(self, player: int) -> str:
+        """White (player 0, who starts) and Black."""
+        return ("White", "Black")[player] if player in (0, 1) else super().player_name(player)
+
     def render(self, state: str) -> str:
         """The board as text, White at the bottom, with the FEN below."""
         return f"{chess.Board(state)}\n{state}"

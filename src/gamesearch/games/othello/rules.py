@@ -160,6 +160,10 @@ class Othello(Game):
             return (cells, mover)
         return super().state_from_string(text)
 
+    def player_name(self, player: int) -> str:
+        """Black (player 0, who starts; X) and White (O)."""
+        return ("Black", "White")[player] if player in (0, 1) else super().player_name(player)
+
     def render(self, state: State) -> str:
         cells, mover = state
         n = self.size
