@@ -261,3 +261,36 @@ def test_bad_input_is_one_line_and_exit_2(args, words) -> None:
     out = _cli(*args)
     assert out.returncode == 2 and words in out.stderr and "Traceback" not in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+
+
+def test_verify_command_passes_built_tables_and_catches_a_wrong_value(built3, tmp_path) -> None:
+    """`tables verify` checks values, not bytes: a slice rewritten with one value changed
+    (and a fresh, valid checksum) is caught, with its slot named; exit 1."""
+    import shutil
+
+    folder = tmp_path / "t"
+    shutil.copytree(built3[0], folder)
+    good = subprocess.run([*GAMESEARCH, "tables", "verify", "checkers", "--pieces", "3",
+                           "--dir", str(folder), "--json"], capture_output=True, text=True,
+                          timeout=300)
+    assert good.returncode == 0, good.stderr
+    assert json.loads(good.stdout)["ok"] and json.loads(good.stdout)["slots"] == 536_632
+    manifest = store.read_manifest(folder, "checkers")
+    name = "0-1-0-1"  # a black king against a white king: wins exist (a king trapped)
+    packed, dist = store.load_slice(folder, name, manifest)
+    n = manifest["slices"][name]["slots"]
+    values = store.unpack(packed, n).copy()
+    j = int(np.flatnonzero(values == WIN)[0])
+    values[j] = LOSS
+    store.save_slice(folder, name, values, np.array(dist), manifest,
+                     {k: v for k, v in manifest["slices"][name].items()
+                      if k in ("passes", "seconds")})
+    bad = subprocess.run([*GAMESEARCH, "tables", "verify", "checkers", "--pieces", "3",
+                          "--dir", str(folder), "--json"], capture_output=True, text=True,
+                         timeout=300)
+    assert bad.returncode == 1, bad.stderr
+    found = json.loads(bad.stdout)
+    assert not found["ok"] and found["bad"]["slice"] == name
+    missing = subprocess.run([*GAMESEARCH, "tables", "verify", "checkers", "--pieces", "4",
+                              "--dir", str(folder)], capture_output=True, text=True, timeout=60)
+    assert missing.returncode == 2 and "lacks 35 of 69 slices" in missing.stderr

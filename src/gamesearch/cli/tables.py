@@ -118,3 +118,49 @@ def probe_command(
     for action, info in moves.items():
         console.print(f"  {action:>12}  {info['value']} for {mover}"
                       + ("" if info["value"] == "draw" else f" in {info['plies']} plies"))
+
+
+@tables_app.command("verify")
+def verify_command(
+    game_name: str = typer.Argument(..., metavar="GAME", help="checkers"),
+    pieces: int = typer.Option(..., "--pieces", "-n", min=1, max=8,
+                               help="the tables of 1..N pieces to check"),
+    folder: Path = typer.Option(Path(DEFAULT_FOLDER), "--dir", help="the tables' folder"),
+    json_out: bool = typer.Option(False, "--json", help="JSON output"),
+) -> None:
+    """Check every slot of built tables against the rules (exit 1 at the first that breaks
+    them): a win has a move to a loss one ply shorter, a loss only moves to wins, a draw a
+    move to a draw and none to a loss.
+
+    gamesearch tables verify checkers --pieces 3
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from gamesearch.catalog.checkers_tables import table_spec
+    from gamesearch.tables.verify import verify_tables
+
+    _game(game_name)
+    spec = table_spec(pieces)
+    bar = Progress("[progress.description]{task.description}", BarColumn(),
+                   MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True)
+    task = bar.add_task("loading", total=len(spec.slices))
+
+    def progress(description: str, done: int, total: int) -> None:
+        bar.update(task, description=description, completed=done, total=total)
+
+    with bar:
+        report = verify_tables(spec, folder, progress)
+    data = {"game": game_name, "pieces": pieces, "folder": str(folder), "slots": report.slots,
+            "seconds": round(report.seconds, 3), "ok": report.bad is None,
+            "bad": None if report.bad is None else {"slice": report.bad[0],
+                                                    "slot": report.bad[1]}}
+    if json_out:
+        print_json(data)
+    elif report.bad is None:
+        console.print(f"{game_name} tables to {pieces} pieces in {folder}: every one of "
+                      f"{report.slots:,} slots keeps the rules ({report.seconds:.1f} s)")
+    else:
+        console.print(f"{game_name} tables to {pieces} pieces in {folder}: slot "
+                      f"{report.bad[1]:,} of slice {report.bad[0]} breaks the rules")
+    if report.bad is not None:
+        raise typer.Exit(1)
