@@ -11,7 +11,7 @@ from rich.table import Table
 
 from gamesearch.cli.common import console, print_json
 from gamesearch.cli.main import app
-from gamesearch.cli.records import records_of
+from gamesearch.cli.records import read_record_text, records_of
 from gamesearch.errors import GameSearchError
 
 pdn_app = typer.Typer(help="Checkers games as PDN files: read (and check) or write.",
@@ -75,15 +75,7 @@ def read_command(
     from gamesearch.games.checkers.notation import fen
     from gamesearch.games.checkers.pdn import MAX_TEXT, read_pdn
 
-    if not path.is_file():
-        raise GameSearchError(f"no file {str(path)!r}")
-    if path.stat().st_size > MAX_TEXT:
-        raise GameSearchError(f"{str(path)!r} is {path.stat().st_size:,} bytes; PDN files "
-                              f"are read up to {MAX_TEXT:,}")
-    try:
-        text = path.read_text()
-    except UnicodeDecodeError:
-        text = path.read_text(encoding="latin-1")  # old PDN archives are often Latin-1
+    text = read_record_text(path, MAX_TEXT, "PDN")
     games = read_pdn(text)
     if not games:
         raise GameSearchError(f"{str(path)!r} holds no PDN games (tag pairs and moves)")

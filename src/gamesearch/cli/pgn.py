@@ -11,7 +11,7 @@ from rich.table import Table
 
 from gamesearch.cli.common import console, print_json
 from gamesearch.cli.main import app
-from gamesearch.cli.records import records_of
+from gamesearch.cli.records import read_record_text, records_of
 from gamesearch.errors import GameSearchError
 
 pgn_app = typer.Typer(help="Chess games as PGN files: read (and check) or write.",
@@ -70,15 +70,7 @@ def read_command(
     """
     from gamesearch.games.chess.pgn import MAX_TEXT, read_pgn
 
-    if not path.is_file():
-        raise GameSearchError(f"no file {str(path)!r}")
-    if path.stat().st_size > MAX_TEXT:
-        raise GameSearchError(f"{str(path)!r} is {path.stat().st_size:,} bytes; PGN files "
-                              f"are read up to {MAX_TEXT:,}")
-    try:
-        text = path.read_text()
-    except UnicodeDecodeError:
-        text = path.read_text(encoding="latin-1")  # old PGN archives are often Latin-1
+    text = read_record_text(path, MAX_TEXT, "PGN")
     games = read_pgn(text)
     if not games:
         raise GameSearchError(f"{str(path)!r} holds no PGN games (tag pairs and moves)")

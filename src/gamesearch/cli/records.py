@@ -59,3 +59,15 @@ def _match_records(path: Path) -> tuple[list[dict], str]:
     return records, str(header.get("game"))
 
 
+def read_record_text(path: Path, limit: int, what: str) -> str:
+    """The text of a game-record file (PDN, PGN): one clear line when it is missing or over
+    ``limit`` bytes; Latin-1 when it is not UTF-8 (old archives often are)."""
+    if not path.is_file():
+        raise GameSearchError(f"no file {str(path)!r}")
+    if path.stat().st_size > limit:
+        raise GameSearchError(f"{str(path)!r} is {path.stat().st_size:,} bytes; {what} files "
+                              f"are read up to {limit:,}")
+    try:
+        return path.read_text()
+    except UnicodeDecodeError:
+        return path.read_text(encoding="latin-1")

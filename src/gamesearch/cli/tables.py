@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -18,6 +20,20 @@ tables_app = typer.Typer(help="Endgame databases by retrograde analysis (checker
 app.add_typer(tables_app, name="tables")
 GAMES = ("checkers",)
 DEFAULT_FOLDER = "tables/checkers"
+
+
+def _progress_bar(first: str, total: int) -> tuple[Any, Callable[[str, int, int], None]]:
+    """A slice-count progress bar (gone when done) and the callback the jobs report to."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    bar = Progress("[progress.description]{task.description}", BarColumn(),
+                   MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True)
+    task = bar.add_task(first, total=total)
+
+    def progress(description: str, done: int, total: int) -> None:
+        bar.update(task, description=description, completed=done, total=total)
+
+    return bar, progress
 
 
 def _game(name: str) -> None:
@@ -41,8 +57,6 @@ def build_command(
 
     gamesearch tables build checkers --pieces 3
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
     from gamesearch.catalog.checkers_tables import estimate, table_spec
     from gamesearch.tables.build import build_tables
 
@@ -54,13 +68,7 @@ def build_command(
             f"memory and {need['disk_bytes'] / 2**30:,.0f} GiB of disk; this build keeps "
             "every slot in memory (see docs/TABLES.md for the plan beyond 5 pieces)")
     spec = table_spec(pieces)
-    bar = Progress("[progress.description]{task.description}", BarColumn(),
-                   MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True)
-    task = bar.add_task("compiling", total=len(spec.slices))
-
-    def progress(description: str, done: int, total: int) -> None:
-        bar.update(task, description=description, completed=done, total=total)
-
+    bar, progress = _progress_bar("compiling", len(spec.slices))
     began = time.perf_counter()
     with bar:
         report, _, _ = build_tables(spec, folder, progress)
@@ -134,20 +142,12 @@ def verify_command(
 
     gamesearch tables verify checkers --pieces 3
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
     from gamesearch.catalog.checkers_tables import table_spec
     from gamesearch.tables.verify import verify_tables
 
     _game(game_name)
     spec = table_spec(pieces)
-    bar = Progress("[progress.description]{task.description}", BarColumn(),
-                   MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True)
-    task = bar.add_task("loading", total=len(spec.slices))
-
-    def progress(description: str, done: int, total: int) -> None:
-        bar.update(task, description=description, completed=done, total=total)
-
+    bar, progress = _progress_bar("loading", len(spec.slices))
     with bar:
         report = verify_tables(spec, folder, progress)
     data = {"game": game_name, "pieces": pieces, "folder": str(folder), "slots": report.slots,
