@@ -1,8 +1,9 @@
-"""A compiled (numba) expectiminimax for backgammon, beside the readable rules.
+"""Backgammon's compiled kernel, beside the readable rules: plays, evaluation, chance kernel.
 
-The same search as :func:`gamesearch.search.chance.expectiminimax` over
-:class:`gamesearch.games.backgammon.Backgammon` with its hand-written evaluation, with the
-rules re-written over small integer arrays: ``my[p]`` the mover's checkers on its point p
+The rules of :class:`gamesearch.games.backgammon.Backgammon` and its hand-written
+evaluation re-written over small integer arrays, for the generic compiled expectiminimax
+and *-minimax of :mod:`gamesearch.kernels.chance` (the search is not written here) and
+for TD-Gammon's self-play: ``my[p]`` the mover's checkers on its point p
 (``my[0]`` borne off, ``my[25]`` on the bar), ``opp[p]`` the opponent's checkers on the
 mover's point p (``opp[0]`` borne off, ``opp[25]`` on the bar). After a play the board is
 mirrored so that the next mover is again ``my``. tests/test_backgammon_kernel.py checks the
@@ -12,11 +13,15 @@ plays, values and node counts against the pure-Python search.
 from __future__ import annotations
 
 import math
+import types
 
 import numpy as np
 from numba import njit
 
 from gamesearch.games.backgammon import WEIGHTS, BackgammonState, relative
+from gamesearch.kernels.chance import decide
+from gamesearch.kernels.contract import ChanceKernel
+from gamesearch.kernels.specialize import source_tag
 from gamesearch.result import Clock, SearchResult, SearchStats
 
 MAX_PLAYS = 4096  # distinct plays per roll never come near this (the record is ~1,000)
@@ -285,202 +290,70 @@ def _win_size(loser_my, loser_opp):
     return 2.0
 
 
-@njit(cache=True)
-def chance_value(my, opp, depth, sign, weights, counts, work, dies, boards):
-    """Expectiminimax value, for the root player, of the chance node before ``my`` rolls;
-    ``sign`` is +1 when ``my`` is the root player. counts = [nodes, leaves]; ``work``,
-    ``dies`` and ``boards`` are scratch space, one slice per remaining depth."""
-    if opp[0] == 15:  # the previous mover has borne off everything
-        counts[1] += 1
-        return -sign * _win_size(my, opp)
-    if depth <= 0:
-        counts[1] += 1
-        return sign * evaluate(my, opp, weights)
-    counts[0] += 1
-    out = work[depth]
-    my2 = boards[depth, 0]
-    opp2 = boards[depth, 1]
-    total = 0.0
-    for r in range(21):
-        n = generate(my, opp, _ROLLS[r, 0], _ROLLS[r, 1], out, dies[depth])
-        counts[0] += 1  # the decision node after the roll
-        best = -1e9 if sign > 0 else 1e9
-        for i in range(n):
-            _mirror(out[i], my2, opp2)
-            v = chance_value(my2, opp2, depth - 1, -sign, weights, counts, work, dies, boards)
-            if sign > 0:
-                if v > best:
-                    best = v
-            elif v < best:
-                best = v
-        total += _PROBS[r] * best
-    return total
-
-
-@njit(cache=True)
-def root_values(my, opp, d1, d2, depth, weights, counts):
-    """The value of each distinct play at a decision node (the mover is the root player),
-    and the plays' boards."""
-    work = np.empty((depth + 1, MAX_PLAYS, 52), dtype=np.int64)
-    dies = np.empty((depth + 1, MAX_PLAYS), dtype=np.int64)
-    boards = np.empty((depth + 1, 2, 26), dtype=np.int64)
-    out = np.empty((MAX_PLAYS, 52), dtype=np.int64)
-    root_dies = np.empty(MAX_PLAYS, dtype=np.int64)
-    n = generate(my, opp, d1, d2, out, root_dies)
-    counts[0] += 1
-    values = np.empty(n)
-    my2 = np.empty(26, dtype=np.int64)
-    opp2 = np.empty(26, dtype=np.int64)
-    for i in range(n):
-        _mirror(out[i], my2, opp2)
-        values[i] = chance_value(my2, opp2, depth - 1, -1.0, weights, counts, work, dies,
-                                 boards)
-    return values, out[:n].copy()
-
-
 LO, HI = -3.0, 3.0  # the bounds of every backgammon value (a backgammon is 3 points)
 
 
 @njit(cache=True)
-def star_chance(my, opp, d, sign, alpha, beta, probing, weights, counts, work, dies, boards,
-                bounds):
-    """Star1 (Star2 with ``probing``) at the chance node before ``my`` rolls: the compiled
-    twin of :class:`gamesearch.search.chance.StarSearch`, step for step (one self-recursive
-    function: the decision nodes are inlined, as numba's caching dislikes mutual recursion)."""
-    if opp[0] == 15:
-        counts[1] += 1
-        return -sign * _win_size(my, opp)
-    if d <= 0:
-        counts[1] += 1
-        return sign * evaluate(my, opp, weights)
-    counts[0] += 1
-    lower = bounds[d, 0]
-    upper = bounds[d, 1]
-    for i in range(21):
-        lower[i] = LO
-        upper[i] = HI
-    if probing:
-        out = work[d]
-        my2 = boards[d, 0]
-        opp2 = boards[d, 1]
-        for i in range(21):
-            p_i = _PROBS[i]
-            generate(my, opp, _ROLLS[i, 0], _ROLLS[i, 1], out, dies[d])
-            _mirror(out[0], my2, opp2)
-            if sign > 0:  # a MAX child is worth at least its first move
-                others = 0.0
-                for j in range(21):
-                    if j != i:
-                        others += _PROBS[j] * lower[j]
-                high = min((beta - others) / p_i, HI)
-                if lower[i] >= high:
-                    continue
-                v = star_chance(my2, opp2, d - 1, -sign, lower[i], high, probing, weights,
-                                counts, work, dies, boards, bounds)
-                if v > lower[i]:
-                    lower[i] = v
-                bound = 0.0
-                for j in range(21):
-                    bound += _PROBS[j] * lower[j]
-                if bound >= beta:
-                    counts[2] += 1
-                    return bound
-            else:  # a MIN child is worth at most its first move
-                others = 0.0
-                for j in range(21):
-                    if j != i:
-                        others += _PROBS[j] * upper[j]
-                low = max((alpha - others) / p_i, LO)
-                if low >= upper[i]:
-                    continue
-                v = star_chance(my2, opp2, d - 1, -sign, low, upper[i], probing, weights,
-                                counts, work, dies, boards, bounds)
-                if v < upper[i]:
-                    upper[i] = v
-                bound = 0.0
-                for j in range(21):
-                    bound += _PROBS[j] * upper[j]
-                if bound <= alpha:
-                    counts[2] += 1
-                    return bound
-    done = 0.0
-    rest_lo = 0.0
-    rest_hi = 0.0
-    for i in range(21):
-        rest_lo += _PROBS[i] * lower[i]
-    for i in range(21):
-        rest_hi += _PROBS[i] * upper[i]
-    for i in range(21):
-        p = _PROBS[i]
-        rest_lo -= p * lower[i]
-        rest_hi -= p * upper[i]
-        a_i = (alpha - done - rest_hi) / p
-        b_i = (beta - done - rest_lo) / p
-        if upper[i] <= a_i:
-            counts[2] += 1
-            return min(done + p * upper[i] + rest_hi, alpha)
-        if lower[i] >= b_i:
-            counts[2] += 1
-            return max(done + p * lower[i] + rest_lo, beta)
-        if lower[i] == upper[i]:
-            v = lower[i]
-        else:  # the decision node after roll i: fail-soft alpha-beta over its plays
-            counts[0] += 1
-            out = work[d]
-            n = generate(my, opp, _ROLLS[i, 0], _ROLLS[i, 1], out, dies[d])
-            my2 = boards[d, 0]
-            opp2 = boards[d, 1]
-            a = max(a_i, lower[i])
-            b = min(b_i, upper[i])
-            v = -np.inf if sign > 0 else np.inf
-            for k in range(n):
-                _mirror(out[k], my2, opp2)
-                w = star_chance(my2, opp2, d - 1, -sign, a, b, probing, weights, counts,
-                                work, dies, boards, bounds)
-                if sign > 0:
-                    v = max(v, w)
-                    a = max(a, w)
-                else:
-                    v = min(v, w)
-                    b = min(b, w)
-                if a >= b:
-                    counts[2] += 1
-                    break
-        if v <= a_i:
-            counts[2] += 1
-            return min(done + p * v + rest_hi, alpha)
-        if v >= b_i:
-            counts[2] += 1
-            return max(done + p * v + rest_lo, beta)
-        done += p * v
-    return done
+def expand(s, outcome, out):
+    """The chance-kernel primitive: the positions after each distinct play of roll
+    ``outcome`` (an index into ``_ROLLS``) from ``s`` = (my, opp) as one row of 52, each
+    mirrored for the next mover; returns how many."""
+    dies = np.empty(MAX_PLAYS, dtype=np.int64)
+    n = generate(s[:26], s[26:], _ROLLS[outcome, 0], _ROLLS[outcome, 1], out, dies)
+    _mirror_rows(out, n)
+    return n
 
 
 @njit(cache=True)
-def star_root(my, opp, d1, d2, depth, probing, weights, counts):
-    """*-minimax at a decision node: (value, index of the chosen play, the plays' boards)."""
-    work = np.empty((depth + 1, MAX_PLAYS, 52), dtype=np.int64)
-    dies = np.empty((depth + 1, MAX_PLAYS), dtype=np.int64)
-    boards = np.empty((depth + 1, 2, 26), dtype=np.int64)
-    bounds = np.empty((depth + 1, 2, 21))
-    out = np.empty((MAX_PLAYS, 52), dtype=np.int64)
-    root_dies = np.empty(MAX_PLAYS, dtype=np.int64)
-    n = generate(my, opp, d1, d2, out, root_dies)
-    counts[0] += 1
-    my2 = np.empty(26, dtype=np.int64)
-    opp2 = np.empty(26, dtype=np.int64)
-    best = -np.inf
-    chosen = -1
+def _mirror_rows(out, n):
+    """Mirror rows 0..n-1 of ``out`` in place, each seen by the next mover: as
+    :func:`_mirror`, by swapping the mover's point p with the opponent's 25 - p (and
+    borne-off with borne-off, bar with bar)."""
     for i in range(n):
-        if best >= HI:
-            break
-        _mirror(out[i], my2, opp2)
-        v = star_chance(my2, opp2, depth - 1, -1.0, max(best, LO), HI, probing, weights,
-                        counts, work, dies, boards, bounds)
-        if v > best or chosen < 0:
-            best = v
-            chosen = i
-    return best, chosen, out[:n].copy()
+        for p in range(1, 25):
+            a = out[i, p]
+            out[i, p] = out[i, 51 - p]
+            out[i, 51 - p] = a
+        for p in (0, 25):
+            a = out[i, p]
+            out[i, p] = out[i, 26 + p]
+            out[i, 26 + p] = a
+
+
+@njit(cache=True)
+def is_over(s):
+    """The previous mover (``s``'s opponent) has borne off every checker."""
+    return s[26] == 15
+
+
+@njit(cache=True)
+def lost_points(s):
+    """The result for the player to move at a finished ``s``: minus the points it lost."""
+    return -_win_size(s[:26], s[26:])
+
+
+@njit(cache=True)
+def evaluate_row(s):
+    """The hand-written evaluation of ``s`` (one row of 52) for the player to move."""
+    return evaluate(s[:26], s[26:], _W)
+
+
+_KERNEL = None
+
+
+def chance_kernel() -> ChanceKernel:
+    """Backgammon's chance kernel: the generic expectiminimax and *-minimax of
+    :mod:`gamesearch.kernels.chance` compiled over these rules (built once)."""
+    global _KERNEL
+    if _KERNEL is None:
+        from gamesearch.games import backgammon_kernel as module
+
+        primitives = types.SimpleNamespace(expand=expand, is_terminal=is_over,
+                                           terminal_value=lost_points,
+                                           evaluate=evaluate_row)
+        _KERNEL = ChanceKernel("backgammon", primitives, _PROBS, (LO, HI), MAX_PLAYS,
+                               source_tag(module))
+    return _KERNEL
 
 
 def arrays(s: BackgammonState) -> tuple[np.ndarray, np.ndarray]:
@@ -490,24 +363,28 @@ def arrays(s: BackgammonState) -> tuple[np.ndarray, np.ndarray]:
     return np.array(my, dtype=np.int64), np.array(opp, dtype=np.int64)
 
 
+def root_children(s: BackgammonState) -> np.ndarray:
+    """The positions after each distinct play of the mover's dice, in the rules' order
+    (rows as ``expand`` writes them)."""
+    my, opp = arrays(s)
+    out = np.empty((MAX_PLAYS, 52), dtype=np.int64)
+    dies = np.empty(MAX_PLAYS, dtype=np.int64)
+    n = generate(my, opp, s.dice[0], s.dice[1], out, dies)
+    _mirror_rows(out, n)
+    return out[:n].copy()
+
+
 def expectiminimax_kernel(game, s: BackgammonState, depth: int = 2,
                           pruning: str | None = None) -> SearchResult:
     """Compiled expectiminimax at a decision node, with the hand-written evaluation: the
     same value, action and node counts as the pure-Python search (``pruning`` None,
     "star1" or "star2", as in :func:`gamesearch.search.chance.expectiminimax`)."""
     clock = Clock(None)
-    my, opp = arrays(s)
-    counts = np.zeros(3, dtype=np.int64)
-    if pruning is None:
-        values, boards = root_values(my, opp, s.dice[0], s.dice[1], depth, _W, counts)
-        best = int(np.argmax(values))
-        value = float(values[best])
-    else:
-        value, best, boards = star_root(my, opp, s.dice[0], s.dice[1], depth,
-                                        pruning == "star2", _W, counts)
-        value, best = float(value), int(best)
-    target = (tuple(int(v) for v in boards[best, :26]),
-              tuple(int(v) for v in boards[best, 26:51]))
+    children = root_children(s)
+    value, best, counts = decide(chance_kernel(), children, depth, pruning)
+    chosen = np.empty(52, dtype=np.int64)
+    _mirror(children[best], chosen[:26], chosen[26:])  # back to the mover's view
+    target = (tuple(int(v) for v in chosen[:26]), tuple(int(v) for v in chosen[26:51]))
     action = None
     for play, position in game.plays(s):
         if position[0] == target[0] and position[1][:25] == target[1]:
@@ -517,4 +394,3 @@ def expectiminimax_kernel(game, s: BackgammonState, depth: int = 2,
                         depth=depth, seconds=clock.elapsed())
     stats.extra["kernel"] = "numba"
     return SearchResult(value, action, [action], stats)
-

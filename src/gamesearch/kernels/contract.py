@@ -18,6 +18,10 @@ plus ``max_actions`` and two plain-Python adapters: ``encode(state)`` turns a ga
 into the kernel tuple and ``decode(a)`` turns a kernel action into the game's action.
 The generic searches (:mod:`~gamesearch.kernels.negamax`, :mod:`~gamesearch.kernels.mcts`)
 are compiled for the game on first use and cached on disk (``cache=True``).
+
+A chance game gives a :class:`ChanceKernel` instead (``expand``, ``is_terminal``,
+``terminal_value``, ``evaluate``, outcome probabilities, value bounds) and gets the
+generic expectiminimax and *-minimax of :mod:`~gamesearch.kernels.chance`.
 """
 
 from __future__ import annotations
@@ -71,6 +75,50 @@ class GameKernel:
     def mcts(self) -> types.SimpleNamespace:
         """The generic MCTS template compiled for this game."""
         return self._specialized("mcts")
+
+
+CHANCE_PRIMITIVES = ("expand", "is_terminal", "terminal_value", "evaluate")
+
+
+@dataclass
+class ChanceKernel:
+    """A chance game's compiled primitives (:mod:`gamesearch.kernels.chance` lists them)
+    and the generic expectiminimax and *-minimax compiled against them.
+
+    ``probs`` are the chance outcomes' probabilities, ``value_bounds`` bound every value
+    (*-minimax needs them), ``max_children`` is the most moves after one outcome (the rows
+    ``expand`` may write)."""
+
+    name: str
+    primitives: types.SimpleNamespace
+    probs: Any
+    value_bounds: tuple[float, float]
+    max_children: int
+    tag: str
+    compiled: dict[str, types.SimpleNamespace] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        missing = [p for p in CHANCE_PRIMITIVES if not hasattr(self.primitives, p)]
+        if missing:
+            raise TypeError(f"kernel {self.name!r} lacks primitive(s) {', '.join(missing)}")
+        if abs(float(sum(self.probs)) - 1.0) > 1e-9:
+            raise ValueError(f"kernel {self.name!r}: outcome probabilities must sum to 1")
+
+    @property
+    def chance(self) -> types.SimpleNamespace:
+        """The generic chance-node templates compiled for this game."""
+        if "chance" not in self.compiled:
+            import numpy as np
+
+            from gamesearch.kernels import chance
+            from gamesearch.kernels.specialize import specialize
+
+            bindings = {p: getattr(self.primitives, p) for p in CHANCE_PRIMITIVES}
+            bindings["PROBS"] = np.asarray(self.probs, dtype=np.float64)
+            bindings["VALUE_LO"], bindings["VALUE_HI"] = map(float, self.value_bounds)
+            self.compiled["chance"] = specialize(chance.TEMPLATES, bindings,
+                                                 f"{self.name}_{self.tag}")
+        return self.compiled["chance"]
 
 
 def register_kernel(name: str, maker: Callable[[], GameKernel]) -> None:
