@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -125,3 +127,29 @@ def test_time_budget_abandons_an_iteration_that_does_not_fit():
     assert result.stats.seconds < 0.4 * 2 + 0.3
     fixed = kernel_alphabeta(GAME, s, depth=result.stats.depth)
     assert (result.value, result.action) == (fixed.value, fixed.action)
+
+
+def test_deepening_yields_every_depth_and_a_stop_ends_it_inside_one():
+    """The live view's generator: one result per completed depth, each worth what a search
+    to that depth alone finds (the move may differ among equals: the table orders moves); a stop request ends the running depth within milliseconds (compiled
+    code cannot poll Python: a watcher thread moves its deadline)."""
+    from gamesearch.kernels.search import kernel_deepening
+
+    s = GAME.initial_state()
+    kernel_alphabeta(GAME, s, depth=1)  # compiled before the clock runs
+    steps = list(kernel_deepening(GAME, s, depth=6, time=60))
+    assert [r.stats.depth for r in steps] == [1, 2, 3, 4, 5, 6]
+    assert steps[-1].stopped_by == "depth" and not steps[-1].exact
+    for r in steps[2:]:
+        alone = kernel_alphabeta(GAME, s, depth=r.stats.depth)
+        assert r.value == alone.value
+    asked = threading.Event()
+    timer = threading.Timer(0.3, asked.set)
+    start = time.perf_counter()
+    timer.start()
+    seen = list(kernel_deepening(GAME, s, time=30, stop=asked.is_set))
+    ended = time.perf_counter()
+    assert seen[-1].stopped_by == "stop" and seen[-1].stats.extra["abandoned"]
+    assert ended - start < 0.3 + 0.25  # stopped inside a depth, not at the 30 s budget
+    assert [r.stats.depth for r in seen[:-1]] == list(range(1, len(seen)))
+    assert not [t for t in threading.enumerate() if t.name == "kernel-stop-watcher"]

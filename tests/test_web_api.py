@@ -140,6 +140,16 @@ def test_think_streams_each_depth_then_moves_within_budget(client):
     assert final["source"] in ("search", "deadline")
     assert final["latency"] <= 0.4 + 0.15
     assert elapsed < 0.4 + 1.0
+    # the worker loaded the compiled engine before taking moves, so the live view shows it
+    assert all(d["stats"]["extra"]["kernel"] == "connect4_7x6" for n, d in got
+               if n == "progress")
+
+
+def test_pure_alphabeta_streams_the_readable_search(client):
+    got = events(client, {"game": "connect4", "moves": [],
+                          "agent": "alphabeta:time=0.3,pure=true"})
+    progress = [d for n, d in got if n == "progress"]
+    assert progress and all("kernel" not in d["stats"]["extra"] for d in progress)
 
 
 def test_stop_makes_the_ai_move_now(client):

@@ -158,7 +158,13 @@ class AlphaBetaAgent(Agent):
     pure = False  # True: never the game's compiled kernel (docs/KERNELS.md)
     kernel_table = None
 
-    prepared_for = None  # the game whose kernel prepare() compiled
+    def uses_kernel(self, game: Game) -> bool:
+        """The one choice between the compiled and the readable engine (the CLI, matches and
+        the web ask here): the game's kernel unless ``pure``; under a time budget only once
+        this process has loaded it (:meth:`prepare`, or a web worker's warm-up), as loading
+        would eat the budget."""
+        kernel = None if self.pure else getattr(game, "kernel", None)
+        return kernel is not None and (self.time is None or kernel.ready())
 
     def prepare(self, game: Game) -> None:
         kernel = None if self.pure else getattr(game, "kernel", None)
@@ -166,15 +172,10 @@ class AlphaBetaAgent(Agent):
             from gamesearch.kernels.search import KernelTable, kernel_alphabeta
 
             kernel_alphabeta(game, game.initial_state(), depth=1)  # compiles, or loads the cache
-            self.prepared_for = game
             self.kernel_table = KernelTable()  # filling 40 MB is no part of the first move
 
     def __call__(self, game: Game, state: State) -> SearchResult:
-        # Under a time budget the kernel is used only once prepare() paid its start-up cost
-        # (importing numba, compiling or loading the cache), which would eat the budget.
-        use_kernel = not self.pure and (self.time is None or self.prepared_for is game)
-        kernel = getattr(game, "kernel", None) if use_kernel else None
-        if kernel is not None:
+        if self.uses_kernel(game):
             from gamesearch.kernels.search import KernelTable, kernel_alphabeta
 
             self.kernel_table = self.kernel_table or KernelTable()
@@ -185,8 +186,7 @@ class AlphaBetaAgent(Agent):
 
     def reset(self) -> None:
         self.table = self.table_type(self.table_capacity)
-        self.kernel_table = None
-        if self.prepared_for is not None:  # a new table now, not during the first move
+        if self.kernel_table is not None:  # a new table now, not during the first move
             from gamesearch.kernels.search import KernelTable
 
             self.kernel_table = KernelTable()

@@ -66,6 +66,12 @@ class GameKernel:
                                                f"{self.name}_{self.tag}")
         return self.compiled[family]
 
+    def ready(self, family: str = "negamax") -> bool:
+        """Has this process compiled (or loaded from the cache) ``family`` already? A search
+        under a clock uses the kernel only then: loading it takes seconds."""
+        code = self.compiled.get(family)
+        return code is not None and any(f.signatures for f in vars(code).values())
+
     @property
     def negamax(self) -> types.SimpleNamespace:
         """The generic negamax templates compiled for this game."""

@@ -1,14 +1,18 @@
 """Python entry points to the compiled searches: plain arguments in, a SearchResult out.
 
 :func:`kernel_alphabeta` is iterative-deepening negamax with a fixed-size table and principal
-variation search (null windows after the first move); :func:`kernel_mcts` is UCT with random
+variation search (null windows after the first move), :func:`kernel_deepening` the same
+search yielding every completed depth (the web's live view); :func:`kernel_mcts` is UCT with random
 play-outs. Both take any game whose ``kernel`` attribute is a
 :class:`~gamesearch.kernels.contract.GameKernel`.
 """
 
 from __future__ import annotations
 
+import copy
+import threading
 import time as _time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -74,6 +78,22 @@ def kernel_alphabeta(game: Game, state: State, depth: int | None = None,
     within ``time`` seconds. The compiled search reads the clock every few thousand nodes;
     an iteration that runs out of time is abandoned (nothing of it is stored) and the
     deepest finished iteration is returned. The first iteration always finishes."""
+    *_, last = kernel_deepening(game, state, depth, time, pvs=pvs, tt=tt, table=table)
+    return last
+
+
+def kernel_deepening(game: Game, state: State, depth: int | None = None,
+                     time: float | None = None, stop: Callable[[], bool] | None = None,
+                     pvs: bool = True, tt: bool = True,
+                     table: KernelTable | None = None) -> Iterator[SearchResult]:
+    """Compiled iterative deepening, yielding each completed depth's result (the live view
+    streams them), as :func:`gamesearch.search.alphabeta.iterative_deepening` does for the
+    readable search; the last result yielded says why it stopped (``stopped_by``).
+
+    ``stop`` (polled every 10 ms by a watcher thread) ends the search inside an iteration,
+    as running out of time does: the watcher moves the compiled search's deadline to the
+    past, and the search reads its clock every 1,024 nodes. The first iteration always
+    finishes."""
     if game.is_terminal(state):
         raise GameSearchError("the game is over: there is nothing to search")
     kernel = game_kernel(game)
@@ -85,37 +105,101 @@ def kernel_alphabeta(game: Game, state: State, depth: int | None = None,
     root_move = np.zeros(1, np.int64)
     start = _time.perf_counter()
     limit = PROVEN_DEPTH - 1 if depth is None else depth
-    value, action, reached = None, None, 0
+    deadline = int((start + time) * 1e6) if time is not None else FAR_DEADLINE
+    last: SearchResult | None = None
     stopped_by = "depth"
-    d = 1 if (time is not None or depth is None) else limit
-    while d <= limit:
-        unproven0 = stats[UNPROVEN]
-        if time is not None and value is not None:  # the first iteration always finishes
-            if _time.perf_counter() - start >= time:
-                stopped_by = "time"
+    d = 1 if (time is not None or depth is None or stop is not None) else limit
+    watcher = _StopWatcher(stop, stats) if stop is not None else None
+    try:
+        while d <= limit:
+            unproven0 = stats[UNPROVEN]
+            if last is not None:  # the first iteration always finishes
+                if stop is not None and stop():
+                    stopped_by = "stop"
+                    break
+                if time is not None and _time.perf_counter() - start >= time:
+                    stopped_by = "time"
+                    break
+                if time is not None or stop is not None:
+                    stats[DEADLINE] = deadline  # the kernel reads the clock
+                    if watcher is not None:
+                        watcher.arm()
+            value = code.negamax(s, d, -np.inf, np.inf, 0, tt, pvs, *table.arrays(),
+                                 moves_buf, stats, root_move)
+            if stats[ABORTED]:  # this iteration did not fit: keep the previous one
+                stopped_by = "stop" if stop is not None and stop() else "time"
                 break
-            stats[DEADLINE] = int((start + time) * 1e6)  # the kernel reads the clock
-        result = code.negamax(s, d, -np.inf, np.inf, 0, tt, pvs, *table.arrays(), moves_buf,
-                              stats, root_move)
-        if stats[ABORTED]:  # this iteration did not fit: keep the previous one
-            stopped_by = "time"
-            break
-        value, action, reached = result, root_move[0], d
-        if stats[UNPROVEN] == unproven0:  # every leaf was the end of the game: exact
-            stopped_by = "end"
-            break
-        d += 1
-    seconds = _time.perf_counter() - start
-    action = kernel.decode(int(action))
-    pv = _principal_variation(game, state, kernel, table, action, max(reached, 1)) if tt \
-        else [action]
-    search_stats = SearchStats(nodes=int(stats[NODES]), leaves=int(stats[1]),
-                               cutoffs=int(stats[3]), tt_hits=int(stats[2]), depth=reached,
-                               seconds=seconds, extra={"kernel": kernel.name,
-                                                       "table_bytes": table.nbytes,
-                                                       "abandoned": bool(stats[ABORTED])})
+            exact = bool(stats[UNPROVEN] == unproven0)  # every leaf was the end of the game
+            last = _result(game, state, kernel, table, value, int(root_move[0]), d, stats,
+                           start, tt, exact)
+            if exact:
+                last.stopped_by = "end"
+                yield last
+                return
+            if d == limit:
+                last.stopped_by = "depth"
+                yield last
+                return
+            yield last
+            d += 1
+    finally:
+        if watcher is not None:
+            watcher.close()
+    final = copy.copy(last)  # the deepest finished iteration, with the whole search's counts
+    final.stats = _stats(kernel, table, stats, last.stats.depth, start)
+    final.stopped_by = stopped_by
+    yield final
+
+
+FAR_DEADLINE = 1 << 62
+"""A deadline that never comes (microseconds): set so that a stop can move it."""
+
+
+class _StopWatcher:
+    """A daemon thread that moves the compiled search's deadline to the past once ``stop()``
+    says so (compiled code cannot call Python; it reads the deadline every 1,024 nodes)."""
+
+    def __init__(self, stop: Callable[[], bool], stats: np.ndarray) -> None:
+        self.stop, self.stats = stop, stats
+        self.armed = threading.Event()
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._watch, name="kernel-stop-watcher",
+                                       daemon=True)
+        self.thread.start()
+
+    def arm(self) -> None:
+        self.armed.set()
+
+    def _watch(self) -> None:
+        while not self.done.wait(0.01):
+            if self.armed.is_set() and self.stop():
+                self.stats[DEADLINE] = 1
+                return
+
+    def close(self) -> None:
+        self.done.set()
+        self.thread.join()
+
+
+def _stats(kernel: GameKernel, table: KernelTable, stats: np.ndarray, depth: int,
+           start: float) -> SearchStats:
+    """The compiled search's counters so far as SearchStats."""
+    return SearchStats(nodes=int(stats[NODES]), leaves=int(stats[1]), cutoffs=int(stats[3]),
+                       tt_hits=int(stats[2]), depth=depth,
+                       seconds=_time.perf_counter() - start,
+                       extra={"kernel": kernel.name, "table_bytes": table.nbytes,
+                              "abandoned": bool(stats[ABORTED])})
+
+
+def _result(game: Game, state: State, kernel: GameKernel, table: KernelTable, value: float,
+            move: int, depth: int, stats: np.ndarray, start: float, tt: bool,
+            exact: bool) -> SearchResult:
+    """One completed iteration as a SearchResult (the principal variation from the table)."""
+    action = kernel.decode(move)
+    pv = _principal_variation(game, state, kernel, table, action, depth) if tt else [action]
+    search_stats = _stats(kernel, table, stats, depth, start)
     return SearchResult(_plain(value), action, pv, search_stats, pov=game.to_move(state),
-                        exact=stopped_by == "end", stopped_by=stopped_by)
+                        exact=exact)
 
 
 def kernel_mcts(game: Game, state: State, simulations: int = 10_000, c: float = 1.4142,

@@ -65,15 +65,17 @@ def warm_worker() -> float:
 
 
 def warm_engines() -> float:
-    """Load the chess, Othello, checkers and Go engines (a one-second move must not spend
-    its second loading compiled code: with 3 helpers busy, the first chess move fell back
-    unsearched, and so did a checkers move with the machine loaded)."""
+    """Load the chess, Othello, checkers and Go engines and the compiled alpha-beta of
+    Connect Four, Othello and checkers (a one-second move must not spend its second loading
+    compiled code: with 3 helpers busy, the first chess move fell back unsearched, and so
+    did a checkers move with the machine loaded; an ``alphabeta`` agent uses the compiled
+    search only once it is loaded)."""
     from gamesearch.catalog.warmup import warmup_steps
 
     start = time.perf_counter()
     try:
-        for name, step in warmup_steps(("chess", "othello", "checkers", "go")):
-            if "engine" in name or name.startswith("go "):
+        for name, step in warmup_steps(("connect4", "chess", "othello", "checkers", "go")):
+            if "engine" in name or name.startswith("go ") or name.endswith("negamax"):
                 step()
     except ImportError:
         pass
