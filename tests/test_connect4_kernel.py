@@ -131,8 +131,9 @@ def test_time_budget_abandons_an_iteration_that_does_not_fit():
 
 def test_deepening_yields_every_depth_and_a_stop_ends_it_inside_one():
     """The live view's generator: one result per completed depth, each worth what a search
-    to that depth alone finds (the move may differ among equals: the table orders moves); a stop request ends the running depth within milliseconds (compiled
-    code cannot poll Python: a watcher thread moves its deadline)."""
+    to that depth alone finds (the move may differ among equals: the table orders moves);
+    a stop request ends the running depth within milliseconds (compiled code cannot poll
+    Python: a watcher thread moves its deadline)."""
     from gamesearch.kernels.search import kernel_deepening
 
     s = GAME.initial_state()

@@ -177,3 +177,27 @@ def test_the_shipped_7x6_book_has_the_published_opening_values():
     # the solver with the book answers shallow positions without searching
     with_book = Connect4Solver(book=book)
     assert with_book.solve(GAME.state_from_string("4")).nodes <= 2
+
+
+@pytest.mark.parametrize("size", [(7, 6), (6, 5)])
+def test_the_books_readable_key_is_the_solvers_compiled_key(size):
+    """One mirror-canonical key, written twice: readable (the book) and compiled (the
+    solver's table), equal on random positions; a position and its mirror share it."""
+    from gamesearch.games.connect4_book import canonical_key
+    from gamesearch.games.connect4_solver import compiled
+
+    game, rng = ConnectFour(*size), random.Random(size[0])
+    code = compiled(*size)
+    seen = 0
+    while seen < 300:
+        state, moves = game.initial_state(), []
+        while not game.is_terminal(state) and seen < 300:
+            readable = canonical_key(game, state)
+            assert code.canonical_key(np.int64(state[0]), np.int64(state[1])) == readable
+            mirrored = game.initial_state()
+            for c in moves:
+                mirrored = game.result(mirrored, game.width - 1 - c)
+            assert canonical_key(game, mirrored) == readable
+            seen += 1
+            moves.append(rng.choice(list(game.actions(state))))
+            state = game.result(state, moves[-1])
