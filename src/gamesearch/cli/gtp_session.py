@@ -17,12 +17,14 @@ import math
 from collections.abc import Callable, Iterable
 
 from gamesearch.errors import GameSearchError
+from gamesearch.games.go.handicap import fixed_handicap_points, max_fixed_handicap
 from gamesearch.games.go.notation import MAX_SIZE, MIN_SIZE, parse_vertex, vertex
 from gamesearch.games.go.rules import Go
 
 COMMANDS = ("protocol_version", "name", "version", "known_command", "list_commands", "quit",
             "boardsize", "clear_board", "komi", "play", "genmove", "undo", "showboard",
-            "final_score", "time_settings", "time_left", "loadsgf")
+            "final_score", "time_settings", "time_left", "loadsgf", "fixed_handicap",
+            "place_free_handicap", "set_free_handicap")
 RESIGN_BELOW = -0.95
 """genmove resigns when the search's value for the mover is below this."""
 MAX_LINE = 10_000
@@ -192,6 +194,47 @@ class GtpSession:
         spec = self.agent_name + (":" + ",".join(f"{k}={v}" for k, v in params.items())
                                   if params else "")
         return make_agent(spec)
+
+    # --- handicap (GTP 2, 4.1.1-4.1.3): Black's stones before the game, then White moves -----
+    def _handicap_count(self, args: list[str]) -> int:
+        if len(self.history) > 1 or self.state[0].count(".") != self.size * self.size:
+            raise GtpError("board not empty")
+        if len(args) != 1 or not args[0].isascii() or not args[0].isdigit() or \
+                len(args[0]) > 3 or int(args[0]) < 2:
+            raise GtpError("invalid number of stones")
+        return int(args[0])
+
+    def _place(self, points: list[int]) -> str:
+        self.history = [self.game.with_handicap(points)]
+        return " ".join(vertex(p, self.size) for p in points)
+
+    def cmd_fixed_handicap(self, args: list[str]) -> str:
+        n = self._handicap_count(args)
+        if not 2 <= n <= max_fixed_handicap(self.size):
+            raise GtpError("invalid number of stones")
+        return self._place(fixed_handicap_points(self.size, n))
+
+    def cmd_place_free_handicap(self, args: list[str]) -> str:
+        """Our choice is the fixed placement; past its largest count we place that many
+        (GTP allows fewer stones where more cannot matter)."""
+        n = self._handicap_count(args)
+        most = max_fixed_handicap(self.size)
+        if most == 0 or n >= self.size * self.size:
+            raise GtpError("invalid number of stones")
+        return self._place(fixed_handicap_points(self.size, min(n, most)))
+
+    def cmd_set_free_handicap(self, args: list[str]) -> str:
+        if len(self.history) > 1 or self.state[0].count(".") != self.size * self.size:
+            raise GtpError("board not empty")
+        try:
+            points = [parse_vertex(a, self.size) for a in args]
+        except GameSearchError:
+            raise GtpError("bad vertex list") from None
+        if len(points) < 2 or self.size * self.size in points or \
+                len(set(points)) != len(points) or len(points) >= self.size * self.size:
+            raise GtpError("bad vertex list")
+        self._place(points)
+        return ""
 
     def cmd_undo(self, args: list[str]) -> str:
         if len(self.history) < 2:

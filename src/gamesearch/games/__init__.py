@@ -177,15 +177,16 @@ register(GameEntry("checkers", "Checkers (English draughts): compulsory captures
                    perft=_checkers_perft))
 
 
-def _go(size: int = 9, komi: float = 7.0, suicide: bool = False) -> Game:
+def _go(size: int = 9, komi: float = 7.0, suicide: bool = False, handicap: int = 0) -> Game:
     from gamesearch.games.go.rules import Go
 
-    return Go(size=size, komi=komi, suicide=suicide)
+    return Go(size=size, komi=komi, suicide=suicide, handicap=handicap)
 
 
 register(GameEntry("go", "Go 2x2-19x19 (size=9): area scoring, komi=7, positional superko, "
-                   "suicide=false; GTP vertices (D4, pass)", _go,
-                   ranges={"size": Range(2, 19), "komi": Range(-361, 361)}))
+                   "suicide=false, handicap=N fixed stones; GTP vertices (D4, pass)", _go,
+                   ranges={"size": Range(2, 19), "komi": Range(-361, 361),
+                           "handicap": Range(0, 9)}))
 
 
 def _backgammon() -> Game:

@@ -1,5 +1,7 @@
 """The rules of Go, written to be read: Tromp-Taylor area scoring with komi, positional
-superko, suicide forbidden (``suicide=True`` allows it, as Tromp-Taylor do), passes.
+superko, suicide forbidden (``suicide=True`` allows it, as Tromp-Taylor do), passes,
+handicap stones (``handicap=N``: Black's N stones on the fixed points, then White moves;
+the score gives White nothing for them, as Tromp-Taylor and GTP's area scoring).
 
 A state is ``(cells, mover, passes, ply, seen)``: ``cells`` the board (notation.py: row
 by row from the top, ``X`` black, ``O`` white, ``.`` empty), ``mover`` 0 for Black (who
@@ -22,6 +24,7 @@ import math
 
 from gamesearch.errors import GameSearchError, IllegalActionError
 from gamesearch.game import Game
+from gamesearch.games.go.handicap import fixed_handicap_points
 from gamesearch.games.go.notation import (
     BLACK,
     EMPTY,
@@ -108,7 +111,7 @@ class Go(Game):
     zero_sum = True
 
     def __init__(self, size: int = 9, komi: float = 7.0, suicide: bool = False,
-                 max_moves: int | None = None) -> None:
+                 max_moves: int | None = None, handicap: int = 0) -> None:
         if not MIN_SIZE <= size <= MAX_SIZE:
             raise GameSearchError(f"go: size is {MIN_SIZE}-{MAX_SIZE}, not {size}")
         if not math.isfinite(komi) or abs(komi) > MAX_SIZE ** 2 or komi * 2 != int(komi * 2):
@@ -119,14 +122,35 @@ class Go(Game):
         if self.max_moves < 1:
             raise GameSearchError(f"go: max_moves must be positive, not {max_moves}")
         self.pass_action = size * size
+        self.handicap = handicap
+        self.handicap_points = fixed_handicap_points(size, handicap) if handicap else []
 
     def __repr__(self) -> str:
-        return f"Go(size={self.size}, komi={self.komi:g})"
+        extra = f", handicap={self.handicap}" if self.handicap else ""
+        return f"Go(size={self.size}, komi={self.komi:g}{extra})"
 
     # --- the formalization ---------------------------------------------------------------
     def initial_state(self) -> State:
+        """The empty board, Black to move; with a handicap, Black's stones on their fixed
+        points and White to move."""
+        if self.handicap_points:
+            return self.with_handicap(self.handicap_points)
         cells = EMPTY * (self.size * self.size)
         return (cells, 0, 0, 0, frozenset((cells,)))
+
+    def with_handicap(self, points: list[int]) -> State:
+        """The start of a handicap game: Black's stones on ``points`` (at least 2, distinct,
+        leaving a point free), White to move (GTP's set_free_handicap, SGF's AB)."""
+        n = self.size * self.size
+        if len(points) < 2 or len(set(points)) != len(points) or len(points) >= n or \
+                not all(isinstance(p, int) and 0 <= p < n for p in points):
+            raise GameSearchError(f"go: a handicap is 2-{n - 1} distinct points of the "
+                                  "board")
+        board = [EMPTY] * n
+        for p in points:
+            board[p] = STONES[0]
+        cells = "".join(board)
+        return (cells, 1, 0, 0, frozenset((cells,)))
 
     def to_move(self, state: State) -> int:
         return state[1]

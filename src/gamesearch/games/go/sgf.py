@@ -3,9 +3,11 @@ games open in Sabaki, GoGui or any Go program, and SGF files from elsewhere repl
 (every move checked by our rules, superko included).
 
 Read: the board size (``SZ``, 2-19), komi (``KM``), set-up stones (``AB``/``AW``/``AE`` in
-the root) and the side to move (``PL``), then the main line's moves (a pass is ``B[]``
+the root) and the side to move (``PL``; without it the first move says, and Black's
+stones alone are a handicap, White to move), then the main line's moves (a pass is ``B[]``
 or, on boards up to 19x19, ``B[tt]``). Written: the same, with the players (``PB``,
-``PW``) and the result (``RE``: ``B+3.5``, ``W+R``, ``0`` for a draw).
+``PW``), the result (``RE``: ``B+3.5``, ``W+R``, ``0`` for a draw) and, for a handicap
+start, ``HA``.
 """
 
 from __future__ import annotations
@@ -95,7 +97,6 @@ def _read_game(tree) -> SgfRecord:
     number = 0
     try:
         black, white, empty = root.get_setup_stones()
-        mover = 1 if root.has_property("PL") and root.get_raw("PL").upper() == b"W" else 0
         moves, number = [], 0
         for node in parsed.get_main_sequence()[1:]:
             colour, rc = node.get_move()
@@ -110,6 +111,12 @@ def _read_game(tree) -> SgfRecord:
         raise GameSearchError(f"move {number + 1}: "
                               f"{str(err) or 'a point off the board or a malformed value'}") \
             from None
+    if root.has_property("PL"):
+        mover = 1 if root.get_raw("PL").upper() == b"W" else 0
+    elif moves:  # no PL: the first move says (a handicap game's is White's)
+        mover = "bw".index(moves[0][0])
+    else:  # Black's stones alone are a handicap: White moves next
+        mover = 1 if black and not white else 0
     start = None
     if black or white:
         cells = ["."] * (size * size)
@@ -155,6 +162,8 @@ def write_sgf(record: SgfRecord) -> str:
                   for c in "XO"}
         root.set_setup_stones(stones["X"], stones["O"])
         root.set("PL", "bw"[mover])
+        if mover == 1 and len(stones["X"]) >= 2 and not stones["O"]:  # a handicap start
+            root.set("HA", len(stones["X"]))
     for action in record.moves:
         node = game.extend_main_sequence()
         n = record.size
