@@ -251,7 +251,7 @@ def test_foreign_files_are_never_overwritten(tmp_path) -> None:
 
 
 @pytest.mark.parametrize("args, words", [
-    (("tables", "build", "chess", "--pieces", "2"), "no endgame databases"),
+    (("tables", "build", "go", "--pieces", "2"), "no endgame databases"),
     (("tables", "build", "checkers", "--pieces", "0"), "--pieces"),
     (("tables", "build", "checkers", "--pieces", "7"), "GiB"),
     (("tables", "probe", "checkers", "B:W1-40:B2"), "squares are 1-32"),

@@ -54,14 +54,16 @@ def _pig_optimal() -> Agent:
 register_agent("pig-optimal", _pig_optimal, "Pig: optimal play from the solved table")
 
 
-def _chess_engine(time: float = 1.0, depth: int | None = None, hash: int = 64) -> Agent:
+def _chess_engine(time: float = 1.0, depth: int | None = None, hash: int = 64,
+                  tables: str | None = None) -> Agent:
     from gamesearch.catalog.chess import ChessAgent
 
-    return ChessAgent(time=time, depth=depth, hash_mb=hash)
+    return ChessAgent(time=time, depth=depth, hash_mb=hash, tables=tables)
 
 
 register_agent("chess-engine", _chess_engine, "chess: the compiled engine (PVS, TT, "
-               "quiescence), time=T seconds a move or depth=N plies, hash=MB")
+               "quiescence), time=T seconds a move or depth=N plies, hash=MB, "
+               "tables=DIR (endgame tables: perfect play where they hold the position)")
 
 
 def _checkers_engine(time: float = 1.0, depth: int | None = None, nodes: int | None = None,

@@ -40,8 +40,9 @@ def compiled_sweep() -> Any:
     prims = primitives()
     # the tag names every source compiled in, the kernel's too: numba's cache does not
     # notice a change in a function that a cached one calls
-    tag = f"checkers_tables_{source_tag(*sweep.TEMPLATES, *I.TEMPLATES, *K.TEMPLATES)}"
-    return specialize((*sweep.TEMPLATES, *I.TEMPLATES),
+    templates = (*sweep.TEMPLATES, *sweep.DEFAULT_END, *I.TEMPLATES)
+    tag = f"checkers_tables_{source_tag(*templates, *K.TEMPLATES)}"
+    return specialize(templates,
                       {"legal": prims.legal, "play": prims.play}, tag)
 
 

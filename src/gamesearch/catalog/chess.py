@@ -86,6 +86,27 @@ class ChessEngine:
         self.set_hash(hash_mb)
         self.board = chess.Board()
         self.history: list[int] = []
+        self.tables = None
+
+    def set_tables(self, folder: str | None) -> None:
+        """Probe the endgame tables in ``folder`` (``tables build chess``) before searching:
+        a position they hold is played perfectly, the quickest mate or the longest defence
+        (None: no tables)."""
+        from gamesearch.catalog.chess_tables import Tables
+
+        self.tables = Tables(folder) if folder else None
+
+    def _from_tables(self) -> tuple[str, Report] | None:
+        """The tables' move and its report (score: mate in the tables' distance)."""
+        if self.tables is None:
+            return None
+        found = self.tables.probe_board(self.board)
+        move = self.tables.best_move(self.board) if found is not None else None
+        if move is None:
+            return None
+        value, plies = found
+        score = 0 if value == 3 else (MATE - plies if value == 1 else -(MATE - plies))
+        return move.uci(), Report(plies, plies, score, 0, 0.0, [move.uci()])
 
     def set_hash(self, megabytes: int) -> None:
         """A transposition table of the largest power of two entries within ``megabytes``."""
@@ -147,6 +168,11 @@ class ChessEngine:
         legal = list(self.board.legal_moves)
         if not legal:
             return None, None
+        known = self._from_tables()
+        if known is not None:  # an endgame the tables hold: no search
+            if on_iteration is not None:
+                on_iteration(known[1])
+            return known
         b, st, undo = arrays_of(self.board)
         keys = np.zeros(B.MAX_PLY, np.int64)
         keys[:len(self.history)] = self.history
@@ -212,8 +238,9 @@ class ChessAgent(Agent):
     interactive = False
 
     def __init__(self, time: float | None = 1.0, depth: int | None = None,
-                 hash_mb: int = 64) -> None:
+                 hash_mb: int = 64, tables: str | None = None) -> None:
         self.engine = ChessEngine(hash_mb)
+        self.engine.set_tables(tables)
         self.limits = Limits(depth=depth, movetime=None if depth is not None else time)
         self.spec = f"chess-engine:depth={depth}" if depth is not None else \
             f"chess-engine:time={time:g}"

@@ -1,8 +1,10 @@
-"""``gamesearch tables build|probe``: endgame databases by retrograde analysis (checkers),
-built with a progress bar, resumable after a kill or Ctrl-C, probed by FEN."""
+"""``gamesearch tables build|probe|verify``: endgame databases by retrograde analysis
+(checkers, chess), built with a progress bar, resumable after a kill or Ctrl-C, probed by
+FEN."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import time
 from collections.abc import Callable
@@ -15,11 +17,12 @@ from gamesearch.cli.common import console, print_json
 from gamesearch.cli.main import app
 from gamesearch.errors import GameSearchError
 
-tables_app = typer.Typer(help="Endgame databases by retrograde analysis (checkers).",
+tables_app = typer.Typer(help="Endgame databases by retrograde analysis (checkers, chess).",
                          no_args_is_help=True)
 app.add_typer(tables_app, name="tables")
-GAMES = ("checkers",)
-DEFAULT_FOLDER = "tables/checkers"
+GAMES = {"checkers": "gamesearch.catalog.checkers_tables",
+         "chess": "gamesearch.catalog.chess_tables"}
+"""Each game's tables module: ``table_spec``, ``estimate``, ``Tables`` (the catalog)."""
 
 
 def _progress_bar(first: str, total: int) -> tuple[Any, Callable[[str, int, int], None]]:
@@ -36,45 +39,64 @@ def _progress_bar(first: str, total: int) -> tuple[Any, Callable[[str, int, int]
     return bar, progress
 
 
-def _game(name: str) -> None:
+def _game(name: str) -> Any:
+    """The game's tables module (catalog), or one clear error."""
     if name not in GAMES:
         raise GameSearchError(f"tables: no endgame databases for {name!r}; games: "
                               f"{', '.join(GAMES)}")
+    return importlib.import_module(GAMES[name])
+
+
+def _folder(folder: Path | None, game: str) -> Path:
+    return folder if folder is not None else Path("tables") / game
+
+
+def _spec(module: Any, pieces: int, only: str | None) -> Any:
+    if only is None:
+        return module.table_spec(pieces)
+    if module.__name__.endswith("checkers_tables"):
+        raise GameSearchError("tables: --only names chess tables (KQvK, KBNvK, ...)")
+    return module.table_spec(pieces, [name.strip() for name in only.split(",")])
 
 
 @tables_app.command("build")
 def build_command(
-    game_name: str = typer.Argument(..., metavar="GAME", help="checkers"),
+    game_name: str = typer.Argument(..., metavar="GAME", help="checkers or chess"),
     pieces: int = typer.Option(..., "--pieces", "-n", min=1, max=8,
                                help="every position with up to this many pieces"),
-    folder: Path = typer.Option(Path(DEFAULT_FOLDER), "--dir", help="where the files go"),
+    only: str = typer.Option(None, "--only", help="chess: these tables (and what they "
+                             "reach), e.g. KQvK,KRvK"),
+    folder: Path = typer.Option(None, "--dir", help="where the files go (tables/GAME)"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """Build every position of 1..N pieces: win/loss/draw and distance, checksummed files.
 
     Killed or stopped with Ctrl-C, the same command resumes at the first unfinished slice.
-    Up to 4 pieces takes minutes on a laptop; docs/TABLES.md has the figures for 5 and 6.
+    Checkers up to 4 pieces and chess up to 3 take a minute or two on a laptop;
+    docs/TABLES.md has the figures for more.
 
     gamesearch tables build checkers --pieces 3
+    gamesearch tables build chess --pieces 3
     """
-    from gamesearch.catalog.checkers_tables import estimate, table_spec
     from gamesearch.tables.build import build_tables
 
-    _game(game_name)
-    need = estimate(pieces)
+    module = _game(game_name)
+    folder = _folder(folder, game_name)
+    need = module.estimate(pieces)
     if need["memory_bytes"] > 16 * 2**30:
         raise GameSearchError(
             f"tables build: {pieces} pieces needs {need['memory_bytes'] / 2**30:,.0f} GiB of "
             f"memory and {need['disk_bytes'] / 2**30:,.0f} GiB of disk; this build keeps "
             "every slot in memory (see docs/TABLES.md for the plan beyond 5 pieces)")
-    spec = table_spec(pieces)
+    spec = _spec(module, pieces, only)
     bar, progress = _progress_bar("compiling", len(spec.slices))
     began = time.perf_counter()
     with bar:
         report, _, _ = build_tables(spec, folder, progress)
     data = {"game": game_name, "pieces": pieces, "folder": str(folder),
             "slices": len(spec.slices), "built": len(report.built),
-            "loaded": len(report.loaded), "positions": spec.total_slots,
+            "loaded": len(report.loaded), "slots": spec.total_slots,
+            "positions": sum(report.counts.values()),
             "counts": report.counts, "seconds": round(time.perf_counter() - began, 3),
             "interrupted": report.interrupted}
     if json_out:
@@ -83,7 +105,8 @@ def build_command(
         state = "stopped; run the same command to resume" if report.interrupted else "done"
         console.print(f"{game_name} tables to {pieces} pieces in {folder}: {state}; "
                       f"{len(report.built)} slices built, {len(report.loaded)} loaded and "
-                      f"checked; {spec.total_slots:,} positions (both sides to move): "
+                      f"checked; {sum(report.counts.values()):,} positions (both sides to "
+                      "move): "
                       f"{report.counts['win']:,} wins, {report.counts['loss']:,} losses, "
                       f"{report.counts['draw']:,} draws; {data['seconds']:.1f} s")
     if report.interrupted:
@@ -92,28 +115,35 @@ def build_command(
 
 @tables_app.command("probe")
 def probe_command(
-    game_name: str = typer.Argument(..., metavar="GAME", help="checkers"),
-    position_text: str = typer.Argument(..., metavar="FEN", help="a PDN FEN, e.g. W:W9:BK30"),
-    folder: Path = typer.Option(Path(DEFAULT_FOLDER), "--dir", help="the tables' folder"),
+    game_name: str = typer.Argument(..., metavar="GAME", help="checkers or chess"),
+    position_text: str = typer.Argument(..., metavar="FEN",
+                                        help="a PDN FEN (W:W9:BK30) or a chess FEN"),
+    folder: Path = typer.Option(None, "--dir", help="the tables' folder (tables/GAME)"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """The exact value of a position from the tables, and each move's value.
 
     gamesearch tables probe checkers "W:W9:BK30"
+    gamesearch tables probe chess "8/8/8/4k3/8/8/8/4K2Q w - - 0 1"
     """
-    from gamesearch.catalog.checkers_tables import Tables
     from gamesearch.games import load_game
     from gamesearch.tables.retrograde import NAMES
 
-    _game(game_name)
+    module = _game(game_name)
     game = load_game(game_name)
     state = game.state_from_string(position_text)
-    tables = Tables(folder)
+    tables = module.Tables(_folder(folder, game_name))
     value, distance = tables.probe(state)
     mover = game.player_name(game.to_move(state))
     moves = {}
     for action in game.actions(state):
-        v, d = tables.probe(game.result(state, action))
+        after = game.result(state, action)
+        if game.is_terminal(after):  # mate or a dead position: the rules say
+            u = game.utilities(after)[game.to_move(state)]
+            v, d = (2 if u > 0 else 1 if u < 0 else 3), 0
+        else:
+            v, d = tables.probe(after)
+        action = game.action_to_string(state, action)
         moves[action] = {"value": NAMES[{1: 2, 2: 1}.get(v, v)], "plies": d + 1}
     data = {"position": game.state_to_string(state), "to_move": mover,
             "value": NAMES[value], "plies": distance, "moves": moves}
@@ -121,19 +151,26 @@ def probe_command(
         print(json.dumps(data, indent=2))
         return
     console.print(game.render(state))
-    ends = "" if NAMES[value] == "draw" else f" in {distance} plies"
+    ends = "" if NAMES[value] == "draw" else f" in {_plies(distance)}"
     console.print(f"[bold]{mover} to move[/]: {NAMES[value]}{ends} (exact, from the tables)")
     for action, info in moves.items():
         console.print(f"  {action:>12}  {info['value']} for {mover}"
-                      + ("" if info["value"] == "draw" else f" in {info['plies']} plies"))
+                      + ("" if info["value"] == "draw" else f" in {_plies(info['plies'])}"))
+
+
+def _plies(n: int) -> str:
+    """'1 ply', '7 plies'."""
+    return f"{n} ply" if n == 1 else f"{n} plies"
 
 
 @tables_app.command("verify")
 def verify_command(
-    game_name: str = typer.Argument(..., metavar="GAME", help="checkers"),
+    game_name: str = typer.Argument(..., metavar="GAME", help="checkers or chess"),
     pieces: int = typer.Option(..., "--pieces", "-n", min=1, max=8,
                                help="the tables of 1..N pieces to check"),
-    folder: Path = typer.Option(Path(DEFAULT_FOLDER), "--dir", help="the tables' folder"),
+    only: str = typer.Option(None, "--only", help="chess: these tables (and what they "
+                             "reach), e.g. KQvK"),
+    folder: Path = typer.Option(None, "--dir", help="the tables' folder (tables/GAME)"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """Check every slot of built tables against the rules (exit 1 at the first that breaks
@@ -142,11 +179,11 @@ def verify_command(
 
     gamesearch tables verify checkers --pieces 3
     """
-    from gamesearch.catalog.checkers_tables import table_spec
     from gamesearch.tables.verify import verify_tables
 
-    _game(game_name)
-    spec = table_spec(pieces)
+    module = _game(game_name)
+    folder = _folder(folder, game_name)
+    spec = _spec(module, pieces, only)
     bar, progress = _progress_bar("loading", len(spec.slices))
     with bar:
         report = verify_tables(spec, folder, progress)

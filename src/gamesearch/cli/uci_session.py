@@ -2,7 +2,8 @@
 
 Commands: ``uci``, ``isready``, ``ucinewgame``, ``position startpos|fen F [moves ...]``,
 ``go`` (``wtime btime winc binc movestogo movetime depth nodes infinite``), ``stop``,
-``ponderhit``, ``setoption name Hash|Threads value N``, ``quit``. The search runs in a
+``ponderhit``, ``setoption name Hash|Threads value N``, ``setoption name TablesPath value
+DIR`` (endgame tables, probed before searching), ``quit``. The search runs in a
 thread, so ``stop``, ``isready`` and ``quit`` are answered while it thinks. Nothing the GUI
 sends can end the dialogue but ``quit`` and the end of input: malformed or out-of-order
 commands are answered with one ``info string`` line and otherwise ignored.
@@ -17,6 +18,7 @@ from collections.abc import Callable, Iterable
 import chess
 
 from gamesearch.catalog.chess import ChessEngine, Limits, Report
+from gamesearch.errors import GameSearchError
 
 NAME = "gamesearch chess"
 MAX_HASH_MB = 4096
@@ -90,6 +92,7 @@ class UciSession:
         self.send("id author the gamesearch authors")
         self.send(f"option name Hash type spin default 64 min 1 max {MAX_HASH_MB}")
         self.send("option name Threads type spin default 1 min 1 max 1")
+        self.send("option name TablesPath type string default <empty>")
         self.send("uciok")
 
     def cmd_isready(self, args: list[str]) -> None:
@@ -127,6 +130,13 @@ class UciSession:
             raise UciError("setoption: expected 'setoption name NAME value VALUE'")
         name, value = text[5:].split(" value ", 1)
         name = name.strip().lower()
+        if name == "tablespath":
+            try:
+                self.engine.set_tables(value.strip() if value.strip() not in ("", "<empty>")
+                                       else None)
+            except GameSearchError as err:
+                raise UciError(f"TablesPath: {err}") from None
+            return
         try:
             number = int(value.strip())
         except ValueError:
@@ -140,7 +150,7 @@ class UciSession:
             if number != 1:
                 raise UciError("Threads: this engine searches with one thread")
         else:
-            raise UciError(f"unknown option {name[:40]!r} (known: Hash, Threads)")
+            raise UciError(f"unknown option {name[:40]!r} (known: Hash, Threads, TablesPath)")
 
     def cmd_position(self, args: list[str]) -> None:
         self._idle("position")

@@ -20,7 +20,7 @@ import numpy as np
 from gamesearch.durable import OutputFileError, StopRequest, hold_folder_lock
 from gamesearch.errors import GameSearchError
 from gamesearch.tables import store
-from gamesearch.tables.sweep import DRAW, LOSS, MAX_DISTANCE, WIN
+from gamesearch.tables.sweep import DRAW, LOSS, MAX_DISTANCE, NO_POSITION_DISTANCE, WIN
 
 Progress = Callable[[str, int, int], None]
 
@@ -104,11 +104,13 @@ def _build(spec: TableSpec, folder: Path, progress: Progress | None):
                 store.save_slice(folder, name, values[lo:lo + n], dist[lo:lo + n],
                                  manifest, info)
                 report.built.append(name)
-            known = max(known, int(dist[lo:lo + n].max(initial=0)))
+            reached = dist[lo:lo + n]
+            known = max(known, int(reached[reached != NO_POSITION_DISTANCE].max(initial=0)))
             if progress is not None:
                 progress(f"{spec.game} tables", number + 1, len(spec.slices))
+    real = dist != NO_POSITION_DISTANCE  # slots of an index that hold no position
     for label, code in (("win", WIN), ("loss", LOSS), ("draw", DRAW)):
-        report.counts[label] = int(np.count_nonzero(values == code))
+        report.counts[label] = int(np.count_nonzero((values == code) & real))
     report.seconds = time.perf_counter() - began
     return report, values, dist
 

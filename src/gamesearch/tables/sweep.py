@@ -1,27 +1,44 @@
 """The retrograde sweep of retrograde.py, compiled: templates bound (by
 :func:`gamesearch.kernels.specialize.specialize`) to a game's kernel primitives ``legal``
 and ``play`` and to its table indexing ``state_at(meta, slice, slot)`` and
-``locate(meta, state)`` (the slot of any position in the tables, -1 if absent).
+``locate(meta, state)`` (the slot of any position in the tables, -1 if absent), and to
+``end_value(s, buf)``: the value of a position where the game is over (WIN, LOSS, DRAW),
+UNKNOWN where it goes on, NO_POSITION for a slot that holds no position. The default
+:func:`end_value` (checkers) says a side without a move has lost; chess binds its own
+(stalemate is a draw, and its index has slots that hold no position).
 
 Values are one byte a slot while building (UNKNOWN, WIN, LOSS, DRAW, as retrograde.py) and
 the distance in plies another (at most 254; a longer one stops the build with an error).
+A slot without a position is stored as a draw at distance ``NO_POSITION_DISTANCE`` (255),
+which no move reaches and no count includes.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-UNKNOWN, WIN, LOSS, DRAW = 0, 1, 2, 3
+UNKNOWN, WIN, LOSS, DRAW, NO_POSITION = 0, 1, 2, 3, 4
 MAX_DISTANCE = 254
+NO_POSITION_DISTANCE = 255
+
+
+def end_value(s, buf):
+    """The default end of a game: the side to move without a move has lost."""
+    return LOSS if legal(s, buf) == 0 else UNKNOWN  # noqa: F821
 
 
 def mark_ends(values, dist, meta, sid, lo, hi, buf):
-    """Pass 0: a position whose side to move has no move is lost, in 0 plies."""
+    """Pass 0: the ends of games (``end_value``) at distance 0, and the slots that hold no
+    position. Returns how many ends."""
     found = 0
     for j in range(lo, hi):
         s = state_at(meta, sid, j - lo)  # noqa: F821  (bound by specialize)
-        if legal(s, buf) == 0:  # noqa: F821
-            values[j] = LOSS
+        v = end_value(s, buf)  # noqa: F821
+        if v == NO_POSITION:
+            values[j] = DRAW
+            dist[j] = NO_POSITION_DISTANCE
+        elif v != UNKNOWN:
+            values[j] = v
             dist[j] = 0
             found += 1
     return found
@@ -83,9 +100,18 @@ def verify(values, dist, meta, sid, lo, hi, buf):
     distance 0); a draw has no move to a loss and, if it has moves, one to a draw."""
     for j in range(lo, hi):
         s = state_at(meta, sid, j - lo)  # noqa: F821
-        n = legal(s, buf)  # noqa: F821
         v = values[j]
         d = dist[j]
+        end = end_value(s, buf)  # noqa: F821
+        if end == NO_POSITION:
+            if v != DRAW or d != NO_POSITION_DISTANCE:
+                return j
+            continue
+        if end != UNKNOWN:
+            if v != end or d != 0:
+                return j
+            continue
+        n = legal(s, buf)  # noqa: F821
         shortest_loss = 1 << 30
         longest_win = -1
         draws = 0
@@ -115,6 +141,8 @@ def verify(values, dist, meta, sid, lo, hi, buf):
 
 
 TEMPLATES = (mark_ends, sweep, settle, verify)
+DEFAULT_END = (end_value,)
+"""Compiled with TEMPLATES for a game that binds no ``end_value`` of its own."""
 
 
 def buffer(max_actions: int) -> np.ndarray:

@@ -1,0 +1,173 @@
+"""Chess endgame tables: the generic retrograde build (tables/) joined to the chess board
+(games/chess/board.py) and its table index (games/chess/tables_index.py), and probing.
+
+Tables hold White's material against a bare black king (KQvK, KRvK, KPvK, KBNvK, ...); a
+position with Black's material instead is probed in its colour-flipped mirror image, which
+has the same value. Values are depth to mate in plies for the side to move (a win in d
+plies is mate in (d + 1) / 2 moves), ignoring the 50-move rule, as Nalimov's tables do.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gamesearch.errors import GameSearchError
+from gamesearch.games.chess import tables_index as T
+from gamesearch.tables import store, sweep
+from gamesearch.tables.build import TableSpec
+
+P, N, B, R, Q = 1, 2, 3, 4, 5
+MAX_PIECES = 4
+SLICES = {
+    2: [[]],
+    3: [[N], [B], [R], [Q], [P]],  # KPvK last: its promotions reach the other four
+    4: [[N, N], [B, N], [B, B], [R, N], [R, B], [R, R], [Q, N], [Q, B], [Q, R], [Q, Q],
+        [N, P], [B, P], [R, P], [Q, P], [P, P]],
+}
+"""White's pieces besides the king, by piece count, in build order: every capture and
+promotion leads into a slice built earlier."""
+LONGEST_MATES = {"KQvK": 10, "KRvK": 16, "KBBvK": 19, "KBNvK": 33}
+"""Mate in this many moves at most, with the stronger side to move (published: Ströhlein
+1970, and every depth-to-mate table since; tests/test_chess_tables.py checks the first two
+on tables built in the test, bench/chess_tables.py the others)."""
+
+
+def slices_up_to(pieces: int) -> list[list[int]]:
+    """Every slice of 2 .. ``pieces`` pieces, in build order."""
+    if not 2 <= pieces <= MAX_PIECES:
+        raise GameSearchError(f"chess tables: --pieces is 2-{MAX_PIECES}, not {pieces}")
+    return [codes for n in range(2, pieces + 1) for codes in SLICES[n]]
+
+
+@functools.cache
+def compiled_sweep() -> Any:
+    """The sweep templates compiled against the chess board and table index."""
+    from gamesearch.games.chess import board as board_module
+    from gamesearch.kernels.specialize import source_tag, specialize
+
+    tag = f"chess_tables_{source_tag(*sweep.TEMPLATES, T, board_module)}"
+    bindings = {f.__name__: f for f in T.TABLE_FUNCTIONS}
+    return specialize(sweep.TEMPLATES, bindings, tag)
+
+
+def table_spec(pieces: int, only: list[str] | None = None) -> TableSpec:
+    """The build plan of every table of 2 .. ``pieces`` pieces (``only``: these tables and
+    what they depend on, e.g. ``["KQvK"]``)."""
+    chosen = slices_up_to(pieces)
+    if only:
+        names = {T.name_of(c) for c in chosen}
+        unknown = [o for o in only if o not in names]
+        if unknown:
+            raise GameSearchError(f"chess tables: no table {unknown[0]!r} of up to {pieces} "
+                                  f"pieces; tables: {', '.join(sorted(names))}")
+        chosen = _with_dependencies([c for c in chosen if T.name_of(c) in only], chosen)
+    meta, where = T.table_layout(chosen)
+    names = [T.name_of(c) for c in chosen]
+    return TableSpec(game="chess", slices=names,
+                     where={name: where[sid] for sid, name in enumerate(names)}, meta=meta,
+                     code=compiled_sweep(), max_actions=256,
+                     slice_ids={name: sid for sid, name in enumerate(names)})
+
+
+def _with_dependencies(wanted: list[list[int]], order: list[list[int]]) -> list[list[int]]:
+    """``wanted`` and every slice a capture or promotion from them reaches, in ``order``."""
+    need = {T.signature(c) for c in wanted}
+    frontier = list(wanted)
+    while frontier:
+        codes = frontier.pop()
+        reach = [codes[:i] + codes[i + 1:] for i in range(len(codes))]  # a capture
+        for i, c in enumerate(codes):
+            if c == P:
+                reach += [codes[:i] + [promo] + codes[i + 1:] for promo in (N, B, R, Q)]
+        for r in reach:
+            if T.signature(r) not in need:
+                need.add(T.signature(r))
+                frontier.append(r)
+    return [c for c in order if T.signature(c) in need]
+
+
+def estimate(pieces: int) -> dict[str, float]:
+    """Slots and bytes a build of 2 .. ``pieces`` pieces needs."""
+    slots = sum(T.slice_slots(c) for c in slices_up_to(pieces))
+    return {"slots": slots, "memory_bytes": 2 * slots, "disk_bytes": slots // 4 + slots}
+
+
+class Tables:
+    """Probing a built folder: (value, distance) of a position, memory-mapped."""
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder)
+        if not (self.folder / store.MANIFEST).is_file():
+            raise GameSearchError(f"no chess tables in {str(self.folder)!r} (build them "
+                                  "with: gamesearch tables build chess --pieces 3)")
+        self.manifest = store.read_manifest(self.folder, "chess")
+        self.names = {T.signature(c): T.name_of(c) for n in SLICES for c in SLICES[n]}
+        self.loaded: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+
+    def probe_board(self, board: Any) -> tuple[int, int] | None:
+        """(WIN/LOSS/DRAW for the side to move, plies to mate) of a python-chess board, or
+        None where the tables do not hold it (more pieces, castling rights, a table not
+        built)."""
+        import chess
+
+        from gamesearch.games.chess.kernel import arrays_of
+
+        if board.castling_rights or board.has_legal_en_passant() or \
+                len(board.piece_map()) > MAX_PIECES:
+            return None
+        if any(p.color == chess.BLACK and p.piece_type != chess.KING
+               for p in board.piece_map().values()):
+            if any(p.color == chess.WHITE and p.piece_type != chess.KING
+                   for p in board.piece_map().values()):
+                return None  # material on both sides: no such tables here
+            board = board.mirror()  # Black's material: the colour-flipped image
+        b, st, _ = arrays_of(board)
+        key = int(T.position_key(b, st[0]))
+        name = self.names.get(key & (T.SIGNATURES - 1))
+        if name is None or name not in self.manifest["slices"]:
+            return None
+        if name not in self.loaded:
+            self.loaded[name] = store.load_slice(self.folder, name, self.manifest, mmap=True)
+        packed, dist = self.loaded[name]
+        value, plies = store.probe_slot(packed, dist, key >> 8)
+        return None if plies == sweep.NO_POSITION_DISTANCE else (value, plies)
+
+    def probe(self, state: Any) -> tuple[int, int]:
+        """(WIN/LOSS/DRAW for the side to move, plies to mate) of a chess rules state."""
+        from gamesearch.games.chess.rules import board_of
+
+        found = self.probe_board(board_of(state))
+        if found is None:
+            raise GameSearchError(f"the tables in {str(self.folder)!r} do not hold this "
+                                  "position (tables: one side's king, up to "
+                                  f"{MAX_PIECES} pieces, no castling rights)")
+        return found
+
+    def best_move(self, board: Any) -> Any | None:
+        """The perfect move of a position the tables hold: the quickest mate, else a draw,
+        else the longest resistance (None where they do not hold it)."""
+        if self.probe_board(board) is None:
+            return None
+        best, best_key = None, None
+        for move in board.legal_moves:
+            board.push(move)
+            outcome = board.outcome()
+            child = None if outcome is not None else self.probe_board(board)
+            board.pop()
+            if outcome is not None:
+                key = (0, 0) if outcome.winner is not None else (1, 0)
+            elif child is None:
+                continue
+            elif child[0] == sweep.LOSS:
+                key = (0, child[1])  # the child loses: win, the sooner the better
+            elif child[0] == sweep.DRAW:
+                key = (1, 0)
+            else:
+                key = (2, -child[1])  # lose as late as possible
+            if best_key is None or key < best_key:
+                best, best_key = move, key
+        return best

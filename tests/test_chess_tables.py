@@ -1,0 +1,204 @@
+"""Chess endgame tables by retrograde analysis: KQvK built here and checked against
+published facts, python-chess's moves, Stockfish's mates, and played perfectly."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import chess
+import numpy as np
+import pytest
+
+from gamesearch.catalog.chess import ChessAgent
+from gamesearch.catalog.chess_tables import LONGEST_MATES, Tables, table_spec
+from gamesearch.games import load_game
+from gamesearch.games.chess import tables_index as T
+from gamesearch.tables.build import build_tables
+from gamesearch.tables.sweep import DRAW, LOSS, NO_POSITION_DISTANCE, WIN
+from gamesearch.tables.verify import verify_tables
+
+GAMESEARCH = [sys.executable, "-m", "gamesearch"]
+STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
+
+
+@pytest.fixture(scope="module")
+def kqk(tmp_path_factory) -> tuple[Path, np.ndarray, np.ndarray]:
+    folder = tmp_path_factory.mktemp("tables")
+    spec = table_spec(3, ["KQvK"])
+    report, values, dist = build_tables(spec, folder)
+    assert report.built == ["KvK", "KQvK"]
+    return folder, values, dist
+
+
+def random_kqk(rng: random.Random, count: int) -> list[chess.Board]:
+    found = []
+    while len(found) < count:
+        board = chess.Board(None)
+        wk, bk, q = rng.sample(range(64), 3)
+        board.set_piece_at(wk, chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(bk, chess.Piece(chess.KING, chess.BLACK))
+        board.set_piece_at(q, chess.Piece(chess.QUEEN, chess.WHITE))
+        board.turn = rng.choice([chess.WHITE, chess.BLACK])
+        if board.is_valid() and not board.is_game_over():
+            found.append(board)
+    return found
+
+
+def test_the_longest_mate_and_every_slot_keep_the_rules(kqk) -> None:
+    folder, values, dist = kqk
+    spec = table_spec(3, ["KQvK"])
+    lo, n = spec.where["KQvK"]
+    v, d = values[lo:lo + n], dist[lo:lo + n]
+    real = d != NO_POSITION_DISTANCE
+    assert int(d[(v == WIN) & real].max()) == 2 * LONGEST_MATES["KQvK"] - 1  # mate in 10
+    assert verify_tables(spec, folder).bad is None
+    tables = Tables(folder)
+    assert tables.probe_board(chess.Board("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1")) == (LOSS, 0)
+    assert tables.probe_board(chess.Board("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1")) == (DRAW, 0)
+    assert tables.probe_board(chess.Board("8/8/8/8/8/3k4/3Q4/7K b - - 0 1"))[0] == DRAW
+    # Black's queen: the colour-flipped image has the same value
+    white = tables.probe_board(chess.Board("8/8/8/4k3/8/8/8/4K2Q w - - 0 1"))
+    assert tables.probe_board(chess.Board("4k2q/8/8/8/4K3/8/8/8 b - - 0 1")) == white
+
+
+@pytest.mark.parametrize("codes", [[], [5], [1], [2, 3], [3, 3], [1, 4], [1, 1]])
+def test_every_position_slot_is_its_own_key(codes) -> None:
+    """The index in both directions: a slot's position keys back to that slot (random
+    slots of each slice, every slot of KvK), and no two slots hold one position."""
+    meta, where = T.table_layout([codes])
+    sig = T.signature(codes)
+    n = where[0][1]
+    rng = np.random.default_rng(len(codes) * 7 + sum(codes))
+    slots = np.arange(n) if n <= 5_000 else rng.integers(0, n, 20_000)
+    keys = set()
+    for slot in slots.tolist():
+        board, st, _undo, ok = T.state_at(meta, 0, slot)
+        if ok:
+            assert T.position_key(board, st[0]) == sig + T.SIGNATURES * slot
+            keys.add(slot)
+    assert len(keys) > len(slots) // 5  # most slots hold a position
+
+
+def test_a_position_and_its_mirror_images_share_a_value(kqk) -> None:
+    """KQvK has no pawns: the images of a position under the board's symmetries (flips,
+    transposes, the half turn), all but one read from other slots' positions, probe alike."""
+    tables = Tables(kqk[0])
+    for board in random_kqk(random.Random(3), 40):
+        value = tables.probe_board(board)
+        for image in (board.transform(chess.flip_horizontal),
+                      board.transform(chess.flip_vertical),
+                      board.transform(chess.flip_diagonal),
+                      board.transform(chess.flip_anti_diagonal),
+                      board.transform(chess.flip_vertical).transform(chess.flip_horizontal)):
+            assert tables.probe_board(image) == value, (board.fen(), image.fen())
+
+
+def test_values_keep_the_rules_of_python_chess(kqk) -> None:
+    """Every value, checked with python-chess's own moves (not our generator's): a win has
+    a move to a loss one ply shorter, a loss only moves to wins, a draw none to a loss."""
+    tables = Tables(kqk[0])
+    for board in random_kqk(random.Random(5), 150):
+        value, plies = tables.probe_board(board)
+        children = []
+        for move in board.legal_moves:
+            board.push(move)
+            outcome = board.outcome()
+            children.append((LOSS, 0) if outcome and outcome.winner is not None else
+                            (DRAW, 0) if outcome else tables.probe_board(board))
+            board.pop()
+        if value == WIN:
+            assert min(d for v, d in children if v == LOSS) == plies - 1, board.fen()
+        elif value == LOSS:
+            assert all(v == WIN for v, _ in children)
+            assert max(d for _, d in children) == plies - 1, board.fen()
+        else:
+            assert not any(v == LOSS for v, _ in children), board.fen()
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="Stockfish (Debian package stockfish) is missing")
+def test_stockfish_agrees_on_the_result_and_never_mates_faster(kqk) -> None:
+    import chess.engine
+
+    tables = Tables(kqk[0])
+    engine = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
+    try:
+        equal = 0
+        for board in random_kqk(random.Random(11), 12):
+            value, plies = tables.probe_board(board)
+            score = engine.analyse(board, chess.engine.Limit(nodes=400_000))["score"]
+            score = score.pov(board.turn)
+            mate = score.mate()
+            if value == DRAW:
+                assert mate is None and abs(score.score()) < 300, board.fen()
+                continue
+            assert mate is not None and (mate > 0) == (value == WIN), board.fen()
+            ours = (plies + 1) // 2 if value == WIN else plies // 2
+            assert abs(mate) >= ours, board.fen()  # an exact table is never beaten
+            equal += abs(mate) == ours
+        assert equal >= 3  # and where Stockfish finds the shortest mate, it is ours
+    finally:
+        engine.quit()
+
+
+def test_the_engine_mates_in_exactly_the_tables_distance(kqk) -> None:
+    tables = Tables(kqk[0])
+    game = load_game("chess")
+    board = chess.Board("8/8/8/3k4/8/8/8/K5Q1 w - - 0 1")
+    value, plies = tables.probe_board(board)
+    assert value == WIN
+    agent = ChessAgent(time=0.05, tables=str(kqk[0]))
+    state, white_moves = board.fen(), 0
+    while not game.is_terminal(state):
+        b = chess.Board(state)
+        if b.turn == chess.WHITE:
+            move = agent(game, state).action
+            white_moves += 1
+        else:
+            move = tables.best_move(b).uci()  # the longest defence
+        state = game.result(state, game.string_to_action(state, move))
+    assert chess.Board(state).is_checkmate() and white_moves == (plies + 1) // 2
+
+
+def test_uci_engine_takes_a_tables_path_and_announces_the_exact_mate(kqk, tmp_path) -> None:
+    """``setoption name TablesPath``: through python-chess's engine module, the mate score
+    is the tables' distance; a folder without tables is one ``info string`` line."""
+    import chess.engine
+
+    from gamesearch.cli.uci_session import UciSession
+
+    board = chess.Board("8/8/8/3k4/8/8/8/K5Q1 w - - 0 1")
+    value, plies = Tables(kqk[0]).probe_board(board)
+    with chess.engine.SimpleEngine.popen_uci([*GAMESEARCH, "uci"], timeout=60) as engine:
+        engine.configure({"TablesPath": str(kqk[0])})
+        info = engine.analyse(board, chess.engine.Limit(time=0.2))
+        assert value == WIN and info["score"].white().mate() == (plies + 1) // 2
+        assert board.is_legal(info["pv"][0])
+    lines: list[str] = []
+    session = UciSession(lines.append, hash_mb=1)
+    session.handle(f"setoption name TablesPath value {tmp_path}")
+    assert len(lines) == 1 and lines[0].startswith("info string error: TablesPath: no chess tables")
+
+
+def test_cli_builds_probes_and_refuses_bad_input_in_one_line(tmp_path) -> None:
+    folder = str(tmp_path / "t")
+    built = subprocess.run([*GAMESEARCH, "tables", "build", "chess", "--pieces", "3",
+                            "--only", "KQvK", "--dir", folder, "--json"],
+                           capture_output=True, text=True, timeout=300)
+    assert built.returncode == 0, built.stderr
+    probe = subprocess.run([*GAMESEARCH, "tables", "probe", "chess",
+                            "k7/8/1K6/8/8/8/8/6Q1 w - - 0 1", "--dir", folder],
+                           capture_output=True, text=True, timeout=120)
+    assert probe.returncode == 0 and "win in 1 ply" in probe.stdout, probe.stdout
+    assert "g1g8  win for White in 1 ply" in probe.stdout  # Qg8 mates
+    for args in (["build", "chess", "--pieces", "5"], ["build", "chess", "--pieces", "3",
+                                                        "--only", "KZvK"],
+                 ["probe", "chess", "8/8/8/8/8/2k5/8/K2RR3 w - - 0 1", "--dir", folder],
+                 ["probe", "chess", "not a fen", "--dir", folder]):
+        out = subprocess.run([*GAMESEARCH, "tables", *args], capture_output=True, text=True,
+                             timeout=120)
+        assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, (args,
+                                                                                   out.stderr)
