@@ -40,19 +40,21 @@ LETTERS = {"P": chess.PAWN, "N": chess.KNIGHT, "B": chess.BISHOP, "R": chess.ROO
 
 
 def random_positions(name: str, count: int, rng: random.Random) -> list[chess.Board]:
-    """``count`` legal, unfinished positions of table ``name`` (e.g. "KBNvK"), White's
-    material against a bare king, either side to move."""
-    pieces = [LETTERS[c] for c in name.split("v")[0][1:]]
+    """``count`` legal, unfinished positions of table ``name`` (e.g. "KBNvK", "KQvKR"),
+    either side to move, no en passant."""
+    white, black = name.split("v")
+    pieces = [(LETTERS[c], chess.WHITE) for c in white[1:]] + \
+        [(LETTERS[c], chess.BLACK) for c in black[1:]]
     found: list[chess.Board] = []
     while len(found) < count:
         board = chess.Board(None)
         squares = rng.sample(range(64), 2 + len(pieces))
         board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
         board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
-        for sq, kind in zip(squares[2:], pieces):
+        for sq, (kind, colour) in zip(squares[2:], pieces):
             if kind == chess.PAWN and chess.square_rank(sq) in (0, 7):
                 break
-            board.set_piece_at(sq, chess.Piece(kind, chess.WHITE))
+            board.set_piece_at(sq, chess.Piece(kind, colour))
         else:
             board.turn = rng.choice([chess.WHITE, chess.BLACK])
             if board.is_valid() and not board.is_game_over():

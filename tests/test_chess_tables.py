@@ -15,6 +15,7 @@ import pytest
 
 from gamesearch.catalog.chess import ChessAgent
 from gamesearch.catalog.chess_tables import LONGEST_MATES, Tables, table_spec
+from gamesearch.errors import GameSearchError
 from gamesearch.games import load_game
 from gamesearch.games.chess import tables_index as T
 from gamesearch.tables.build import build_tables
@@ -65,7 +66,8 @@ def test_the_longest_mate_and_every_slot_keep_the_rules(kqk) -> None:
     assert tables.probe_board(chess.Board("4k2q/8/8/8/4K3/8/8/8 b - - 0 1")) == white
 
 
-@pytest.mark.parametrize("codes", [[], [5], [1], [2, 3], [3, 3], [1, 4], [1, 1]])
+@pytest.mark.parametrize("codes", [[], [5], [1], [2, 3], [3, 3], [1, 4], [1, 1], [4, 12],
+                                   [5, 13], [5, 9]])
 def test_every_position_slot_is_its_own_key(codes) -> None:
     """The index in both directions: a slot's position keys back to that slot (random
     slots of each slice, every slot of KvK), and no two slots hold one position."""
@@ -202,3 +204,14 @@ def test_cli_builds_probes_and_refuses_bad_input_in_one_line(tmp_path) -> None:
                              timeout=120)
         assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, (args,
                                                                                    out.stderr)
+
+
+def test_one_piece_each_side_depends_on_its_captures_and_promotions() -> None:
+    """KQvKP needs what its captures and Black's promotions reach, each under the name a
+    table holds it (Black's stronger material as its colour-flipped image)."""
+    assert table_spec(4, ["KQvKP"]).slices == [
+        "KvK", "KNvK", "KBvK", "KRvK", "KQvK", "KPvK",
+        "KQvKN", "KQvKB", "KQvKR", "KQvKQ", "KQvKP"]
+    assert T.canonical([2, 13]) == [10, 5] and T.canonical([13]) == [5]
+    with pytest.raises(GameSearchError, match="no table 'KPvKP'"):
+        table_spec(4, ["KPvKP"])  # en passant: not indexed

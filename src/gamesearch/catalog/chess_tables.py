@@ -1,9 +1,11 @@
 """Chess endgame tables: the generic retrograde build (tables/) joined to the chess board
 (games/chess/board.py) and its table index (games/chess/tables_index.py), and probing.
 
-Tables hold White's material against a bare black king (KQvK, KRvK, KPvK, KBNvK, ...); a
-position with Black's material instead is probed in its colour-flipped mirror image, which
-has the same value. Values are depth to mate in plies for the side to move (a win in d
+Tables hold White's material against a bare black king (KQvK, KRvK, KPvK, KBNvK, ...) or
+one piece each (KQvKR, KRvKB, KQvKP, ...); a position whose stronger material is Black's
+is stored as its colour-flipped image, which has the same value (games/chess/
+tables_index.py). KPvKP is not built: en passant can arise in it, and the index has no
+en passant square. Values are depth to mate in plies for the side to move (a win in d
 plies is mate in (d + 1) / 2 moves), ignoring the 50-move rule, as Nalimov's tables do.
 """
 
@@ -21,15 +23,20 @@ from gamesearch.tables import store, sweep
 from gamesearch.tables.build import TableSpec
 
 P, N, B, R, Q = 1, 2, 3, 4, 5
+BLACK = 8
 MAX_PIECES = 4
 SLICES = {
     2: [[]],
     3: [[N], [B], [R], [Q], [P]],  # KPvK last: its promotions reach the other four
     4: [[N, N], [B, N], [B, B], [R, N], [R, B], [R, R], [Q, N], [Q, B], [Q, R], [Q, Q],
-        [N, P], [B, P], [R, P], [Q, P], [P, P]],
+        [N, P], [B, P], [R, P], [Q, P], [P, P],
+        [N, BLACK | N], [B, BLACK | N], [B, BLACK | B], [R, BLACK | N], [R, BLACK | B],
+        [R, BLACK | R], [Q, BLACK | N], [Q, BLACK | B], [Q, BLACK | R], [Q, BLACK | Q],
+        [N, BLACK | P], [B, BLACK | P], [R, BLACK | P], [Q, BLACK | P]],
 }
-"""White's pieces besides the king, by piece count, in build order: every capture and
-promotion leads into a slice built earlier."""
+"""The pieces besides the kings (White's 1-5, Black's 9-13), by piece count, in build
+order: every capture and promotion leads into a slice built earlier (or its colour-flipped
+image)."""
 LONGEST_MATES = {"KQvK": 10, "KRvK": 16, "KBBvK": 19, "KBNvK": 33}
 """Mate in this many moves at most, with the stronger side to move (published: Ströhlein
 1970, and every depth-to-mate table since; tests/test_chess_tables.py checks the first two
@@ -81,9 +88,10 @@ def _with_dependencies(wanted: list[list[int]], order: list[list[int]]) -> list[
         codes = frontier.pop()
         reach = [codes[:i] + codes[i + 1:] for i in range(len(codes))]  # a capture
         for i, c in enumerate(codes):
-            if c == P:
-                reach += [codes[:i] + [promo] + codes[i + 1:] for promo in (N, B, R, Q)]
-        for r in reach:
+            if c & 7 == P:
+                reach += [codes[:i] + [promo | (c & BLACK)] + codes[i + 1:]
+                          for promo in (N, B, R, Q)]
+        for r in map(T.canonical, reach):
             if T.signature(r) not in need:
                 need.add(T.signature(r))
                 frontier.append(r)
@@ -112,19 +120,11 @@ class Tables:
         """(WIN/LOSS/DRAW for the side to move, plies to mate) of a python-chess board, or
         None where the tables do not hold it (more pieces, castling rights, a table not
         built)."""
-        import chess
-
         from gamesearch.games.chess.kernel import arrays_of
 
         if board.castling_rights or board.has_legal_en_passant() or \
                 len(board.piece_map()) > MAX_PIECES:
             return None
-        if any(p.color == chess.BLACK and p.piece_type != chess.KING
-               for p in board.piece_map().values()):
-            if any(p.color == chess.WHITE and p.piece_type != chess.KING
-                   for p in board.piece_map().values()):
-                return None  # material on both sides: no such tables here
-            board = board.mirror()  # Black's material: the colour-flipped image
         b, st, _ = arrays_of(board)
         key = int(T.position_key(b, st[0]))
         name = self.names.get(key & (T.SIGNATURES - 1))

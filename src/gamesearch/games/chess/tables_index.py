@@ -8,6 +8,8 @@ fix White's king: without pawns every position has an image (flips and the a1-h8
 transpose) with White's king in the triangle a1-d1-d4, ``k`` its index 0..9 and ``K`` 10;
 with pawns only the left-right flip keeps the rules, White's king is on files a-d and
 ``K`` is 32. A 4-piece table is 6.4 (2) times smaller than the plain 64-square product.
+Colours are a symmetry too: a position whose stronger material is Black's (KvKQ, KRvKQ)
+is keyed as its colour-flipped image (KQvK, KQvKR; ``black_leads``).
 Slots that hold no position (two pieces on one square, a pawn on the first or last rank,
 equal pieces out of order, the side not to move in check) are kept and marked as such:
 the index stays a product, simple to compute in both directions. A king on the diagonal
@@ -162,9 +164,32 @@ def _image(sq, flip_file, flip_rank, transpose):
 
 
 @njit(cache=True)
+def black_leads(c1, c2):
+    """Whether a material (extra piece codes, 0 for none) is stored as its colour-flipped
+    image: Black alone has pieces, or one piece each and Black's is the stronger."""
+    white = 0
+    black = 0
+    for c in (c1, c2):
+        if c == 0:
+            continue
+        if c & B.BLACK:
+            black = max(black, c & 7)
+        else:
+            white = max(white, c)
+    return black > white
+
+
+def canonical(codes: list[int]) -> list[int]:
+    """The material a table holds for ``codes``: itself, or its colour-flipped image."""
+    padded = list(codes) + [0] * (MAX_EXTRA - len(codes))
+    return [c ^ B.BLACK for c in codes] if black_leads(padded[0], padded[1]) else list(codes)
+
+
+@njit(cache=True)
 def position_key(board, side):
     """``signature + 256 * slot``: where a position sits in the tables (-1: more than two
-    pieces besides the kings)."""
+    pieces besides the kings). Its image under the board's symmetries with White's king
+    in the index's squares, colour-flipped first where Black has the stronger material."""
     wk = -1
     bk = -1
     n = 0
@@ -188,6 +213,15 @@ def position_key(board, side):
             n += 1
     if n > MAX_EXTRA:
         return -1
+    if black_leads(c1, c2):  # the colour-flipped image: White has the stronger material
+        wk, bk = bk ^ 56, wk ^ 56
+        side ^= 1
+        if n >= 1:
+            c1 ^= B.BLACK
+            s1 ^= 56
+        if n == 2:
+            c2 ^= B.BLACK
+            s2 ^= 56
     pawns = (c1 & 7) == B.PAWN or (c2 & 7) == B.PAWN
     x = wk & 7
     flip_file = x > 3
