@@ -46,7 +46,9 @@ def random_positions(name: str, count: int, rng: random.Random) -> list[chess.Bo
     pieces = [(LETTERS[c], chess.WHITE) for c in white[1:]] + \
         [(LETTERS[c], chess.BLACK) for c in black[1:]]
     found: list[chess.Board] = []
-    while len(found) < count:
+    for _ in range(1000 * count):  # a dead material (KBvK) has no unfinished position
+        if len(found) == count:
+            break
         board = chess.Board(None)
         squares = rng.sample(range(64), 2 + len(pieces))
         board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
@@ -94,7 +96,10 @@ def stockfish_rows(folder: Path, names: list[str], count: int, nodes: int,
                 continue
             row = {"table": name, "positions": 0, "agree": 0, "mates": 0, "equal": 0,
                    "longer": 0, "shorter": 0}
-            for board in random_positions(name, count, rng):
+            boards = random_positions(name, count, rng)
+            if not boards:
+                continue  # a dead position everywhere: nothing to ask Stockfish
+            for board in boards:
                 value, plies = tables.probe_board(board)
                 score = engine.analyse(board, chess.engine.Limit(nodes=nodes))["score"]
                 pov = score.pov(board.turn)
