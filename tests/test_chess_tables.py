@@ -27,11 +27,10 @@ STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/ga
 
 
 @pytest.fixture(scope="module")
-def kqk(tmp_path_factory) -> tuple[Path, np.ndarray, np.ndarray]:
+def tables3(tmp_path_factory) -> tuple[Path, np.ndarray, np.ndarray]:
     folder = tmp_path_factory.mktemp("tables")
-    spec = table_spec(3, ["KQvK"])
-    report, values, dist = build_tables(spec, folder)
-    assert report.built == ["KvK", "KQvK"]
+    report, values, dist = build_tables(table_spec(3), folder)
+    assert report.built == ["KvK", "KNvK", "KBvK", "KRvK", "KQvK", "KPvK"]
     return folder, values, dist
 
 
@@ -49,14 +48,19 @@ def random_kqk(rng: random.Random, count: int) -> list[chess.Board]:
     return found
 
 
-def test_the_longest_mate_and_every_slot_keep_the_rules(kqk) -> None:
-    folder, values, dist = kqk
-    spec = table_spec(3, ["KQvK"])
-    lo, n = spec.where["KQvK"]
+@pytest.mark.parametrize("name", ["KQvK", "KRvK", "KPvK"])
+def test_the_longest_mates_are_the_published_ones(tables3, name) -> None:
+    """Mate in 10 (KQvK), 16 (KRvK), 28 (KPvK) with the stronger side to move."""
+    folder, values, dist = tables3
+    lo, n = table_spec(3).where[name]
     v, d = values[lo:lo + n], dist[lo:lo + n]
     real = d != NO_POSITION_DISTANCE
-    assert int(d[(v == WIN) & real].max()) == 2 * LONGEST_MATES["KQvK"] - 1  # mate in 10
-    assert verify_tables(spec, folder).bad is None
+    assert int(d[(v == WIN) & real].max()) == 2 * LONGEST_MATES[name] - 1
+
+
+def test_every_slot_keeps_the_rules(tables3) -> None:
+    folder = tables3[0]
+    assert verify_tables(table_spec(3), folder).bad is None
     tables = Tables(folder)
     assert tables.probe_board(chess.Board("k7/1Q6/1K6/8/8/8/8/8 b - - 0 1")) == (LOSS, 0)
     assert tables.probe_board(chess.Board("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1")) == (DRAW, 0)
@@ -85,10 +89,10 @@ def test_every_position_slot_is_its_own_key(codes) -> None:
     assert len(keys) > len(slots) // 5  # most slots hold a position
 
 
-def test_a_position_and_its_mirror_images_share_a_value(kqk) -> None:
+def test_a_position_and_its_mirror_images_share_a_value(tables3) -> None:
     """KQvK has no pawns: the images of a position under the board's symmetries (flips,
     transposes, the half turn), all but one read from other slots' positions, probe alike."""
-    tables = Tables(kqk[0])
+    tables = Tables(tables3[0])
     for board in random_kqk(random.Random(3), 40):
         value = tables.probe_board(board)
         for image in (board.transform(chess.flip_horizontal),
@@ -99,10 +103,10 @@ def test_a_position_and_its_mirror_images_share_a_value(kqk) -> None:
             assert tables.probe_board(image) == value, (board.fen(), image.fen())
 
 
-def test_values_keep_the_rules_of_python_chess(kqk) -> None:
+def test_values_keep_the_rules_of_python_chess(tables3) -> None:
     """Every value, checked with python-chess's own moves (not our generator's): a win has
     a move to a loss one ply shorter, a loss only moves to wins, a draw none to a loss."""
-    tables = Tables(kqk[0])
+    tables = Tables(tables3[0])
     for board in random_kqk(random.Random(5), 150):
         value, plies = tables.probe_board(board)
         children = []
@@ -122,10 +126,10 @@ def test_values_keep_the_rules_of_python_chess(kqk) -> None:
 
 
 @pytest.mark.skipif(STOCKFISH is None, reason="Stockfish (Debian package stockfish) is missing")
-def test_stockfish_agrees_on_the_result_and_never_mates_faster(kqk) -> None:
+def test_stockfish_agrees_on_the_result_and_never_mates_faster(tables3) -> None:
     import chess.engine
 
-    tables = Tables(kqk[0])
+    tables = Tables(tables3[0])
     engine = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
     try:
         equal = 0
@@ -146,13 +150,13 @@ def test_stockfish_agrees_on_the_result_and_never_mates_faster(kqk) -> None:
         engine.quit()
 
 
-def test_the_engine_mates_in_exactly_the_tables_distance(kqk) -> None:
-    tables = Tables(kqk[0])
+def test_the_engine_mates_in_exactly_the_tables_distance(tables3) -> None:
+    tables = Tables(tables3[0])
     game = load_game("chess")
     board = chess.Board("8/8/8/3k4/8/8/8/K5Q1 w - - 0 1")
     value, plies = tables.probe_board(board)
     assert value == WIN
-    agent = ChessAgent(time=0.05, tables=str(kqk[0]))
+    agent = ChessAgent(time=0.05, tables=str(tables3[0]))
     state, white_moves = board.fen(), 0
     while not game.is_terminal(state):
         b = chess.Board(state)
@@ -165,7 +169,7 @@ def test_the_engine_mates_in_exactly_the_tables_distance(kqk) -> None:
     assert chess.Board(state).is_checkmate() and white_moves == (plies + 1) // 2
 
 
-def test_uci_engine_takes_a_tables_path_and_announces_the_exact_mate(kqk, tmp_path) -> None:
+def test_uci_engine_takes_a_tables_path_and_announces_the_exact_mate(tables3, tmp_path) -> None:
     """``setoption name TablesPath``: through python-chess's engine module, the mate score
     is the tables' distance; a folder without tables is one ``info string`` line."""
     import chess.engine
@@ -173,9 +177,9 @@ def test_uci_engine_takes_a_tables_path_and_announces_the_exact_mate(kqk, tmp_pa
     from gamesearch.cli.uci_session import UciSession
 
     board = chess.Board("8/8/8/3k4/8/8/8/K5Q1 w - - 0 1")
-    value, plies = Tables(kqk[0]).probe_board(board)
+    value, plies = Tables(tables3[0]).probe_board(board)
     with chess.engine.SimpleEngine.popen_uci([*GAMESEARCH, "uci"], timeout=60) as engine:
-        engine.configure({"TablesPath": str(kqk[0])})
+        engine.configure({"TablesPath": str(tables3[0])})
         info = engine.analyse(board, chess.engine.Limit(time=0.2))
         assert value == WIN and info["score"].white().mate() == (plies + 1) // 2
         assert board.is_legal(info["pv"][0])

@@ -37,10 +37,13 @@ SLICES = {
 """The pieces besides the kings (White's 1-5, Black's 9-13), by piece count, in build
 order: every capture and promotion leads into a slice built earlier (or its colour-flipped
 image)."""
-LONGEST_MATES = {"KQvK": 10, "KRvK": 16, "KBBvK": 19, "KBNvK": 33}
-"""Mate in this many moves at most, with the stronger side to move (published: Ströhlein
-1970, and every depth-to-mate table since; tests/test_chess_tables.py checks the first two
-on tables built in the test, bench/chess_tables.py the others)."""
+LONGEST_MATES = {"KQvK": 10, "KRvK": 16, "KPvK": 28, "KBBvK": 19, "KBNvK": 33,
+                 "KQvKR": 35, "KRvKP": 43}
+"""Mate in this many moves at most, with the stronger side to move: the 3- and 4-piece
+maxima of depth-to-mate tables (Ströhlein 1970, Thompson, Nalimov; as listed from Peter
+Karrer's statistics, and KRvKP's 85 plies from Helmut Conrady's 2000 survey of Nalimov's
+files). tests/test_chess_tables.py checks the 3-piece ones on tables built in the test,
+bench/chess_tables.py the others."""
 
 
 def slices_up_to(pieces: int) -> list[list[int]]:
