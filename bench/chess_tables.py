@@ -101,6 +101,8 @@ def stockfish_rows(folder: Path, names: list[str], count: int, nodes: int,
                 continue  # a dead position everywhere: nothing to ask Stockfish
             for board in boards:
                 value, plies = tables.probe_board(board)
+                # a kept hash once gave a mate one move too short (KRvK, see TABLES.md)
+                engine.configure({"Clear Hash": None})
                 score = engine.analyse(board, chess.engine.Limit(nodes=nodes))["score"]
                 pov = score.pov(board.turn)
                 mate = pov.mate()
