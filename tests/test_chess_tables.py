@@ -170,6 +170,30 @@ def test_the_engine_mates_in_exactly_the_tables_distance(tables3) -> None:
     assert chess.Board(state).is_checkmate() and white_moves == (plies + 1) // 2
 
 
+def test_the_search_scores_a_position_the_tables_hold_exactly(tables3) -> None:
+    """Below the root the search reads the tables: taking a loose knight (KQvKN, a table
+    not built, into KQvK) is a mate at 1 + the tables' distance after it, seen at depth 2;
+    without tables the same search sees no mate."""
+    from gamesearch.catalog.chess import ChessEngine, Limits
+
+    board = chess.Board("8/8/8/4k3/8/3n4/8/K2Q4 w - - 0 1")
+    tables = Tables(tables3[0])
+    assert tables.probe_board(board) is None
+    board.push_uci("d1d3")
+    value, plies = tables.probe_board(board)
+    board.pop()
+    assert value == LOSS
+    engine = ChessEngine(hash_mb=1)
+    engine.position(board)
+    _, plain = engine.go(Limits(depth=2))
+    engine.set_tables(str(tables3[0]))
+    engine.new_game()
+    best, report = engine.go(Limits(depth=2))
+    assert plain.mate is None
+    assert best == "d1d3" and report.mate == (plies + 2) // 2
+    assert report.score == 30000 - (plies + 1)  # MATE - plies from the root
+
+
 def test_uci_engine_takes_a_tables_path_and_announces_the_exact_mate(tables3, tmp_path) -> None:
     """``setoption name TablesPath``: through python-chess's engine module, the mate score
     is the tables' distance; a folder without tables is one ``info string`` line."""

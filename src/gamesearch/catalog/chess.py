@@ -86,15 +86,17 @@ class ChessEngine:
         self.set_hash(hash_mb)
         self.board = chess.Board()
         self.history: list[int] = []
-        self.tables = None
+        self.set_tables(None)
 
     def set_tables(self, folder: str | None) -> None:
         """Probe the endgame tables in ``folder`` (``tables build chess``) before searching:
         a position they hold is played perfectly, the quickest mate or the longest defence
         (None: no tables)."""
+        from gamesearch.catalog.chess_search import no_tables
         from gamesearch.catalog.chess_tables import Tables
 
         self.tables = Tables(folder) if folder else None
+        self.tb = self.tables.search_arrays() if self.tables else no_tables()
 
     def _from_tables(self) -> tuple[str, Report] | None:
         """The tables' move and its report (score: mate in the tables' distance)."""
@@ -201,7 +203,7 @@ class ChessEngine:
                 info[3] = 0
                 value = search(b, st, undo, keys, moves, scores, depth, alpha, beta, 0, False,
                                self.tt_key, self.tt_data, self.killers, self.hist, pv, pv_len,
-                               info)
+                               info, self.tb)
                 if info[1]:
                     break
                 if value <= alpha:

@@ -7,7 +7,9 @@ late-move reductions for quiet moves, move ordering by the table's move, capture
 at depth 0 a quiescence search of captures and promotions (all moves when in check: check
 evasions, so mates are seen). Draws by repetition (one repetition of a position since the
 last capture or pawn move, on the game's moves or the search path), the fifty-move rule and
-dead positions score 0; mate scores are ``MATE - plies``.
+dead positions score 0; mate scores are ``MATE - plies``. Below the root, a position the
+endgame tables hold (up to four pieces, no castling rights, no en passant square) is not
+searched: its score is the tables' exact value, a mate at the tables' distance or a draw.
 
 The quiescence search is a mode of ``search`` (depth <= 0), not a function of its own:
 numba crashes reloading a cached function that calls another cached recursive one
@@ -32,12 +34,15 @@ from numba import njit, objmode
 
 from gamesearch.catalog.chess_eval import evaluate
 from gamesearch.games.chess import board as B
+from gamesearch.games.chess import tables_index as TI
+from gamesearch.tables.sweep import NO_POSITION_DISTANCE
 
 MATE = 30000
 INF = 32000
 MAX_DEPTH = 64
 NODES, STOP, DEADLINE, ROOT_MOVE, NODE_LIMIT, SELDEPTH = range(6)
 EXACT, LOWER, UPPER = 1, 2, 3
+TB_WIN, TB_LOSS = 1, 2  # the tables' values (tables/sweep.py), for the side to move
 VICTIM = np.array([0, 100, 300, 300, 500, 900, 0, 0], np.int64)
 
 
@@ -122,10 +127,35 @@ def _has_pieces(board, side):
     return False
 
 
+@njit(cache=True)
+def _probe(board, side, tb):
+    """``4 * distance + value`` of a position the tables hold, -1 where they do not."""
+    packed, dist, sig_to_slice, base = tb
+    key = TI.position_key(board, side)
+    if key < 0:
+        return -1
+    sid = sig_to_slice[key & (TI.SIGNATURES - 1)]
+    if sid < 0:
+        return -1
+    j = base[sid] + (key >> 8)
+    d = dist[j]
+    if d == NO_POSITION_DISTANCE:
+        return -1
+    return 4 * d + ((packed[j >> 2] >> (2 * (j & 3))) & 3)
+
+
+def no_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The ``tb`` argument of a search without endgame tables."""
+    return (np.zeros(0, np.uint8), np.zeros(0, np.uint8), np.full(256, -1, np.int64),
+            np.zeros(1, np.int64))
+
+
 @njit(cache=True, nogil=True)
 def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_ok,
-           tt_key, tt_data, killers, history, pv, pv_len, info):
-    """Negamax value of the position for the side to move, within (alpha, beta)."""
+           tt_key, tt_data, killers, history, pv, pv_len, info, tb):
+    """Negamax value of the position for the side to move, within (alpha, beta); ``tb``
+    the endgame tables (``no_tables()`` or ``Tables.search_arrays()``), probed below the
+    root."""
     info[NODES] += 1
     pv_len[ply] = 0
     yes = ply >= 0  # typed booleans: literal True/False in a recursive call crash numba's
@@ -147,6 +177,16 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
         beta = min(beta, MATE - ply - 1)
         if alpha >= beta:
             return alpha
+        if tb[0].shape[0] > 0 and st[B.CASTLING] == 0 and st[B.EPSQ] < 0:
+            known = _probe(board, us, tb)
+            if known >= 0:  # exact: a mate in the tables' distance from here, or a draw
+                d = known >> 2
+                v = known & 3
+                if v == TB_WIN:
+                    return MATE - ply - d
+                if v == TB_LOSS:
+                    return -(MATE - ply - d)
+                return 0
     if checked and depth <= 0:
         depth = 1 if depth < 0 else depth + 1
     elif checked:
@@ -171,7 +211,7 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
                 continue
             score = -search(board, st, undo, keys, moves, scores, depth - 1, -beta, -alpha,
                             ply + 1, no, tt_key, tt_data, killers, history, pv, pv_len,
-                            info)
+                            info, tb)
             B.unmake(board, st, undo)
             if info[STOP] != 0:
                 return 0
@@ -208,7 +248,7 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
         keys[st[B.PLY]] = h
         B.make_null(board, st, undo)
         score = -search(board, st, undo, keys, moves, scores, depth - 1 - r, -beta, -beta + 1,
-                        ply + 1, no, tt_key, tt_data, killers, history, pv, pv_len, info)
+                        ply + 1, no, tt_key, tt_data, killers, history, pv, pv_len, info, tb)
         B.unmake_null(board, st, undo)
         if info[STOP] != 0:
             return 0
@@ -232,7 +272,7 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
         legal += 1
         if legal == 1:
             score = -search(board, st, undo, keys, moves, scores, depth - 1, -beta, -alpha,
-                            ply + 1, yes, tt_key, tt_data, killers, history, pv, pv_len, info)
+                            ply + 1, yes, tt_key, tt_data, killers, history, pv, pv_len, info, tb)
         else:
             r = 0
             if depth >= 3 and legal > 3 and quiet and not checked \
@@ -242,15 +282,15 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
                     r -= 1
             score = -search(board, st, undo, keys, moves, scores, depth - 1 - r, -alpha - 1,
                             -alpha, ply + 1, yes, tt_key, tt_data, killers, history, pv,
-                            pv_len, info)
+                            pv_len, info, tb)
             if score > alpha and r > 0:
                 score = -search(board, st, undo, keys, moves, scores, depth - 1, -alpha - 1,
                                 -alpha, ply + 1, yes, tt_key, tt_data, killers, history, pv,
-                                pv_len, info)
+                                pv_len, info, tb)
             if alpha < score < beta:
                 score = -search(board, st, undo, keys, moves, scores, depth - 1, -beta,
                                 -alpha, ply + 1, yes, tt_key, tt_data, killers, history, pv,
-                                pv_len, info)
+                                pv_len, info, tb)
         B.unmake(board, st, undo)
         if info[STOP] != 0:
             return 0
