@@ -71,6 +71,9 @@ def table_spec(pieces: int, only: list[str] | None = None) -> TableSpec:
     if only:
         names = {T.name_of(c) for c in chosen}
         unknown = [o for o in only if o not in names]
+        if unknown == ["KPvKP"]:
+            raise GameSearchError("chess tables: no table 'KPvKP' (en passant can arise in "
+                                  "it, and the index has no en passant square)")
         if unknown:
             raise GameSearchError(f"chess tables: no table {unknown[0]!r} of up to {pieces} "
                                   f"pieces; tables: {', '.join(sorted(names))}")
