@@ -10,7 +10,8 @@ For every table in the folder: slots, real positions, wins/draws/losses, the bui
 seconds and passes (from the manifest), the longest win in plies and as a mate in moves
 beside the published longest mate where there is one (KQvK 10, KRvK 16, KBBvK 19,
 KBNvK 33), then Stockfish on ``--positions`` random positions of each table (seeded, both
-sides to move, ``--nodes`` nodes a position): whether it agrees on win/draw/loss, and of
+sides to move, ``--nodes`` nodes a position, hash cleared): whether it agrees on
+win/draw/loss (a mate score, or beyond 1.5 pawns either way where it announces none), and of
 the mates it announces, how many equal ours, are longer (Stockfish found a slower mate)
 or shorter (which would mean our tables are wrong).
 """
@@ -109,8 +110,8 @@ def stockfish_rows(folder: Path, names: list[str], count: int, nodes: int,
                 if mate is not None:
                     theirs = "win" if mate > 0 else "loss"
                 else:  # no mate announced: a decisive score means a win not yet seen
-                    cp = pov.score()
-                    theirs = "win" if cp > 300 else "loss" if cp < -300 else "draw"
+                    cp = pov.score()  # (KBNvK's wins score only +2 to +3.5 pawns)
+                    theirs = "win" if cp > 150 else "loss" if cp < -150 else "draw"
                 ours = {WIN: "win", LOSS: "loss", DRAW: "draw"}[value]
                 row["positions"] += 1
                 row["agree"] += ours == theirs
