@@ -119,3 +119,33 @@ def test_self_atari_agrees_with_the_rules(size: int, seed: int) -> None:
             state = game.result(state, point)
             K.play(B, -1 if point == game.pass_action else K.from_point(point, size), colour)
     assert checked > 1000 and flagged > 20  # the test met real self-ataris
+
+
+def test_the_tree_is_kept_for_the_next_move() -> None:
+    """After our move and a reply the tree holds, the search starts from that reply's
+    subtree: its visits are kept, every node keeps its move and its children's moves."""
+    from gamesearch.catalog.go_mcts import GoMCTSAgent
+
+    game = Go(size=5, komi=0.5)
+    agent = GoMCTSAgent(playouts=3000, seed=1)
+    state = game.initial_state()
+    first = agent(game, state)
+    assert first.stats.extra["reused"] == 0
+    tree, stats, ours = agent.tree, agent.stats, agent.kept[4]
+    after = game.result(state, first.action)
+    kids = range(tree[1][ours], tree[1][ours] + tree[2][ours])
+    reply = max(kids, key=lambda c: stats[0][c])  # the reply we searched most
+    expected = stats[0][reply]
+    old = [(int(tree[0][c]), stats[0][c]) for c in range(tree[1][reply],
+                                                          tree[1][reply] + tree[2][reply])]
+    mover = agent._action(game, int(tree[0][reply]))
+    second = agent(game, game.result(after, mover))
+    assert second.stats.extra["reused"] == expected > 10
+    new_tree, new_stats = agent.tree, agent.stats
+    new = [int(new_tree[0][c]) for c in range(new_tree[1][0],
+                                             new_tree[1][0] + new_tree[2][0])]
+    assert new == [m for m, _ in old]  # the same children, in the same order
+    assert new_stats[0][0] >= expected + 3000 - 1  # kept visits plus this move's
+    fresh = GoMCTSAgent(playouts=3000, seed=1, reuse=False)
+    fresh(game, state)
+    assert fresh(game, game.result(after, mover)).stats.extra["reused"] == 0

@@ -11,6 +11,9 @@ turns that off, for comparison).
 The blend is ``(1 - beta) * Q + beta * AMAF`` with ``beta = sqrt(k / (3 n + k))``
 (``k = rave``): early on the AMAF value guides, later the child's own. The move played is
 the most visited child that the rules allow (positional superko, which the tree ignores).
+The tree is kept between moves (``reuse``, on by default): when the next position is our
+move followed by a reply the tree holds, that grandchild's subtree becomes the new root,
+with its visits and AMAF statistics (``stats.extra["reused"]``: the simulations kept).
 
 A prior and a value function (AlphaGo-style) belong in ``expand`` and the leaf
 evaluation; they are not built yet (issue 15's learning backend).
@@ -25,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from gamesearch.agent import Agent
+from gamesearch.errors import GameSearchError
 from gamesearch.games.go import kernel as K
 from gamesearch.result import SearchResult, SearchStats
 
@@ -141,6 +145,36 @@ def simulate(root, tree, stats, n_nodes, sims, komi, max_moves, rave, c_uct, see
     return n_nodes
 
 
+@njit(cache=True)
+def subtree(tree, stats, top, new_tree, new_stats):
+    """Copy the subtree under node ``top`` to the front of ``new_tree``/``new_stats`` (the
+    same sizes): ``top`` becomes node 0 and each node's children stay one block, in
+    breadth-first order. Returns its node count."""
+    order = np.empty(new_tree[0].shape[0], np.int64)  # order[i]: the old index of node i
+    order[0] = top
+    count = 1
+    head = 0
+    while head < count:
+        old = order[head]
+        new_tree[0][head] = tree[0][old]
+        new_tree[3][head] = tree[3][old]
+        for k in range(4):
+            new_stats[k][head] = stats[k][old]
+        n = tree[2][old]
+        if n > 0:
+            new_tree[1][head] = count
+            new_tree[2][head] = n
+            first = tree[1][old]
+            for c in range(n):
+                order[count + c] = first + c
+            count += n
+        else:
+            new_tree[1][head] = -1
+            new_tree[2][head] = -1
+        head += 1
+    return count
+
+
 class GoMCTSAgent(Agent):
     """``go-mcts:time=1`` (or ``playouts=N``): compiled MCTS with RAVE for Go."""
 
@@ -148,16 +182,60 @@ class GoMCTSAgent(Agent):
 
     def __init__(self, time: float | None = 1.0, playouts: int | None = None,
                  rave: float = 1000.0, c: float = 0.2, seed: int | None = None,
-                 nodes: int = 2_000_000, selfatari: bool = True) -> None:
+                 nodes: int = 2_000_000, selfatari: bool = True, reuse: bool = True) -> None:
         self.time = None if playouts is not None else time
         self.playouts = playouts
         self.rave, self.c, self.max_nodes = rave, c, nodes
         self.seed = seed
         self.selfatari = selfatari
+        self.reuse = reuse
+        self.kept: tuple | None = None  # (game, state, tree, stats, node of our move)
+        self.reused = 0
         self.calls = 0
         bound = f"playouts={playouts}" if playouts is not None else f"time={time:g}"
         self.spec = f"go-mcts:{bound}" + (f",seed={seed}" if seed is not None else "") \
-            + ("" if selfatari else ",selfatari=false")
+            + ("" if selfatari else ",selfatari=false") + ("" if reuse else ",reuse=false")
+
+    def reset(self) -> None:
+        """A new game: forget the kept tree."""
+        self.kept = None
+
+    def _reused_tree(self, game, state) -> tuple[tuple, tuple, int] | None:
+        """The kept tree re-rooted at ``state`` when it is our last move and a reply the
+        tree holds (``(tree, stats, node count)``), else None."""
+        if not self.reuse or self.kept is None:
+            return None
+        old_game, old_state, tree, stats, ours = self.kept
+        self.kept = None
+        if old_game is not game or tree[2][ours] <= 0:
+            return None
+        after = game.result(old_state, self._action(game, int(tree[0][ours])))
+        # the reply: the one point empty after our move and taken now (none for a pass)
+        placed = [i for i, (was, now) in enumerate(zip(after[0], state[0]))
+                  if was == "." and now != "."]
+        if len(placed) > 1 or (not placed and after[0] != state[0]):
+            return None
+        want = placed[0] if placed else game.pass_action
+        first = tree[1][ours]
+        for reply in range(first, first + tree[2][ours]):
+            if self._action(game, int(tree[0][reply])) != want:
+                continue
+            try:
+                same = game.result(after, want) == state
+            except GameSearchError:  # not a legal reply after all
+                return None
+            if same:
+                # zeros: expand() relies on zeroed statistics for the nodes it adds
+                new_tree = tuple(np.zeros(a.shape, a.dtype) for a in tree)
+                new_stats = tuple(np.zeros(a.shape, a.dtype) for a in stats)
+                count = subtree(tree, stats, reply, new_tree, new_stats)
+                return new_tree, new_stats, count
+        return None
+
+    @staticmethod
+    def _action(game, point: int):
+        """The rules' action of a tree move (a kernel point, or the pass)."""
+        return game.pass_action if point < 0 else K.to_point(point, game.size)
 
     def prepare(self, game) -> None:
         """Compile (or load) the search before any clock runs."""
@@ -165,18 +243,30 @@ class GoMCTSAgent(Agent):
 
         warm = Go(size=5)
         self.search(warm, warm.initial_state(), playouts=BATCH)
+        leaf = (np.zeros(2, np.int64), np.full(2, -1, np.int64), np.full(2, -1, np.int64),
+                np.zeros(2, np.int64))
+        zeros = tuple(np.zeros(2, np.float64) for _ in range(4))
+        subtree(leaf, zeros, 0, tuple(a.copy() for a in leaf), tuple(a.copy() for a in zeros))
+        self.kept = None  # (the re-rooting loaded too, on a one-node tree)
 
     def search(self, game, state, playouts: int | None = None,
                seconds: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
         """Root children's (moves, visits, wins) and the simulations run."""
         n = self.max_nodes
-        tree = (np.zeros(n, np.int64), np.full(n, -1, np.int64), np.full(n, -1, np.int64),
-                np.zeros(n, np.int64))
-        stats = (np.zeros(n, np.float64), np.zeros(n, np.float64), np.zeros(n, np.float64),
-                 np.zeros(n, np.float64))
         root = K.from_state(state, game.size)
-        tree[3][0] = root[9][K.TO_MOVE]
-        n_nodes, done = 1, 0
+        kept = self._reused_tree(game, state)
+        if kept is not None:
+            tree, stats, n_nodes = kept
+            self.reused = int(stats[0][0])
+        else:
+            tree = (np.zeros(n, np.int64), np.full(n, -1, np.int64),
+                    np.full(n, -1, np.int64), np.zeros(n, np.int64))
+            stats = (np.zeros(n, np.float64), np.zeros(n, np.float64),
+                     np.zeros(n, np.float64), np.zeros(n, np.float64))
+            tree[3][0] = root[9][K.TO_MOVE]
+            n_nodes, self.reused = 1, 0
+        self.tree, self.stats = tree, stats
+        done = 0
         began = clock.perf_counter()
         seed = (self.seed if self.seed is not None else int(began * 1e6)) + 7919 * self.calls
         self.calls += 1
@@ -192,6 +282,7 @@ class GoMCTSAgent(Agent):
                 break
         first, count = tree[1][0], tree[2][0]
         if first < 0:
+            self.kept = None
             return np.zeros(0, np.int64), np.zeros(0), np.zeros(0), done
         kids = slice(first, first + count)
         return tree[0][kids].copy(), stats[0][kids].copy(), stats[1][kids].copy(), done
@@ -202,12 +293,14 @@ class GoMCTSAgent(Agent):
         began = clock.perf_counter()
         moves, visits, wins, done = self.search(game, state, self.playouts, self.time)
         legal = set(game.actions(state))
-        best, best_visits, value = game.pass_action, -1.0, 0.0
-        for m, v, w in zip(moves, visits, wins):
-            action = game.pass_action if m < 0 else K.to_point(int(m), game.size)
+        best, best_visits, value, best_i = game.pass_action, -1.0, 0.0, -1
+        for i, (m, v, w) in enumerate(zip(moves, visits, wins)):
+            action = self._action(game, int(m))
             if action in legal and v > best_visits:
-                best, best_visits = action, v
+                best, best_visits, best_i = action, v, i
                 value = 2 * w / v - 1 if v > 0 else 0.0
-        stats = SearchStats(nodes=done, iterations=done)
+        if self.reuse and best_i >= 0:
+            self.kept = (game, state, self.tree, self.stats, int(self.tree[1][0]) + best_i)
+        stats = SearchStats(nodes=done, iterations=done, extra={"reused": self.reused})
         stats.seconds = clock.perf_counter() - began
         return SearchResult(value, best, [best], stats, pov=state[1])
