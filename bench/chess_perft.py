@@ -6,6 +6,7 @@ Stockfish the Debian package at /usr/games/stockfish)::
     python bench/chess_perft.py perft [--depth 5] [--kiwipete 4]
     python bench/chess_perft.py nps [--seconds 3]
     python bench/chess_perft.py match [--games 8] [--movetime 0.2] [--stockfish-elo 1500]
+        [--pgn games.pgn]
 
 perft: leaves per second of our compiled perft, python-chess's (legal moves, push/pop, the
 last ply counted without playing it) and Stockfish's ``go perft``, on the start position
@@ -26,6 +27,7 @@ import time
 
 import chess
 import chess.engine
+import chess.pgn
 
 START = chess.STARTING_FEN
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -129,7 +131,8 @@ def _sunfish_nodes(sunfish, board: chess.Board, seconds: float) -> tuple[int, fl
     return searcher.nodes, time.perf_counter() - start
 
 
-def bench_match(games: int, movetime: float, seed: int, elo: int | None = None) -> None:
+def bench_match(games: int, movetime: float, seed: int, elo: int | None = None,
+                pgn_path: str | None = None) -> None:
     ours = chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "gamesearch", "uci"],
                                                timeout=120)
     ours.ping()
@@ -154,6 +157,13 @@ def bench_match(games: int, movetime: float, seed: int, elo: int | None = None) 
             board.push(engine.play(board, chess.engine.Limit(time=movetime)).move)
         result = board.result(claim_draw=True) if board.is_game_over(claim_draw=True) \
             else "1/2-1/2"
+        if pgn_path:  # every game kept, appended as it ends
+            record = chess.pgn.Game.from_board(board)
+            names = ("gamesearch", who) if white_is_ours else (who, "gamesearch")
+            record.headers.update({"White": names[0], "Black": names[1], "Result": result,
+                                   "Round": str(g + 1), "Event": f"{movetime} s a move"})
+            with open(pgn_path, "a", encoding="utf-8") as out:
+                print(record, file=out, end="\n\n")
         points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
         score += points if white_is_ours else 1 - points
         played += 1
@@ -184,13 +194,14 @@ def main() -> None:
     m.add_argument("--seed", type=int, default=1)
     m.add_argument("--stockfish-elo", type=int, default=None,
                    help="play Stockfish with UCI_LimitStrength at this UCI_Elo, not sunfish")
+    m.add_argument("--pgn", default=None, help="append every game to this PGN file")
     args = parser.parse_args()
     if args.what == "perft":
         bench_perft(args.depth, args.kiwipete, args.python_depth)
     elif args.what == "nps":
         bench_nps(args.seconds)
     else:
-        bench_match(args.games, args.movetime, args.seed, args.stockfish_elo)
+        bench_match(args.games, args.movetime, args.seed, args.stockfish_elo, args.pgn)
 
 
 if __name__ == "__main__":
