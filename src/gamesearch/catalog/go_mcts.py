@@ -7,7 +7,8 @@ expands a leaf on its second visit (every legal point that is not the mover's ow
 and the pass), plays out at random without filling eyes, and scores by area with komi.
 Play-outs answer the last move (captures, saves) and, by default, never self-atari a
 chain of two or more stones (MoGo's and Fuego's first play-out rules; ``selfatari=false``
-turns that off, for comparison).
+turns that off, for comparison); ``patterns=true`` adds MoGo's 3x3 patterns next to the
+last move (games/go/patterns.py) before the random move.
 The blend is ``(1 - beta) * Q + beta * AMAF`` with ``beta = sqrt(k / (3 n + k))``
 (``k = rave``): early on the AMAF value guides, later the child's own. The move played is
 the most visited child that the rules allow (positional superko, which the tree ignores).
@@ -82,7 +83,7 @@ def _select(node, tree, stats, rave, c_uct):
 
 @njit(cache=True)
 def simulate(root, tree, stats, n_nodes, sims, komi, max_moves, rave, c_uct, seed,
-             avoid_self_atari):
+             avoid_self_atari, patterns):
     """Run ``sims`` simulations from board ``root``; returns the node count."""
     np.random.seed(seed)
     size_points = root[0].shape[0]
@@ -116,6 +117,8 @@ def simulate(root, tree, stats, n_nodes, sims, komi, max_moves, rave, c_uct, see
         while B[9][K.PASSES] < 2 and B[9][K.MOVES] < max_moves:  # the play-out
             colour = B[9][K.TO_MOVE]
             p = K.reply_move(B, colour, avoid_self_atari)
+            if p < 0 and patterns:
+                p = K.pattern_move(B, colour, avoid_self_atari)
             if p < 0:
                 p = K.random_move(B, colour, avoid_self_atari)
             K.play(B, p, colour)
@@ -182,19 +185,22 @@ class GoMCTSAgent(Agent):
 
     def __init__(self, time: float | None = 1.0, playouts: int | None = None,
                  rave: float = 1000.0, c: float = 0.2, seed: int | None = None,
-                 nodes: int = 2_000_000, selfatari: bool = True, reuse: bool = True) -> None:
+                 nodes: int = 2_000_000, selfatari: bool = True, reuse: bool = True,
+                 patterns: bool = False) -> None:
         self.time = None if playouts is not None else time
         self.playouts = playouts
         self.rave, self.c, self.max_nodes = rave, c, nodes
         self.seed = seed
         self.selfatari = selfatari
         self.reuse = reuse
+        self.patterns = patterns
         self.kept: tuple | None = None  # (game, state, tree, stats, node of our move)
         self.reused = 0
         self.calls = 0
         bound = f"playouts={playouts}" if playouts is not None else f"time={time:g}"
         self.spec = f"go-mcts:{bound}" + (f",seed={seed}" if seed is not None else "") \
-            + ("" if selfatari else ",selfatari=false") + ("" if reuse else ",reuse=false")
+            + ("" if selfatari else ",selfatari=false") + ("" if reuse else ",reuse=false") \
+            + (",patterns=true" if patterns else "")
 
     def reset(self) -> None:
         """A new game: forget the kept tree."""
@@ -276,7 +282,8 @@ class GoMCTSAgent(Agent):
             if batch <= 0:
                 break
             n_nodes = simulate(root, tree, stats, n_nodes, batch, game.komi, max_moves,
-                               self.rave, self.c, seed + done, self.selfatari)
+                               self.rave, self.c, seed + done, self.selfatari,
+                               self.patterns)
             done += batch
             if seconds is not None and clock.perf_counter() - began >= seconds:
                 break

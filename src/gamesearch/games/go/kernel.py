@@ -11,8 +11,9 @@ per point, so a play-out picks a random empty point in O(1).
 
 Play-outs follow the simple ko rule only (positional superko needs the whole history;
 the searching agent checks its chosen move against the rules), answer the last move
-(capture a chain it left in atari, save one it put in atari), else play a random point
-that is not their own eye, and end after two passes; they are scored by area (stones
+(capture a chain it left in atari, save one it put in atari; optionally, MoGo's 3x3
+patterns next to it: ``pattern_move``), else play a random point that is not their own
+eye, and end after two passes; they are scored by area (stones
 plus empty points whose neighbours are all one colour), exact once no non-eye move is
 left.
 
@@ -28,6 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from gamesearch.games.go.patterns import TABLE as PATTERN_TABLE
 
 EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
 SIZE, N_EMPTY, KO, TO_MOVE, PASSES, MOVES, LAST = range(7)
@@ -288,6 +291,45 @@ def reply_move(B, colour, avoid_self_atari=False):
         if save < 0 and not (avoid_self_atari and self_atari(B, liberty, colour)):
             save = liberty  # (extending into a second atari saves nothing)
     return save
+
+
+@njit(cache=True)
+def pattern_code(B, p):
+    """The 3x3 neighbourhood of ``p`` as patterns.py encodes it (``sum(value_i * 4**i)``,
+    the eight neighbours top row first; off the board is 3)."""
+    board = B[0]
+    stride = B[9][SIZE] + 2
+    code = 0
+    scale = 1
+    for q in (p - stride - 1, p - stride, p - stride + 1, p - 1, p + 1, p + stride - 1,
+              p + stride, p + stride + 1):
+        code += board[q] * scale
+        scale *= 4
+    return code
+
+
+@njit(cache=True)
+def pattern_move(B, colour, avoid_self_atari=False):
+    """A random empty neighbour of the last move whose 3x3 shape is one of MoGo's patterns
+    (patterns.py), legal, not ``colour``'s own eye (nor, with ``avoid_self_atari``, a big
+    self-atari); -1 when none."""
+    last = B[9][LAST]
+    if last < 0:
+        return -1
+    board = B[0]
+    stride = B[9][SIZE] + 2
+    found = np.empty(8, np.int64)
+    n = 0
+    for q in (last - stride - 1, last - stride, last - stride + 1, last - 1, last + 1,
+              last + stride - 1, last + stride, last + stride + 1):
+        if board[q] == EMPTY and PATTERN_TABLE[pattern_code(B, q)] \
+                and is_legal(B, q, colour) and not is_eye(B, q, colour) \
+                and not (avoid_self_atari and self_atari(B, q, colour)):
+            found[n] = q
+            n += 1
+    if n == 0:
+        return -1
+    return found[np.random.randint(n)]
 
 
 @njit(cache=True)
