@@ -133,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dir", required=True, help="the tables folder")
     parser.add_argument("--build", type=int, default=0,
                         help="build 2..N pieces into --dir first (resumes a partial build)")
-    parser.add_argument("--only", default="", help="with --build: these tables, e.g. KQvK")
+    parser.add_argument("--only", default="", help="these tables only (and with --build, "
+                        "what they need), e.g. KQvKR")
     parser.add_argument("--positions", type=int, default=30)
     parser.add_argument("--nodes", type=int, default=3_000_000)
     parser.add_argument("--seed", type=int, default=2026)
@@ -146,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
         build_tables(table_spec(args.build, only), folder)
         print(f"built in {time.perf_counter() - start:.1f} s", file=sys.stderr)
     rows = table_rows(folder)
+    if args.only:
+        rows = [r for r in rows if r["table"] in args.only.split(",")]
     print(f"{'table':>7} {'slots':>11} {'positions':>11} {'wins':>11} {'draws':>10} "
           f"{'losses':>10} {'s':>7} {'passes':>6} {'longest':>8} {'mate in':>7} "
           f"{'published':>9}")
