@@ -66,6 +66,13 @@ def test_text_without_games_holds_none() -> None:
     assert read_pgn("") == [] and read_pgn("just some words") == []
 
 
+def test_python_chess_readers_own_slip_is_our_error() -> None:
+    """python-chess 1.11's reader fails with IndexError on a NAG after a closed variation
+    (found by the fuzz test below): one clear line, not a traceback."""
+    with pytest.raises(GameSearchError, match="unreadable"):
+        read_pgn("a1)!")
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(alphabet='[]"{}();.-+#=!?*/ 0123456789abcdefghKQRBNOxPWFENSetUp\n', max_size=120))
 def test_the_reader_only_ever_raises_our_error(text: str) -> None:

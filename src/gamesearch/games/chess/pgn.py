@@ -102,6 +102,9 @@ def read_pgn(text: str) -> list[PgnRecord]:
                 game = chess.pgn.read_game(stream)
             except (ValueError, RecursionError) as err:  # python-chess raises few; one line
                 raise GameSearchError(f"PGN game {len(records) + 1}: {err}") from None
+            except (IndexError, KeyError, AttributeError):  # its reader's own slips: 'a1)!'
+                raise GameSearchError(f"PGN game {len(records) + 1}: unreadable (unbalanced "
+                                      "variation or annotation)") from None
             if game is None:
                 break
             number = len(records) + 1
