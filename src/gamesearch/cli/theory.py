@@ -59,8 +59,8 @@ def _mix_text(names: list[str], mix: Any) -> str:
 def nash_command(
     file: str = typer.Argument(..., metavar="FILE", help="a game: .nfg, .json or .csv"),
     method: str = typer.Option("support", "--method", "-m",
-                               help="support | vertex | lemke-howson | pure | lp | logit "
-                               "(logit and pure: any number of players)"),
+                               help="support | vertex | lemke-howson | pure | lp | logit | "
+                               "simpdiv (logit, simpdiv and pure: any number of players)"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """Nash equilibria of a normal-form game (exact fractions for integer payoffs)."""

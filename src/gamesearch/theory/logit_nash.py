@@ -13,6 +13,8 @@ equilibrium is checked against the definition and its maximum regret is kept.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 from gamesearch.theory.equilibrium import EquilibriumSet, regret
@@ -56,12 +58,17 @@ def polish(game: NormalFormGame, profile: Profile, supports: list[list[int]],
                                                                            supports[k])]
             res[offsets[-1] + i] = x[lo:hi].sum() - 1.0
             jac[offsets[-1] + i, lo:hi] = 1.0
+        if not np.all(np.isfinite(res)):  # Newton diverged
+            return None
         if np.abs(res).max() < 1e-14:
             break
         try:
             x = x - np.linalg.solve(jac, res)
         except np.linalg.LinAlgError:
-            x = x - np.linalg.lstsq(jac, res, rcond=None)[0]
+            try:
+                x = x - np.linalg.lstsq(jac, res, rcond=None)[0]
+            except np.linalg.LinAlgError:  # the SVD did not converge
+                return None
     if not np.all(np.isfinite(x)) or x[:offsets[-1]].min() < -1e-12:
         return None
     out = []
@@ -72,6 +79,39 @@ def polish(game: NormalFormGame, profile: Profile, supports: list[list[int]],
     return tuple(out)
 
 
+def supports_above(profile: Profile, thresholds: Iterable[float]) -> list[list[list[int]]]:
+    """For each threshold, every player's strategies played with probability above it: the
+    supports to polish on (a support reached twice is listed once)."""
+    out: list[list[list[int]]] = []
+    for threshold in thresholds:
+        supports = [[j for j, p in enumerate(mix) if p > threshold] for mix in profile]
+        if supports not in out:
+            out.append(supports)
+    return out
+
+
+def polish_on_supports(game: NormalFormGame, profile: Profile,
+                       candidates: Iterable[list[list[int]]], tol: float,
+                       iters: int = 50) -> tuple[float, Profile] | None:
+    """Polish ``profile`` on each candidate support in turn: the first result with maximum
+    regret at most ``tol``, else the one with the least regret, as (regret, profile); None
+    when Newton (``iters`` steps at most) never converged."""
+    best: tuple[float, Profile] | None = None
+    for supports in candidates:
+        if not all(supports):  # a player left with no strategy at all
+            continue
+        with np.errstate(all="ignore"):  # a diverging Newton is rejected just below
+            candidate = polish(game, profile, supports, iters)
+        if candidate is None:
+            continue
+        gain = max_regret(game, candidate)
+        if best is None or gain < best[0]:
+            best = (gain, candidate)
+        if gain <= tol:
+            return gain, candidate
+    return best
+
+
 def logit_nash(game: NormalFormGame) -> EquilibriumSet:
     """One Nash equilibrium of an N-player game, from the logit branch, verified."""
     scale = max(1.0, float(np.ptp(game.payoffs)))
@@ -79,12 +119,10 @@ def logit_nash(game: NormalFormGame) -> EquilibriumSet:
     best: tuple[float, Profile] | None = None
     for lam in (10.0, 100.0, 1e3, 1e4, 1e5):
         end = trace_branch(game, lam / scale)[-1]
-        for threshold in (1e-2, 1e-4, 1e-6):
-            supports = [[j for j, p in enumerate(mix) if p > threshold] for mix in end.profile]
-            candidate = polish(game, end.profile, supports)
-            if candidate is None:
-                continue
-            gain = max_regret(game, candidate)
+        found = polish_on_supports(game, end.profile,
+                                   supports_above(end.profile, (1e-2, 1e-4, 1e-6)), tol)
+        if found is not None:
+            gain, candidate = found
             if best is None or gain < best[0]:
                 best = (gain, candidate)
             if gain <= tol:

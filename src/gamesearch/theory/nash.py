@@ -6,14 +6,15 @@ from gamesearch.errors import UnknownNameError
 from gamesearch.theory.equilibrium import EquilibriumSet
 from gamesearch.theory.normal_form import NormalFormGame
 
-METHODS = ("support", "vertex", "lemke-howson", "pure", "lp", "logit")
+METHODS = ("support", "vertex", "lemke-howson", "pure", "lp", "logit", "simpdiv")
 
 
 def nash(game: NormalFormGame, method: str = "support") -> EquilibriumSet:
     """Equilibria of ``game`` by ``method``: support and vertex enumeration (all, for
     nondegenerate two-player games), Lemke-Howson (one per starting label), pure (every pure
     equilibrium, any number of players), lp (the optimal strategies of a zero-sum game), logit
-    (one verified equilibrium of an N-player game, from the logit QRE branch)."""
+    (one verified equilibrium of an N-player game, from the logit QRE branch), simpdiv (one
+    verified equilibrium of an N-player game, by simplicial subdivision with restarts)."""
     key = method.strip().lower().replace("_", "-")
     if key in ("support", "support-enumeration"):
         from gamesearch.theory.support_enumeration import support_enumeration
@@ -39,4 +40,8 @@ def nash(game: NormalFormGame, method: str = "support") -> EquilibriumSet:
         from gamesearch.theory.logit_nash import logit_nash
 
         return logit_nash(game)
+    if key in ("simpdiv", "simplicial", "simplicial-subdivision"):
+        from gamesearch.theory.simpdiv import simpdiv
+
+        return simpdiv(game)
     raise UnknownNameError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
