@@ -30,40 +30,12 @@ import chess
 import chess.engine
 import numpy as np
 
-from gamesearch.catalog.chess_tables import LONGEST_MATES, Tables, table_spec
+from gamesearch.catalog.chess_tables import LONGEST_MATES, Tables, random_positions, table_spec
 from gamesearch.tables import store
 from gamesearch.tables.build import build_tables
 from gamesearch.tables.sweep import DRAW, LOSS, NO_POSITION_DISTANCE, WIN
 
 STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"
-LETTERS = {"P": chess.PAWN, "N": chess.KNIGHT, "B": chess.BISHOP, "R": chess.ROOK,
-           "Q": chess.QUEEN}
-
-
-def random_positions(name: str, count: int, rng: random.Random) -> list[chess.Board]:
-    """``count`` legal, unfinished positions of table ``name`` (e.g. "KBNvK", "KQvKR"),
-    either side to move, no en passant."""
-    white, black = name.split("v")
-    pieces = [(LETTERS[c], chess.WHITE) for c in white[1:]] + \
-        [(LETTERS[c], chess.BLACK) for c in black[1:]]
-    found: list[chess.Board] = []
-    for _ in range(1000 * count):  # a dead material (KBvK) has no unfinished position
-        if len(found) == count:
-            break
-        board = chess.Board(None)
-        squares = rng.sample(range(64), 2 + len(pieces))
-        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
-        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
-        for sq, (kind, colour) in zip(squares[2:], pieces):
-            if kind == chess.PAWN and chess.square_rank(sq) in (0, 7):
-                break
-            board.set_piece_at(sq, chess.Piece(kind, colour))
-        else:
-            board.turn = rng.choice([chess.WHITE, chess.BLACK])
-            if board.is_valid() and not board.is_game_over():
-                found.append(board)
-    return found
-
 
 def table_rows(folder: Path) -> list[dict]:
     """Counts, build figures and longest wins of every table in ``folder``."""

@@ -256,6 +256,7 @@ def test_foreign_files_are_never_overwritten(tmp_path) -> None:
     (("tables", "build", "checkers", "--pieces", "7"), "GiB"),
     (("tables", "probe", "checkers", "B:W1-40:B2"), "squares are 1-32"),
     (("tables", "probe", "checkers", "B:W9:BK30", "--dir", "/nonexistent"), "no checkers"),
+    (("tables", "build", "checkers", "--pieces", "2", "--only", "KQvK"), "--only names chess"),
 ])
 def test_bad_input_is_one_line_and_exit_2(args, words) -> None:
     out = _cli(*args)

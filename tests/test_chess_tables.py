@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from gamesearch.catalog.chess import ChessAgent
-from gamesearch.catalog.chess_tables import LONGEST_MATES, Tables, table_spec
+from gamesearch.catalog.chess_tables import LONGEST_MATES, Tables, random_positions, table_spec
 from gamesearch.errors import GameSearchError
 from gamesearch.games import load_game
 from gamesearch.games.chess import tables_index as T
@@ -32,20 +32,6 @@ def tables3(tmp_path_factory) -> tuple[Path, np.ndarray, np.ndarray]:
     report, values, dist = build_tables(table_spec(3), folder)
     assert report.built == ["KvK", "KNvK", "KBvK", "KRvK", "KQvK", "KPvK"]
     return folder, values, dist
-
-
-def random_kqk(rng: random.Random, count: int) -> list[chess.Board]:
-    found = []
-    while len(found) < count:
-        board = chess.Board(None)
-        wk, bk, q = rng.sample(range(64), 3)
-        board.set_piece_at(wk, chess.Piece(chess.KING, chess.WHITE))
-        board.set_piece_at(bk, chess.Piece(chess.KING, chess.BLACK))
-        board.set_piece_at(q, chess.Piece(chess.QUEEN, chess.WHITE))
-        board.turn = rng.choice([chess.WHITE, chess.BLACK])
-        if board.is_valid() and not board.is_game_over():
-            found.append(board)
-    return found
 
 
 @pytest.mark.parametrize("name", ["KQvK", "KRvK", "KPvK"])
@@ -93,7 +79,7 @@ def test_a_position_and_its_mirror_images_share_a_value(tables3) -> None:
     """KQvK has no pawns: the images of a position under the board's symmetries (flips,
     transposes, the half turn), all but one read from other slots' positions, probe alike."""
     tables = Tables(tables3[0])
-    for board in random_kqk(random.Random(3), 40):
+    for board in random_positions("KQvK", 40, random.Random(3)):
         value = tables.probe_board(board)
         for image in (board.transform(chess.flip_horizontal),
                       board.transform(chess.flip_vertical),
@@ -107,7 +93,7 @@ def test_values_keep_the_rules_of_python_chess(tables3) -> None:
     """Every value, checked with python-chess's own moves (not our generator's): a win has
     a move to a loss one ply shorter, a loss only moves to wins, a draw none to a loss."""
     tables = Tables(tables3[0])
-    for board in random_kqk(random.Random(5), 150):
+    for board in random_positions("KQvK", 150, random.Random(5)):
         value, plies = tables.probe_board(board)
         children = []
         for move in board.legal_moves:
@@ -133,7 +119,7 @@ def test_stockfish_agrees_on_the_result_and_never_mates_faster(tables3) -> None:
     engine = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
     try:
         equal = 0
-        for board in random_kqk(random.Random(11), 12):
+        for board in random_positions("KQvK", 12, random.Random(11)):
             value, plies = tables.probe_board(board)
             engine.configure({"Clear Hash": None})  # a kept hash can shorten a mate score
             score = engine.analyse(board, chess.engine.Limit(nodes=400_000))["score"]

@@ -50,8 +50,12 @@ def configs_up_to(pieces: int) -> list[tuple[int, int, int, int]]:
     return [c for n in range(1, pieces + 1) for c in I.slices_of(n)]
 
 
-def table_spec(pieces: int) -> TableSpec:
-    """The build plan of every position of 1 .. ``pieces`` pieces."""
+def table_spec(pieces: int, only: list[str] | None = None) -> TableSpec:
+    """The build plan of every position of 1 .. ``pieces`` pieces (``only`` is chess's:
+    checkers' slices are built all together, so naming some is refused)."""
+    if only:
+        raise GameSearchError("tables: --only names chess tables (KQvK, KBNvK, ...); "
+                              "checkers builds every slice of up to --pieces pieces")
     if not 1 <= pieces <= MAX_PIECES:
         raise GameSearchError(f"checkers tables: --pieces is 1-{MAX_PIECES}, not {pieces}")
     configs = configs_up_to(pieces)

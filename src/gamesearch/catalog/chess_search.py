@@ -35,6 +35,7 @@ from numba import njit, objmode
 from gamesearch.catalog.chess_eval import evaluate
 from gamesearch.games.chess import board as B
 from gamesearch.games.chess import tables_index as TI
+from gamesearch.tables import store
 from gamesearch.tables.sweep import NO_POSITION_DISTANCE
 
 MATE = 30000
@@ -127,21 +128,21 @@ def _has_pieces(board, side):
     return False
 
 
+_packed_value = njit(cache=True)(store.packed_value)
+
+
 @njit(cache=True)
 def _probe(board, side, tb):
-    """``4 * distance + value`` of a position the tables hold, -1 where they do not."""
+    """``4 * distance + value`` of a position the tables hold, -1 where they do not: the
+    slot as the tables' own index finds it (``tables_index.locate``)."""
     packed, dist, sig_to_slice, base = tb
-    key = TI.position_key(board, side)
-    if key < 0:
+    j = TI.locate((sig_to_slice, base), TI.position_key(board, side))
+    if j < 0:
         return -1
-    sid = sig_to_slice[key & (TI.SIGNATURES - 1)]
-    if sid < 0:
-        return -1
-    j = base[sid] + (key >> 8)
     d = dist[j]
     if d == NO_POSITION_DISTANCE:
         return -1
-    return 4 * d + ((packed[j >> 2] >> (2 * (j & 3))) & 3)
+    return 4 * d + _packed_value(packed, j)
 
 
 def no_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

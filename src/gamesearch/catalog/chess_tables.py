@@ -12,6 +12,7 @@ plies is mate in (d + 1) / 2 moves), ignoring the 50-move rule, as Nalimov's tab
 from __future__ import annotations
 
 import functools
+import random
 from pathlib import Path
 from typing import Any
 
@@ -191,3 +192,33 @@ class Tables:
             if best_key is None or key < best_key:
                 best, best_key = move, key
         return best
+
+
+def random_positions(name: str, count: int, rng: random.Random) -> list[Any]:
+    """``count`` legal, unfinished positions of table ``name`` (e.g. "KBNvK", "KQvKR"),
+    either side to move, no en passant: what the tests and the benchmark check the tables
+    on (python-chess boards)."""
+    import chess
+
+    letters = {"P": chess.PAWN, "N": chess.KNIGHT, "B": chess.BISHOP, "R": chess.ROOK,
+               "Q": chess.QUEEN}
+    white, black = name.split("v")
+    pieces = [(letters[c], chess.WHITE) for c in white[1:]] + \
+        [(letters[c], chess.BLACK) for c in black[1:]]
+    found: list[chess.Board] = []
+    for _ in range(1000 * count):  # a dead material (KBvK) has no unfinished position
+        if len(found) == count:
+            break
+        board = chess.Board(None)
+        squares = rng.sample(range(64), 2 + len(pieces))
+        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        for sq, (kind, colour) in zip(squares[2:], pieces):
+            if kind == chess.PAWN and chess.square_rank(sq) in (0, 7):
+                break
+            board.set_piece_at(sq, chess.Piece(kind, colour))
+        else:
+            board.turn = rng.choice([chess.WHITE, chess.BLACK])
+            if board.is_valid() and not board.is_game_over():
+                found.append(board)
+    return found

@@ -216,20 +216,14 @@ class GoMCTSAgent(Agent):
         if old_game is not game or tree[2][ours] <= 0:
             return None
         after = game.result(old_state, self._action(game, int(tree[0][ours])))
-        # the reply: the one point empty after our move and taken now (none for a pass)
-        placed = [i for i, (was, now) in enumerate(zip(after[0], state[0]))
-                  if was == "." and now != "."]
-        if len(placed) > 1 or (not placed and after[0] != state[0]):
-            return None
-        want = placed[0] if placed else game.pass_action
+        # the reply: the child of our move whose position is the one we are asked about
+        # (the rules decide, so nothing here reads their board format)
         first = tree[1][ours]
         for reply in range(first, first + tree[2][ours]):
-            if self._action(game, int(tree[0][reply])) != want:
-                continue
             try:
-                same = game.result(after, want) == state
-            except GameSearchError:  # not a legal reply after all
-                return None
+                same = game.result(after, self._action(game, int(tree[0][reply]))) == state
+            except GameSearchError:  # a reply the rules refuse now (superko)
+                continue
             if same:
                 # zeros: expand() relies on zeroed statistics for the nodes it adds
                 new_tree = tuple(np.zeros(a.shape, a.dtype) for a in tree)

@@ -52,11 +52,8 @@ def _folder(folder: Path | None, game: str) -> Path:
 
 
 def _spec(module: Any, pieces: int, only: str | None) -> Any:
-    if only is None:
-        return module.table_spec(pieces)
-    if module.__name__.endswith("checkers_tables"):
-        raise GameSearchError("tables: --only names chess tables (KQvK, KBNvK, ...)")
-    return module.table_spec(pieces, [name.strip() for name in only.split(",")])
+    names = None if only is None else [name.strip() for name in only.split(",")]
+    return module.table_spec(pieces, names)
 
 
 @tables_app.command("build")

@@ -79,7 +79,6 @@ def _build(spec: TableSpec, folder: Path, progress: Progress | None):
     dist = np.zeros(spec.total_slots, np.uint8)
     report = BuildReport()
     began = time.perf_counter()
-    known = 0  # the longest distance so far: passes go on at least this far
     buf = np.zeros(spec.max_actions, np.int64)
     with StopRequest() as stop:
         for number, name in enumerate(spec.slices):
@@ -94,7 +93,7 @@ def _build(spec: TableSpec, folder: Path, progress: Progress | None):
                     report.interrupted = True
                     break
                 slice_began = time.perf_counter()
-                passes = _solve_slice(spec, values, dist, name, lo, n, known, buf, progress,
+                passes = _solve_slice(spec, values, dist, name, lo, n, buf, progress,
                                       number, stop)
                 if passes is None:  # Ctrl-C between two passes: this slice is redone
                     report.interrupted = True
@@ -104,8 +103,6 @@ def _build(spec: TableSpec, folder: Path, progress: Progress | None):
                 store.save_slice(folder, name, values[lo:lo + n], dist[lo:lo + n],
                                  manifest, info)
                 report.built.append(name)
-            reached = dist[lo:lo + n]
-            known = max(known, int(reached[reached != NO_POSITION_DISTANCE].max(initial=0)))
             if progress is not None:
                 progress(f"{spec.game} tables", number + 1, len(spec.slices))
     real = dist != NO_POSITION_DISTANCE  # slots of an index that hold no position
@@ -116,20 +113,25 @@ def _build(spec: TableSpec, folder: Path, progress: Progress | None):
 
 
 def _solve_slice(spec: TableSpec, values: np.ndarray, dist: np.ndarray, name: str, lo: int,
-                 n: int, known: int, buf: np.ndarray, progress: Progress | None,
+                 n: int, buf: np.ndarray, progress: Progress | None,
                  number: int, stop: StopRequest) -> int | None:
-    """Mark the ends, then sweep until a pass decides nothing past every known distance;
-    the number of passes, or None when asked to stop (the slice is left unfinished)."""
+    """Mark the ends, then sweep until a pass decides nothing and every distance the
+    slice's positions reach in other slices has been seen (a move to a loss in 30 decides
+    nothing before pass 31); the number of passes, or None when asked to stop (the slice
+    is left unfinished)."""
     sid = spec.slice_ids[name]
     code = spec.code
     code.mark_ends(values, dist, spec.meta, sid, lo, lo + n, buf)
     k = 0
+    known = 0  # the longest distance met so far, in this slice or the ones it reaches
     while True:
         k += 1
         if k > MAX_DISTANCE:
             raise GameSearchError(f"{spec.game} tables: slice {name} needs more than "
                                   f"{MAX_DISTANCE} passes (distances are one byte)")
-        decided, missing = code.sweep(values, dist, spec.meta, sid, lo, lo + n, k, buf)
+        decided, missing, reach = code.sweep(values, dist, spec.meta, sid, lo, lo + n, k,
+                                             buf)
+        known = max(known, reach)
         if missing:
             raise GameSearchError(f"{spec.game} tables: slice {name} reaches positions of "
                                   "a slice not built yet (the build order is wrong)")

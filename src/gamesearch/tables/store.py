@@ -113,6 +113,12 @@ def load_slice(folder: Path, name: str, manifest: dict[str, Any],
     return data[:packed_bytes], data[packed_bytes:packed_bytes + slots]
 
 
+def packed_value(packed, j):
+    """The value at slot ``j`` of packed values (four 2-bit values a byte, as :func:`pack`);
+    plain arithmetic, so a compiled search can compile it too."""
+    return (packed[j >> 2] >> (2 * (j & 3))) & 3
+
+
 def probe_slot(packed: np.ndarray, dist: np.ndarray, j: int) -> tuple[int, int]:
     """The (value, distance) at slot ``j`` of a loaded slice."""
-    return (int(packed[j // 4]) >> (2 * (j % 4))) & 3, int(dist[j])
+    return int(packed_value(packed, j)), int(dist[j])

@@ -46,10 +46,13 @@ def mark_ends(values, dist, meta, sid, lo, hi, buf):
 
 def sweep(values, dist, meta, sid, lo, hi, k, buf):
     """Pass ``k`` over slots ``lo .. hi - 1`` (one slice): decide what retrograde.py's rule
-    decides. Returns (decided, missing): missing counts moves into slots that are not in
-    the tables (a wrong build order; the caller stops)."""
+    decides. Returns (decided, missing, reach): missing counts moves into slots that are
+    not in the tables (a wrong build order; the caller stops); reach is the longest
+    distance of a won or lost position outside the slice that an undecided one moves to
+    (the caller sweeps on at least that far)."""
     decided = 0
     missing = 0
+    reach = 0
     for j in range(lo, hi):
         if values[j] != UNKNOWN:
             continue
@@ -66,6 +69,8 @@ def sweep(values, dist, meta, sid, lo, hi, k, buf):
                 continue
             v = values[t]
             d = dist[t]
+            if (t < lo or t >= hi) and v in (WIN, LOSS) and d > reach:
+                reach = d
             if v in (UNKNOWN, DRAW) or d > k - 1:
                 all_won = False
             elif v == LOSS:
@@ -83,7 +88,7 @@ def sweep(values, dist, meta, sid, lo, hi, k, buf):
             decided += 1
     # decided positions carry distance k: the next pass may use them, this one did not
     # (a child decided in this pass has d = k > k - 1)
-    return decided, missing
+    return decided, missing, reach
 
 
 def settle(values, lo, hi):
