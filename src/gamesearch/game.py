@@ -34,7 +34,9 @@ Optional capabilities are plain methods a game may define; algorithms detect the
   team games may add ``team(player)``, and ``max_utility`` scales MCTS rewards);
 * ``kernel``                          an attribute holding a compiled kernel (docs/KERNELS.md);
 * ``state_to_string(s) -> str``       a position in the game's own notation, read back by
-  ``state_from_string`` (which always reads the moves from the start, too).
+  ``state_from_string`` (which always reads the moves from the start, too);
+* ``repetition_key(s)``               for games drawn by repetition (chess, checkers): what
+  makes two positions the same; the drivers keep the history (:class:`Repetitions`).
 
 ``gamesearch.testing.check_game`` checks a game against all of this (docs/ADDING_A_GAME.md).
 
@@ -73,6 +75,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
@@ -174,12 +177,50 @@ class Game:
                 raise IllegalActionError(f"position {text!r}: {err}") from None
         return state
 
+    def repetition_key(self, state: State) -> Hashable | None:
+        """What the repetition rule compares: the position and the side to move, without
+        move counters (chess, checkers); None for a game without the rule (the default).
+        States hold no history (a FEN, a PDN position), so the game drivers keep it:
+        :class:`Repetitions`."""
+        return None
+
     def player_name(self, player: int) -> str:
         """How a player is shown to people."""
         return "chance" if player == CHANCE else f"player {player + 1}"
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+REPETITION_DRAW = 3
+"""The occurrence of one position (same player to move) that draws the game."""
+
+
+class Repetitions:
+    """The positions one game has passed through, for the repetition rule of games that
+    have one (``Game.repetition_key``): ``draws(state)`` records the state and says whether
+    its position now stands for the third time, which ends the game as a draw. Every game
+    driver (match, tournament, ``play``, the web app) keeps one per game."""
+
+    def __init__(self, game: Game) -> None:
+        self.key = game.repetition_key
+        self.seen: Counter = Counter()
+
+    def draws(self, state: State) -> bool:
+        """Record ``state``; True from the third time its position stands."""
+        key = self.key(state)
+        if key is None:
+            return False
+        self.seen[key] += 1
+        return self.seen[key] >= REPETITION_DRAW
+
+
+def final_utilities(game: Game, state: State) -> tuple[float, ...]:
+    """The utilities of a game that ended at ``state``: the rules' at a terminal state, a
+    draw (0 each) where a driver stopped it by repetition."""
+    if game.is_terminal(state):
+        return tuple(game.utilities(state))
+    return (0.0,) * game.num_players
 
 
 def check_chance_outcomes(
@@ -256,15 +297,30 @@ def replay(game: Game, moves: Iterable[str], state: State | None = None) -> Stat
     from ``state`` (default: the start); a bad move is named with its number. The one move
     replayer of the command line and the web app."""
     state = game.initial_state() if state is None else state
+    repetitions = Repetitions(game)
     for i, text in enumerate(moves):
         if game.is_terminal(state):
             raise IllegalActionError(f"move {i + 1} ({text!r}) comes after the game ended")
+        if repetitions.draws(state):
+            raise IllegalActionError(f"move {i + 1} ({text!r}) comes after the game ended "
+                                     "(drawn by repetition)")
         try:
             action = game.string_to_action(state, text)
         except GameSearchError as err:
             raise type(err)(f"move {i + 1}: {err}") from None
         state = game.result(state, action)
     return state
+
+
+def drawn_by_repetition(game: Game, moves: Iterable[str], state: State | None = None) -> bool:
+    """True when the game of ``moves`` (legal, as :func:`replay` reads them) ends on a
+    position standing for the third time: a draw the state alone does not show."""
+    state = game.initial_state() if state is None else state
+    repetitions = Repetitions(game)
+    for text in moves:
+        repetitions.draws(state)
+        state = game.result(state, game.string_to_action(state, text))
+    return repetitions.draws(state)
 
 
 def has_chance(game: Game) -> bool:

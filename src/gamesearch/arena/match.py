@@ -31,7 +31,14 @@ from typing import Any
 from gamesearch.agents import AGENTS, Agent, act, make_agent
 from gamesearch.durable import LineLog
 from gamesearch.errors import FileFormatError, GameSearchError
-from gamesearch.game import Game, State, move_text, player_view
+from gamesearch.game import (
+    Game,
+    Repetitions,
+    State,
+    final_utilities,
+    move_text,
+    player_view,
+)
 from gamesearch.spec import parse_spec
 
 Z95 = 1.959963984540054
@@ -153,8 +160,10 @@ def play_game(game: Game, seats: list[Agent], state: State | None = None,
               on_move: Callable[[State, Any, Any], None] | None = None) -> tuple[State, list]:
     """Play one game, ``seats[p]`` moving for player p (chance sampled with ``rng``).
 
-    Returns the final state and the actions played. ``on_move(state, action, result)`` is
-    called before each move is made. Raises if an agent plays an illegal action.
+    Returns the final state and the actions played: a terminal state, or the one whose
+    position stood for the third time where the game has the repetition rule (a draw:
+    :func:`~gamesearch.game.final_utilities`). ``on_move(state, action, result)`` is called
+    before each move is made. Raises if an agent plays an illegal action.
     """
     state = game.initial_state() if state is None else state
     rng = rng or random.Random()
@@ -162,8 +171,9 @@ def play_game(game: Game, seats: list[Agent], state: State | None = None,
     # seeded from the chance generator without using it, so chance stays as it was
     views = random.Random(hash(rng.getstate()[1]))  # a tuple of ints: the same every run
     actions = []
+    repetitions = Repetitions(game)
     for _ in range(max_plies):
-        if game.is_terminal(state):
+        if game.is_terminal(state) or repetitions.draws(state):
             return state, actions
         player = game.to_move(state)
         if player >= 0:
@@ -274,7 +284,7 @@ def _play_one(game: Game, start: State, index: int, agents: dict[str, Agent], sp
     for action in actions:
         moves.append(game.action_to_string(s, action))
         s = game.result(s, action)
-    utilities = tuple(game.utilities(final))
+    utilities = final_utilities(game, final)
     return GameRecord(index, a_seat, moves, list(utilities), score_for(utilities, a_seat),
                       round(time.perf_counter() - began, 4))
 

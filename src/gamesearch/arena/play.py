@@ -28,7 +28,7 @@ from typing import Any
 
 from gamesearch.agents import AGENTS, Agent, make_agent
 from gamesearch.arena.schedule import Pairing, play_opening
-from gamesearch.game import Game, State, move_text, player_view, sample_action
+from gamesearch.game import Game, Repetitions, State, move_text, player_view, sample_action
 from gamesearch.result import Limit
 from gamesearch.spec import parse_spec
 
@@ -79,7 +79,8 @@ class GameOutcome:
     score_first: float
     """1 if the player in seat 0 won, 1/2 a draw, 0 a loss."""
     reason: str
-    """How it ended: 'end of game', 'forfeit: ...', 'adjudicated: ...'."""
+    """How it ended: 'end of game', 'draw by repetition', 'forfeit: ...',
+    'adjudicated: ...'."""
     seconds: float
     worker: str = ""
 
@@ -131,9 +132,12 @@ def _play(game: Game, state: State, seats: list, task: GameTask,
     views = random.Random(hash(rng.getstate()[1]))
     scores: list[list[float | None]] = [[], []]  # each side's own score, move by move
     level: list[float | None] = []  # scores of consecutive plies, any side (draw rule)
+    repetitions = Repetitions(game)
     for ply in range(rules.max_plies):
         if game.is_terminal(state):
             return tuple(game.utilities(state)), "end of game"
+        if repetitions.draws(state):
+            return (0.0,) * game.num_players, "draw by repetition"
         if rules.judge is not None:
             verdict = rules.judge(game, state, len(moves))
             if verdict is not None:

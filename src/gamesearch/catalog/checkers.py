@@ -86,6 +86,7 @@ class CheckersEngine:
         self.tt = (np.zeros(entries, np.int64), np.zeros(entries, np.int64),
                    np.zeros(entries, np.int64))
         self.killers = np.zeros((S.MAX_PLY + 1, 2), np.int64)
+        self.trail = np.zeros((S.MAX_PLY + 1, 3), np.int64)  # the line, for repetitions
         self.history = np.zeros(128, np.int64)
         self.moves = np.zeros((S.MAX_PLY + 1, MAX_ACTIONS), np.int64)
         self.order = np.zeros((S.MAX_PLY + 1, MAX_MOVES), np.int64)
@@ -122,7 +123,7 @@ class CheckersEngine:
             info[S.SELDEPTH] = 0
             score = code.search(s, d, -S.INF, S.INF, 0, self.w, *self.tt, self.killers,
                                 self.history, self.moves, self.order, self.pv, self.pv_len,
-                                info, meta, packed, tb_pieces)
+                                info, meta, packed, tb_pieces, self.trail)
             if info[S.STOP]:
                 break
             pv = [int(a) for a in self.pv[0, :self.pv_len[0]]] or [int(info[S.ROOT_MOVE])]

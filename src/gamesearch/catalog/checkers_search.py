@@ -85,9 +85,26 @@ def order_key(a, hint, k0, k1, history):
     return history[(a & 31) * 4 + ((a >> DIR_SHIFT) & 3)]
 
 
+def repeats(s, ply, trail):
+    """Record ``s`` at ``ply`` of the line searched; True when the line met the same
+    position (same side to move) before, since its last capture or man's move: a draw (the
+    rules draw at the third occurrence; a search that finds a way to repeat once can repeat
+    again, so the first repetition scores as the draw, as chess engines do)."""
+    trail[ply, 0] = s[0]
+    trail[ply, 1] = s[1]
+    trail[ply, 2] = s[2]
+    j = ply - 4  # a position needs two moves of each side to come back
+    while j >= 0 and j >= ply - s[4]:
+        if trail[j, 0] == s[0] and trail[j, 1] == s[1] and trail[j, 2] == s[2]:
+            return True
+        j -= 2
+    return False
+
+
 def search(s, depth, alpha, beta, ply, w, tt_key, tt_move, tt_data, killers, history,
-           moves, order, pv, pv_len, info, tb_meta, tb_packed, tb_pieces):
-    """Negamax PVS value of ``s`` for the side to move (fail-soft)."""
+           moves, order, pv, pv_len, info, tb_meta, tb_packed, tb_pieces, trail):
+    """Negamax PVS value of ``s`` for the side to move (fail-soft); ``trail`` holds the
+    line's positions for the repetition rule."""
     info[NODES] += 1
     pv_len[ply] = ply
     if ply > info[SELDEPTH]:
@@ -102,7 +119,7 @@ def search(s, depth, alpha, beta, ply, w, tt_key, tt_move, tt_data, killers, his
     n = legal(s, buf)  # noqa: F821
     if n == 0:
         return -(MATE - ply)
-    if s[4] >= DRAW_PLIES:
+    if s[4] >= DRAW_PLIES or repeats(s, ply, trail):
         return 0
     if ply > 0 and tb_pieces > 0 and popcount(s[0] | s[1]) <= tb_pieces:  # noqa: F821
         v = table_value(s, tb_meta, tb_packed)
@@ -153,15 +170,15 @@ def search(s, depth, alpha, beta, ply, w, tt_key, tt_move, tt_data, killers, his
         if i == 0:
             v = -search(child, child_depth, -beta, -alpha, ply + 1, w, tt_key, tt_move,
                         tt_data, killers, history, moves, order, pv, pv_len, info, tb_meta,
-                        tb_packed, tb_pieces)
+                        tb_packed, tb_pieces, trail)
         else:
             v = -search(child, child_depth, -alpha - 1, -alpha, ply + 1, w, tt_key, tt_move,
                         tt_data, killers, history, moves, order, pv, pv_len, info, tb_meta,
-                        tb_packed, tb_pieces)
+                        tb_packed, tb_pieces, trail)
             if alpha < v < beta:
                 v = -search(child, child_depth, -beta, -alpha, ply + 1, w, tt_key, tt_move,
                             tt_data, killers, history, moves, order, pv, pv_len, info,
-                            tb_meta, tb_packed, tb_pieces)
+                            tb_meta, tb_packed, tb_pieces, trail)
         if info[STOP]:
             return 0
         if v > best:
@@ -197,7 +214,7 @@ def search(s, depth, alpha, beta, ply, w, tt_key, tt_move, tt_data, killers, his
     return best
 
 
-TEMPLATES = (now_us, weighted, table_value, order_key, search)
+TEMPLATES = (now_us, weighted, table_value, order_key, repeats, search)
 
 
 @functools.cache

@@ -28,7 +28,9 @@ from gamesearch.errors import GameSearchError, IllegalActionError
 from gamesearch.game import (
     CHANCE,
     Game,
+    Repetitions,
     State,
+    final_utilities,
     move_text,
     outcome_text,
     player_view,
@@ -100,8 +102,10 @@ def play_command(
     except QuitGame as reason:
         print(f"game abandoned ({reason}) after {len(moves)} moves", file=sys.stderr)
         raise typer.Exit(0 if str(reason) == "quit" else 1) from None
-    utilities = list(game.utilities(state))
+    utilities = list(final_utilities(game, state))
     verdict = outcome_text(game, utilities)
+    if not game.is_terminal(state):
+        verdict += " by repetition (the same position a third time)"
     if json_out:
         print_json({"value": utilities[0] if len(utilities) == 2 else utilities,
                     "utilities": utilities, "result": verdict, "moves": moves,
@@ -144,7 +148,8 @@ def _play(game: Game, state: State, agents: list, rng: random.Random, out: Conso
     set where the game hides something); people see their own view of the board."""
     from gamesearch.agents import act
 
-    while not game.is_terminal(state):
+    repetitions = Repetitions(game)
+    while not game.is_terminal(state) and not repetitions.draws(state):
         mover = game.to_move(state)
         viewer = _viewer(game, agents, mover)
         out.print()

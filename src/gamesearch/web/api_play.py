@@ -15,7 +15,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from gamesearch.game import CHANCE, replay
+from gamesearch.game import CHANCE, drawn_by_repetition, replay
 from gamesearch.web import hidden, validate
 from gamesearch.web.pool import Job
 from gamesearch.web.validate import PositionRequest, StopRequest, ThinkRequest
@@ -154,6 +154,8 @@ def checked(body: ThinkRequest) -> tuple[str, Any, Any, str, float]:
     agent, budget = validate.agent_spec(body.agent)
     if game.is_terminal(state):
         raise validate.GameSearchError("the game is over: there is no move to make")
+    if drawn_by_repetition(game, body.moves):
+        raise validate.GameSearchError("the game is over: drawn by repetition")
     if game.to_move(state) == CHANCE:
         raise validate.GameSearchError("chance is to move: ask /api/position to roll it")
     check_agent_fits(agent, game, game.to_move(state))

@@ -9,7 +9,13 @@ from collections.abc import Callable
 from typing import Any
 
 from gamesearch.errors import GameSearchError
-from gamesearch.game import CHANCE, outcome_text, sample_action
+from gamesearch.game import (
+    CHANCE,
+    drawn_by_repetition,
+    final_utilities,
+    outcome_text,
+    sample_action,
+)
 from gamesearch.web import square_boards
 
 MAX_LEGAL_SHOWN = 400
@@ -100,14 +106,18 @@ def roll_chance(game: Any, state: Any, moves: list[str],
     raise GameSearchError(f"more than {MAX_CHANCE_STEPS} chance outcomes in a row")
 
 
-def outcome(game: Any, state: Any) -> str:
-    """The result of a finished game in words (the core's text, as the command line's)."""
+def outcome(game: Any, state: Any, repeated: bool = False) -> str:
+    """The result of a finished game in words (the core's text, as the command line's);
+    ``repeated``: drawn by repetition."""
+    if repeated:
+        return "draw by repetition (the same position a third time)"
     return outcome_text(game, game.utilities(state))
 
 
 def position_view(spec: str, game: Any, moves: list[str], state: Any) -> dict:
     """Everything the page needs to draw the position and offer the moves."""
-    terminal = game.is_terminal(state)
+    repeated = not game.is_terminal(state) and drawn_by_repetition(game, moves)
+    terminal = game.is_terminal(state) or repeated
     view: dict[str, Any] = {
         "game": spec, "kind": game.name, "moves": moves, "terminal": terminal,
         "players": [game.player_name(p) for p in range(game.num_players)],
@@ -115,9 +125,12 @@ def position_view(spec: str, game: Any, moves: list[str], state: Any) -> dict:
     }
     board = BOARDS.get(game.name)
     view["board"] = board(game, state) if board else None
+    if repeated and view["board"]:  # the rules' state goes on; the game does not
+        view["board"].update({k: type(view["board"][k])() for k in ("moves", "other_moves")
+                              if k in view["board"]})
     if terminal:
-        view["utilities"] = list(game.utilities(state))
-        view["outcome"] = outcome(game, state)
+        view["utilities"] = list(final_utilities(game, state))
+        view["outcome"] = outcome(game, state, repeated)
         view["to_move"] = None
         view["legal"] = []
     else:

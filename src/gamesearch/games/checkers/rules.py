@@ -14,8 +14,11 @@ Board and pieces: the 32 dark squares of an 8x8 board, numbered 1-32 (notation.p
   even if as a king it could jump on.
 * A side with no legal move (no pieces, or all blocked) loses: utilities +1/-1.
 * Draw: 80 plies (40 moves each) without a capture or a man's move, the 40-move rule of
-  the American Checker Federation; repetitions are not tracked (the rule above ends every
-  game: men only move forward, so a game without it would be finite too).
+  the American Checker Federation; and the same position (same side to move) standing for
+  the third time. A state holds no history, so repetition is kept by the game drivers
+  (match, tournament, ``play``, the web app: ``game.Repetitions`` over
+  ``repetition_key``) and, along its own line, by the compiled search; the terminal test
+  here is the 40-move rule and a side without a move.
 
 A state is ``(cells, mover, quiet)``: ``cells`` 32 characters for squares 1-32 (``b``/``B``
 black man/king, ``w``/``W`` white, ``.`` empty), ``mover`` 0 or 1, ``quiet`` the plies
@@ -172,6 +175,11 @@ class Checkers(Game):
         if self.moves(cells, mover):  # the 40-move rule
             return (0.0, 0.0)
         return (-1.0, 1.0) if mover == 0 else (1.0, -1.0)
+
+    def repetition_key(self, state: State) -> tuple[str, int]:
+        """The board and the side to move: a position standing the third time draws
+        (kept by the game drivers, as states hold no history)."""
+        return state[0], state[1]
 
     def evaluate(self, state: State, player: int) -> float:
         """The hand-written evaluation of evaluation.py (material, advancement, back rank,

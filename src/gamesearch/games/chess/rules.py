@@ -7,8 +7,9 @@ rights, the en passant square and both move counters). An action is a move in UC
 The game ends at checkmate, stalemate, insufficient material (python-chess's definition:
 no sequence of legal moves can mate) and when the fifty-move rule can be claimed (100
 plies without a capture or a pawn move): the draw is taken at once. Repetition needs the
-history, which a FEN does not hold: the engine and the UCI face detect it along the game's
-moves and the search path; the protocol's states are positions only.
+history, which a FEN does not hold: the game drivers (match, tournament, ``play``, the web
+app) keep it over ``repetition_key`` and end the game at the third occurrence; the engine
+and the UCI face detect it along the game's moves and the search path.
 """
 
 from __future__ import annotations
@@ -109,6 +110,11 @@ class Chess(Game):
         if board.is_checkmate():
             return (-1.0, 1.0) if board.turn == chess.WHITE else (1.0, -1.0)
         return (0.0, 0.0)
+
+    def repetition_key(self, state: str) -> str:
+        """The FEN without its move counters (board, side, castling, en passant): the
+        position standing the third time draws (kept by the game drivers)."""
+        return " ".join(state.split()[:4])
 
     def evaluate(self, state: str, player: int) -> float:
         """Material (P 1, N 3.2, B 3.3, R 5, Q 9) for ``player``, squashed into (-1, 1) by
