@@ -1,6 +1,7 @@
 """The ``qre`` command: logit quantal response equilibria of a normal-form game (the
 library is gamesearch.theory.qre): the branch from lambda = 0 towards Nash, the QRE at a
-given lambda, the maximum-likelihood lambda for observed play, and a plot of the branch."""
+given lambda, the maximum-likelihood lambda for observed play, and a plot of the branch;
+of an extensive-form game (.efg): the agent QRE (gamesearch.theory.agent_qre)."""
 
 from __future__ import annotations
 
@@ -50,7 +51,8 @@ def plot_branch(points: list, game, path: str) -> None:
 
 @app.command("qre")
 def qre_command(
-    file: str = typer.Argument(..., metavar="FILE", help="a game: .nfg, .json or .csv"),
+    file: str = typer.Argument(..., metavar="FILE",
+                               help="a game: .nfg, .json or .csv; .efg for a tree"),
     lam: float = typer.Option(None, "--lambda", "-l", help="the QRE at this lambda"),
     max_lambda: float = typer.Option(100.0, "--max-lambda",
                                      help="trace the branch up to this lambda"),
@@ -63,9 +65,14 @@ def qre_command(
     from gamesearch.theory.formats import load_normal_form
     from gamesearch.theory.qre import fit_lambda, log_likelihood, qre_at, trace_branch
 
-    game = load_normal_form(file)
     if lam is not None and not lam >= 0:
         raise GameSearchError("--lambda must be a nonnegative number")
+    if file.lower().endswith(".efg"):
+        if fit is not None:
+            raise GameSearchError("--fit takes a normal-form game (.nfg, .json, .csv)")
+        _tree_qre(file, lam, max_lambda, plot, json_out)
+        return
+    game = load_normal_form(file)
     if fit is not None:
         counts = parse_counts(fit)
         point, value = fit_lambda(game, counts, max_lambda)
@@ -103,3 +110,81 @@ def qre_command(
                       f"{log_likelihood(qre_at(game, 0.0), parse_counts(fit)):.6g}")
     if plot:
         console.print(f"plot written to {plot}")
+
+
+def _tree_qre(file: str, lam: float | None, max_lambda: float, plot: str | None,
+              json_out: bool) -> None:
+    """The agent QRE of a .efg tree: the branch (or the point at ``lam``), each information
+    set's behaviour, the expected payoffs; a plot of every action's probability."""
+    from gamesearch.theory.agent_qre import trace_agent_branch
+    from gamesearch.theory.efg import load_efg
+
+    game = load_efg(file)
+    if plot and Path(plot).exists():
+        raise GameSearchError(f"{plot} exists; not overwriting it")
+    end = lam if lam is not None else max_lambda
+    if not end >= 0:
+        raise GameSearchError("--max-lambda must be a nonnegative number")
+    points, notes = trace_agent_branch(game, end)
+    if lam is not None and points[-1].lam < lam:
+        raise GameSearchError("; ".join(notes) or f"lambda {lam:g} was not reached")
+
+    def rows(point) -> list[tuple[str, str]]:
+        return [(_where(game, i, key),
+                 ", ".join(f"{a} {p:.6f}" for a, p in probs.items()))
+                for i, behaviour in enumerate(point.profile) for key, probs in behaviour.items()]
+
+    if plot:
+        _plot_tree_branch(points, game, plot)
+    last = points[-1]
+    if json_out:
+        print_json({"lambda": last.lam, "payoffs": list(last.payoffs), "notes": notes,
+                    "behaviour": dict(rows(last)),
+                    "branch": [{"lambda": p.lam, "behaviour": dict(rows(p))}
+                               for p in points] if lam is None else None})
+        return
+    table = Table(title=f"agent logit QRE at lambda = {last.lam:g} ({len(points)} points "
+                        "traced from lambda 0)")
+    table.add_column("information set")
+    table.add_column("behaviour")
+    for where, probs in rows(last):
+        table.add_row(where, probs)
+    console.print(table)
+    console.print("expected payoffs: " + ", ".join(
+        f"{game.player_name(i)} {v:.6f}" for i, v in enumerate(last.payoffs)))
+    for note in notes:
+        console.print(f"[yellow]{note}[/]")
+    if plot:
+        console.print(f"plot written to {plot}")
+
+
+def _where(game, player: int, key) -> str:
+    """An information set as people read it: the player, then the set's name or number."""
+    label = game.infoset_label(player, key[1])
+    name = game.player_name(player)
+    return label if label.startswith(name) else f"{name}: {label}"
+
+
+def _plot_tree_branch(points: list, game, path: str) -> None:
+    """Every action's probability along the agent branch against lambda / (1 + lambda)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    xs = [p.lam / (1 + p.lam) for p in points]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    first = points[0].profile
+    for i, behaviour in enumerate(first):
+        for key, probs in behaviour.items():
+            for action in probs:
+                ax.plot(xs, [p.profile[i][key][action] for p in points],
+                        label=f"{_where(game, i, key)}: {action}")
+    ax.set_xlabel("lambda / (1 + lambda)")
+    ax.set_ylabel("probability")
+    ax.set_title(f"{game.title or 'game'}: agent logit QRE branch")
+    ax.set_xlim(0, 1)
+    ax.legend(fontsize="x-small")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

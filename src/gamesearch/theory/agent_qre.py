@@ -1,0 +1,255 @@
+"""Logit quantal response equilibria of extensive-form games: the agent QRE of McKelvey and
+Palfrey, "Quantal response equilibria for extensive form games", *Experimental Economics*
+1 (1998), which Gambit's ``gambit-logit`` computes for trees.
+
+At every information set the player to move plays each action with probability
+proportional to exp(lambda * v(h, a)), where v(h, a) is its expected payoff from taking a
+there (the nodes of h weighted by how likely each is reached, then everyone's behaviour
+from the child on). Every information set is its own "agent": the logit response is taken
+there, not over whole plans. At lambda = 0 everyone plays uniformly; as lambda grows the
+branch from there approaches a sequential equilibrium (the paper's theorem), so its end
+is a refined Nash equilibrium of the tree.
+
+How: the tree is read once into flat lists; v for a profile is one pass forward (reach
+probabilities) and one backward (expected payoffs). The branch is traced in lambda by
+Newton's method on the log-probabilities, x = log sigma,
+    F(x) = x - log L_lambda(exp(x)) = 0,
+with a finite-difference Jacobian (the trees this is for have tens to hundreds of
+actions), each step predicted from the last two points and halved when Newton fails.
+Lambda is measured against the payoff range, as in qre.py. A branch that turns back in
+lambda (it can, as in normal form) stops at the turn with a note.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from gamesearch.errors import GameSearchError
+from gamesearch.game import CHANCE, Game
+
+MAX_NODES = 20_000
+"""Tree nodes read at most (the branch is recomputed over the whole tree at each step)."""
+MAX_ACTIONS = 400
+"""Information-set actions at most (the Jacobian is that size squared)."""
+TOLERANCE = 1e-10
+"""Newton stops when no log-probability moves the fixed point by more than this."""
+
+
+@dataclass
+class AgentPoint:
+    """One point of the branch: lambda (in payoff units) and each player's behaviour
+    strategy, information set -> {action: probability}."""
+
+    lam: float
+    profile: list[dict[Hashable, dict[Any, float]]]
+    payoffs: tuple[float, ...] = ()
+    """Each player's expected payoff when everyone plays ``profile``."""
+
+
+@dataclass
+class _Tree:
+    """The game tree in flat lists, children after their parent (so a reversed sweep
+    meets children first)."""
+
+    mover: list[int] = field(default_factory=list)
+    """Player to move, CHANCE, or -2 at a leaf."""
+    children: list[list[int]] = field(default_factory=list)
+    chance: list[list[float]] = field(default_factory=list)
+    slot: list[int] = field(default_factory=list)
+    """Index of the node's information set (-1 off decision nodes)."""
+    payoff: dict[int, np.ndarray] = field(default_factory=dict)
+
+
+class AgentLogit:
+    """The logit response of every information set to a behaviour profile, over one tree."""
+
+    def __init__(self, game: Game) -> None:
+        info = getattr(game, "information_set", None)  # none: every node is its own set
+        self.game = game
+        self.players = game.num_players
+        self.tree = _Tree()
+        self.infosets: list[tuple[int, Hashable, list]] = []
+        index: dict[tuple[int, Hashable], int] = {}
+        stack = [(game.initial_state(), -1)]
+        order: list[tuple[Any, int]] = []
+        while stack:  # depth first, parents before children
+            s, parent = stack.pop()
+            k = len(order)
+            order.append((s, parent))
+            if k >= MAX_NODES:
+                raise GameSearchError(f"{game.name}: more than {MAX_NODES:,} nodes; agent "
+                                      "QRE reads the whole tree")
+            t = self.tree
+            t.children.append([])
+            t.chance.append([])
+            t.slot.append(-1)
+            if parent >= 0:
+                t.children[parent].append(k)
+            if game.is_terminal(s):
+                t.mover.append(-2)
+                t.payoff[k] = np.array(game.utilities(s), float)
+                continue
+            mover = game.to_move(s)
+            t.mover.append(mover)
+            if mover == CHANCE:
+                outcomes = game.chance_outcomes(s)
+                t.chance[k] = [float(p) for _, p in outcomes]
+                kids = [game.result(s, a) for a, _ in outcomes]
+            else:
+                acts = list(game.actions(s))
+                key = (mover, info(s, mover) if info is not None else s)
+                if key not in index:
+                    index[key] = len(self.infosets)
+                    self.infosets.append((mover, key[1], acts))
+                t.slot[k] = index[key]
+                kids = [game.result(s, a) for a in acts]
+            stack.extend((c, k) for c in reversed(kids))
+        self.offsets = np.cumsum([0] + [len(acts) for _, _, acts in self.infosets])
+        if self.offsets[-1] > MAX_ACTIONS:
+            raise GameSearchError(f"{game.name}: {int(self.offsets[-1])} information-set "
+                                  f"actions; agent QRE here takes at most {MAX_ACTIONS}")
+        values = np.array([u for u in self.tree.payoff.values()])
+        self.scale = max(1.0, float(np.ptp(values))) if len(values) else 1.0
+
+    def uniform(self) -> np.ndarray:
+        """Everyone plays every action at every information set with equal probability."""
+        sizes = np.diff(self.offsets)
+        return np.concatenate([np.full(n, 1.0 / n) for n in sizes])
+
+    def action_values(self, sigma: np.ndarray) -> np.ndarray:
+        """v(h, a) for every information-set action, the payoff of h's player."""
+        return self._sweep(sigma)[0]
+
+    def _sweep(self, sigma: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(v(h, a) for every information-set action, every player's expected payoff)."""
+        t = self.tree
+        n = len(t.mover)
+        reach = np.zeros(n)
+        reach[0] = 1.0
+        for k in range(n):  # parents come first
+            if t.mover[k] == -2:
+                continue
+            if t.mover[k] == CHANCE:
+                probs = t.chance[k]
+            else:
+                lo = self.offsets[t.slot[k]]
+                probs = sigma[lo:lo + len(t.children[k])]
+            for c, p in zip(t.children[k], probs):
+                reach[c] = reach[k] * p
+        value = np.zeros((n, self.players))
+        for k in range(n - 1, -1, -1):  # children first
+            if t.mover[k] == -2:
+                value[k] = t.payoff[k]
+            elif t.mover[k] == CHANCE:
+                value[k] = sum(p * value[c] for c, p in zip(t.children[k], t.chance[k]))
+            else:
+                lo = self.offsets[t.slot[k]]
+                probs = sigma[lo:lo + len(t.children[k])]
+                value[k] = sum(p * value[c] for c, p in zip(t.children[k], probs))
+        total = np.zeros(self.offsets[-1])
+        weight = np.zeros(len(self.infosets))
+        for k in range(n):
+            h = t.slot[k]
+            if h < 0:
+                continue
+            player = self.infosets[h][0]
+            lo = self.offsets[h]
+            w = reach[k] + 1e-300  # an unreached set: its nodes count alike
+            weight[h] += w
+            for j, c in enumerate(t.children[k]):
+                total[lo + j] += w * value[c, player]
+        return total / np.repeat(weight, np.diff(self.offsets)), value[0]
+
+    def residual(self, x: np.ndarray, lam: float) -> np.ndarray:
+        """x - log L(exp(x)): zero exactly at the agent QRE at ``lam`` (payoff units)."""
+        v = lam * self.action_values(np.exp(x))
+        out = np.empty_like(x)
+        for h in range(len(self.infosets)):
+            lo, hi = self.offsets[h], self.offsets[h + 1]
+            top = v[lo:hi].max()
+            log_sum = top + np.log(np.exp(v[lo:hi] - top).sum())
+            out[lo:hi] = x[lo:hi] - (v[lo:hi] - log_sum)
+        return out
+
+    def solve(self, x: np.ndarray, lam: float, iterations: int = 30) -> np.ndarray | None:
+        """Newton from ``x`` to the agent QRE at ``lam``; None if it does not converge."""
+        eps = 1e-7
+        for _ in range(iterations):
+            f = self.residual(x, lam)
+            if not np.all(np.isfinite(f)):
+                return None
+            if np.abs(f).max() < TOLERANCE:
+                return x
+            jac = np.empty((len(x), len(x)))
+            for j in range(len(x)):
+                step = x.copy()
+                step[j] += eps
+                jac[:, j] = (self.residual(step, lam) - f) / eps
+            try:
+                x = x - np.linalg.solve(jac, f)
+            except np.linalg.LinAlgError:
+                return None
+            x = np.minimum(x, 0.0)  # log-probabilities
+        f = self.residual(x, lam)
+        return x if np.all(np.isfinite(f)) and np.abs(f).max() < 1e-8 else None
+
+    def point(self, lam: float, x: np.ndarray) -> AgentPoint:
+        """The behaviour profile at ``x`` as one dictionary per player."""
+        sigma = np.exp(x)
+        profile: list[dict[Hashable, dict[Any, float]]] = [{} for _ in range(self.players)]
+        for h, (player, key, acts) in enumerate(self.infosets):
+            lo = self.offsets[h]
+            profile[player][key] = {a: float(sigma[lo + j]) for j, a in enumerate(acts)}
+        payoffs = tuple(float(v) for v in self._sweep(sigma)[1])
+        return AgentPoint(lam, profile, payoffs)
+
+
+def trace_agent_branch(game: Game, max_lambda: float, max_steps: int = 2_000
+                       ) -> tuple[list[AgentPoint], list[str]]:
+    """The agent logit QRE branch from lambda = 0 to ``max_lambda`` (payoff units), and
+    notes (a branch that turns back in lambda stops there)."""
+    if not max_lambda >= 0:
+        raise GameSearchError("the largest lambda must be a nonnegative number")
+    logit = AgentLogit(game)
+    x = np.log(logit.uniform())
+    lam = 0.0
+    points = [logit.point(0.0, x)]
+    previous: tuple[float, np.ndarray] | None = None
+    step = min(0.1 / logit.scale, max_lambda)
+    notes: list[str] = []
+    for _ in range(max_steps):
+        if lam >= max_lambda:
+            break
+        target = min(lam + step, max_lambda)
+        guess = x
+        if previous is not None and lam > previous[0]:
+            guess = x + (x - previous[1]) * (target - lam) / (lam - previous[0])
+        found = logit.solve(np.minimum(guess, 0.0), target)
+        if found is None:
+            found = logit.solve(x, target)
+        if found is None:
+            step /= 2
+            if step < 1e-9 * max(1.0, lam):
+                notes.append(f"the branch could not be followed past lambda = {lam:.6g} "
+                             "(it may turn back there)")
+                break
+            continue
+        previous = (lam, x)
+        lam, x = target, found
+        points.append(logit.point(lam, x))
+        step = min(step * 1.5, max(0.5 / logit.scale, lam))
+    else:
+        notes.append(f"stopped after {max_steps} steps at lambda = {lam:.6g}")
+    return points, notes
+
+
+def agent_qre_at(game: Game, lam: float) -> AgentPoint:
+    """The agent logit QRE on the principal branch at ``lam``."""
+    points, notes = trace_agent_branch(game, lam)
+    if points[-1].lam < lam:
+        raise GameSearchError("; ".join(notes) or f"lambda {lam:g} was not reached")
+    return points[-1]

@@ -1,0 +1,120 @@
+"""Agent quantal response equilibria of extensive-form games (theory/agent_qre.py): equal
+to the normal-form QRE where the tree is a simultaneous game, uniform at lambda = 0, and
+ending in the known equilibria of Selten's horse, beer-quiche and Kuhn poker."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gamesearch.errors import GameSearchError
+from gamesearch.games import load_game
+from gamesearch.theory.agent_qre import agent_qre_at, trace_agent_branch
+from gamesearch.theory.behaviour import behaviour_regret, expected_payoffs
+from gamesearch.theory.efg import read_efg
+from gamesearch.theory.normal_form import NormalFormGame
+from gamesearch.theory.qre import qre_at
+from test_theory_efg import BEER_QUICHE, HORSE
+
+# a 2x3 game written as a tree: 2 moves without seeing 1's move (one information set)
+SIMULTANEOUS = """EFG 2 R "simultaneous" { "1" "2" }
+""
+p "" 1 1 "" { "T" "B" } 0
+p "" 2 1 "" { "L" "C" "R" } 0
+t "" 1 "" { 3 1 }
+t "" 2 "" { 0 2 }
+t "" 3 "" { 1 0 }
+p "" 2 1 0
+t "" 4 "" { 0 0 }
+t "" 5 "" { 2 3 }
+t "" 6 "" { 1 4 }
+"""
+MATRIX = np.array([[[3, 0, 1], [0, 2, 1]], [[1, 2, 0], [0, 3, 4]]], float)
+
+
+@pytest.mark.parametrize("lam", [0.5, 2.0, 6.0])
+def test_a_simultaneous_tree_gives_the_normal_form_qre(lam):
+    """With one information set each, every agent is a whole player: the agent QRE is the
+    normal-form logit QRE (qre.py, itself checked against Gambit)."""
+    tree = agent_qre_at(read_efg(SIMULTANEOUS), lam).profile
+    normal = qre_at(NormalFormGame(MATRIX), lam).profile
+    ours = [list(tree[0][(0, 1)].values()), list(tree[1][(1, 1)].values())]
+    assert np.allclose(ours[0], normal[0], atol=1e-7)
+    assert np.allclose(ours[1], normal[1], atol=1e-7)
+
+
+def test_the_branch_starts_uniform_and_lambda_grows():
+    points, notes = trace_agent_branch(read_efg(BEER_QUICHE), 10.0)
+    assert notes == [] and points[0].lam == 0 and points[-1].lam == 10.0
+    assert all(a.lam < b.lam for a, b in zip(points, points[1:]))
+    for behaviour in points[0].profile:
+        for probs in behaviour.values():
+            assert all(abs(p - 1 / len(probs)) < 1e-12 for p in probs.values())
+
+
+def test_seltens_horse_ends_in_its_perfect_equilibrium():
+    """The branch's limit is a sequential equilibrium: 1 and 2 go across, 3 plays L with
+    probability at least 3/4 (the component Selten's perfection selects)."""
+    game = read_efg(HORSE)
+    end = agent_qre_at(game, 1000.0).profile
+    assert end[0][(0, 1)]["A"] > 0.999 and end[1][(1, 1)]["a"] > 0.999
+    assert end[2][(2, 1)]["L"] >= 0.75
+    assert max(behaviour_regret(game, end)) < 1e-6
+
+
+def test_beer_quiche_selects_pooling_on_beer():
+    """Both types have beer, the receiver does not duel after beer and duels after quiche
+    with probability at least 1/2: the pooling equilibrium the intuitive criterion keeps."""
+    game = read_efg(BEER_QUICHE)
+    end = agent_qre_at(game, 1000.0).profile
+    assert end[0][(0, 1)]["beer"] > 0.999 and end[0][(0, 2)]["beer"] > 0.999
+    assert end[1][(1, 1)]["not"] > 0.999 and end[1][(1, 2)]["duel"] >= 0.5
+    assert max(behaviour_regret(game, end)) < 1e-6
+
+
+def test_kuhn_poker_approaches_its_value():
+    game = load_game("kuhn_poker")
+    point = agent_qre_at(game, 100.0)
+    end = point.profile
+    assert abs(expected_payoffs(game, end)[0] + 1 / 18) < 2e-3
+    assert np.allclose(point.payoffs, expected_payoffs(game, end), atol=1e-12)
+    assert max(behaviour_regret(game, end)) < 5e-3
+
+
+def test_bad_requests_are_clear_errors():
+    with pytest.raises(GameSearchError, match="nonnegative"):
+        trace_agent_branch(read_efg(HORSE), -1.0)
+    with pytest.raises(GameSearchError, match="nodes"):
+        trace_agent_branch(load_game("tictactoe"), 1.0)
+
+
+def test_a_perfect_information_tree_takes_each_node_as_its_own_set():
+    """Without information sets every decision node is an agent; at a large lambda the
+    branch plays the backward-induction moves (II-Nim: the first player loses)."""
+    end = agent_qre_at(load_game("ii-nim"), 200.0)
+    assert end.payoffs[0] < -0.99 and end.payoffs[1] > 0.99
+
+
+def test_the_qre_command_reads_a_tree(tmp_path):
+    """`gamesearch qre FILE.efg`: each information set's behaviour, the payoffs, a plot;
+    bad requests are one line, exit 2."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "bq.efg"
+    path.write_text(BEER_QUICHE)
+    plot = tmp_path / "branch.png"
+
+    def cli(*args):
+        return subprocess.run([sys.executable, "-m", "gamesearch", "qre", str(path), *args],
+                              capture_output=True, text=True, timeout=120)
+
+    out = cli("--lambda", "2", "--plot", str(plot))
+    assert out.returncode == 0, out.stderr
+    assert "receiver: quiche" in out.stdout and "expected payoffs" in out.stdout
+    assert plot.stat().st_size > 10_000
+    for args, words in ((("--fit", "1,2"), "normal-form"), (("--lambda", "-1"), "nonnegative"),
+                        (("--plot", str(plot)), "not overwriting")):
+        bad = cli(*args)
+        assert bad.returncode == 2 and words in bad.stderr and "Traceback" not in bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1
