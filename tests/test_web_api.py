@@ -561,3 +561,112 @@ def test_every_worker_starts_and_stays_up(client):
     pool = client.get("/api/health").json()["pool"]
     assert len(pool["analysis"]) == 1 and len(pool["play"]) == 2
     assert pool["ready"] == 3
+
+
+@pytest.mark.skipif(not theory_api.available(), reason="gamesearch.theory is not in this build")
+def test_matrix_analysis_traces_the_logit_branch(client):
+    """From lambda = 0 (everyone uniform) towards the equilibrium the branch selects: in
+    the prisoner's dilemma both players end on Defect."""
+    dilemma = client.post("/api/matrix", json={
+        "payoffs": [[[-1, -1], [-3, 0]], [[0, -3], [-2, -2]]]}).json()
+    points = dilemma["qre"]["points"]
+    assert 2 <= len(points) <= theory_api.QRE_POINTS + 2
+    assert points[0]["lambda"] == 0 and points[0]["profile"] == [[0.5, 0.5], [0.5, 0.5]]
+    lams = [p["lambda"] for p in points]
+    assert lams == sorted(lams) and lams[-1] > 100
+    assert points[-1]["profile"][0][1] > 0.99 and points[-1]["profile"][1][1] > 0.99
+
+
+THREE_PENNIES = ('NFG 1 R "Three-player matching pennies" { "1" "2" "3" } { 2 2 2 }\n\n'
+                 '1 1 -1 -1 1 1 -1 -1 -1 1 -1 1 1 -1 1 -1 -1 -1 -1 1 1 1 1 -1\n')
+
+
+@pytest.mark.skipif(not theory_api.available(), reason="gamesearch.theory is not in this build")
+def test_a_three_player_file_is_solved_by_simplicial_subdivision(client):
+    """Jordan's three-player matching pennies: no pure equilibrium, the only one is everyone
+    mixing half and half; the lab finds it with its regret, and the logit branch."""
+    answer = client.post("/api/matrix/file", json={"text": THREE_PENNIES, "name": "j.nfg"})
+    assert answer.status_code == 200
+    r = answer.json()["nplayer"]
+    assert r["players"] == ["1", "2", "3"] and r["shape"] == [2, 2, 2] and r["pure"] == []
+    assert r["simpdiv"]["profile"] == [[0.5, 0.5]] * 3 and r["simpdiv"]["regret"] < 1e-9
+    assert r["qre"]["points"][0]["profile"] == [[0.5, 0.5]] * 3
+
+
+@pytest.mark.skipif(not theory_api.available(), reason="gamesearch.theory is not in this build")
+def test_a_file_of_more_players_too_large_is_one_line(client):
+    """Four players with 12 strategies each: 20,736 profiles, over the lab's bound (the
+    outcome form keeps the file under the request's size limit)."""
+    assert theory_api.MAX_PROFILES < 12 ** 4
+    text = ('NFG 1 R "big" { "1" "2" "3" "4" } { 12 12 12 12 }\n""\n\n'
+            '{ { "" 0, 0, 0, 0 } }\n' + " ".join(["1"] * 12 ** 4) + "\n")
+    answer = client.post("/api/matrix/file", json={"text": text, "name": "big.nfg"})
+    assert answer.status_code == 400 and "pure profiles" in answer.json()["error"]
+
+
+# --- extensive-form lab --------------------------------------------------------------------
+
+HORSE_EFG = """EFG 2 R "Selten's horse" { "1" "2" "3" }
+""
+p "" 1 1 "" { "D" "A" } 0
+p "" 3 1 "" { "L" "R" } 0
+t "" 1 "DL" { 0 0 0 }
+t "" 2 "DR" { 3 2 2 }
+p "" 2 1 "" { "d" "a" } 0
+p "" 3 1 0
+t "" 3 "AdL" { 0 0 1 }
+t "" 4 "AdR" { 4 4 0 }
+t "" 5 "Aa" { 1 1 1 }
+"""
+ENTRY_EFG = """EFG 2 R "entry" { "entrant" "incumbent" }
+""
+p "" 1 1 "" { "out" "in" } 0
+t "" 1 "" { 0 2 }
+p "" 2 1 "" { "fight" "accommodate" } 0
+t "" 2 "" { -1 -1 }
+t "" 3 "" { 1 1 }
+"""
+
+
+def test_efg_lab_draws_the_tree_and_solves_it(client):
+    """Selten's horse: nine nodes, player 3's two nodes one information set; with three
+    players 'auto' takes the agent QRE, which ends at (A, a, L)."""
+    view = client.post("/api/efg", json={"text": HORSE_EFG}).json()
+    assert len(view["nodes"]) == 9 and view["infosets"] == {"2:1": [1, 5]}
+    assert view["nodes"][0]["children"][1] == {"to": 4, "action": "A"}
+    assert view["nodes"][2]["payoffs"] == ["0", "0", "0"]
+    s = view["solution"]
+    assert s["method"].startswith("agent logit QRE") and s["regret"] == ["0", "0", "0"]
+    assert float(s["behaviour"]["0:1"]["A"]) > 0.999 and float(s["behaviour"]["2:1"]["L"]) > 0.75
+
+
+def test_efg_lab_methods_answer_each_in_its_own_terms(client):
+    """Entry deterrence (perfect information): backward induction enters and accommodates;
+    the LCP gives an equilibrium with zero regret, exactly; a method that does not fit is
+    a 400 naming why."""
+    spe = client.post("/api/efg", json={"text": ENTRY_EFG, "method": "auto"}).json()["solution"]
+    assert spe["method"].startswith("backward induction")
+    assert spe["behaviour"] == {"0:1": {"out": "0", "in": "1"},
+                                "1:1": {"fight": "0", "accommodate": "1"}}
+    assert spe["payoffs"] == ["1", "1"] and spe["regret"] == ["0", "0"]
+    lcp = client.post("/api/efg", json={"text": ENTRY_EFG, "method": "lcp"}).json()["solution"]
+    assert lcp["method"].startswith("sequence-form LCP") and lcp["regret"] == ["0", "0"]
+    qre = client.post("/api/efg", json={"text": ENTRY_EFG, "method": "qre", "lambda": 0})
+    assert qre.json()["solution"]["behaviour"]["0:1"] == {"out": "0.5", "in": "0.5"}
+    for body, words in (({"text": HORSE_EFG, "method": "lcp"}, "two players"),
+                        ({"text": HORSE_EFG, "method": "spe"}, "perfect information"),
+                        ({"text": HORSE_EFG, "method": "nash"}, "unknown method"),
+                        ({"text": HORSE_EFG, "method": "qre", "lambda": -2}, "lambda"),
+                        ({"text": "EFG 2 R", "method": "auto"}, "")):
+        bad = client.post("/api/efg", json=body)
+        assert bad.status_code == 400 and words in bad.json()["error"], bad.json()
+
+
+def test_efg_lab_refuses_a_tree_too_big_to_draw(client):
+    from gamesearch.web.efglab import MAX_DRAWN_NODES
+
+    leaves = " ".join(f'"a{i}"' for i in range(MAX_DRAWN_NODES))
+    rows = "\n".join(f't "" {i + 1} "" {{ {i} {-i} }}' for i in range(MAX_DRAWN_NODES))
+    text = f'EFG 2 R "wide" {{ "1" "2" }}\n""\np "" 1 1 "" {{ {leaves} }} 0\n{rows}\n'
+    bad = client.post("/api/efg", json={"text": text})
+    assert bad.status_code == 400 and "draws at most" in bad.json()["error"]

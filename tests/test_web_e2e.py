@@ -340,7 +340,7 @@ def test_names_from_links_and_files_are_text_never_html(server, page):
 
 @pytest.mark.parametrize("where", ["#/play?game=connect4&moves=4+4+3",
                                    "#/play?game=whist&p1=human",
-                                   "#/tree?name=deep&algo=alphabeta", "#/matrix"])
+                                   "#/tree?name=deep&algo=alphabeta", "#/matrix", "#/efg"])
 def test_no_sideways_scrolling_on_a_phone(server, browser, where):
     phone = browser.new_page(viewport={"width": 390, "height": 844})
     try:
@@ -484,3 +484,40 @@ def test_checkers_by_two_clicks_the_engine_answers_from_a_search(server, page):
     assert moves[0] == ["11-15", ""] and moves[1][1] == "search", moves
     assert page.locator("#board [data-piece]").count() == 24
     assert page.text_content("#play-error") == ""
+
+
+def test_matrix_lab_plots_the_qre_branch_and_solves_a_three_player_file(server, page):
+    """The two-player example gets its logit branch drawn (one line per strategy); the
+    three-player example (an .nfg) is solved by simplicial subdivision, with its regret."""
+    page.goto(server + "#/matrix")
+    page.wait_for_function("document.querySelectorAll('#matrix-qre polyline').length == 4",
+                           timeout=60_000)
+    page.select_option("#matrix-select", "three-player matching pennies (.nfg)")
+    page.wait_for_function("document.getElementById('matrix-equilibria').textContent"
+                           ".includes('simplicial subdivision')", timeout=60_000)
+    text = page.text_content("#matrix-equilibria")
+    assert "1 (0.5, 0.5) · 2 (0.5, 0.5) · 3 (0.5, 0.5)" in text
+    assert "No pure-strategy equilibrium" in text
+    assert page.locator("#matrix-qre polyline").count() == 6
+
+
+def test_extensive_form_lab_draws_solves_and_redraws_an_edited_file(server, page, shots):
+    page.goto(server + "#/efg")
+    page.wait_for_function("document.getElementById('efg-solution').textContent"
+                           ".includes('agent logit QRE')", timeout=60_000)
+    assert page.locator("#efg-canvas circle").count() == 4  # 1, 3, 2, 3 (horse)
+    assert page.locator("#efg-canvas rect").count() == 5
+    assert page.locator("#efg-canvas path").count() == 1  # player 3's information set
+    page.screenshot(path=str(shots / "efg-lab.png"))
+    page.select_option("#efg-select", "entry deterrence")
+    page.wait_for_function("document.getElementById('efg-solution').textContent"
+                           ".includes('backward induction')", timeout=60_000)
+    assert "entrant #1: out 0, in 1" in page.text_content("#efg-solution")
+    # edit the file: fighting now pays the incumbent, so the entrant stays out
+    page.fill("#efg-text", page.input_value("#efg-text").replace('{ -1 -1 }', '{ -1 3 }'))
+    page.click("#efg-solve")
+    page.wait_for_function("document.getElementById('efg-solution').textContent"
+                           ".includes('out 1, in 0')", timeout=60_000)
+    page.fill("#efg-text", "EFG 2 R {")
+    page.click("#efg-solve")
+    page.wait_for_function("document.getElementById('efg-error').textContent.length > 0")

@@ -8,7 +8,7 @@ from gamesearch.errors import GameSearchError
 from gamesearch.web import theory_api, treelab
 from gamesearch.web.pool import JobFailed
 from gamesearch.web.trees import TREES
-from gamesearch.web.validate import MatrixFileRequest, MatrixRequest, TreeRequest
+from gamesearch.web.validate import EfgRequest, MatrixFileRequest, MatrixRequest, TreeRequest
 
 router = APIRouter()
 
@@ -79,3 +79,12 @@ async def matrix_file(request: Request, body: MatrixFileRequest) -> dict:
     if not theory_api.available():
         raise JobFailed(theory_api.MISSING, 501)
     return await run_job(request, "matrix_file", body.model_dump(), MATRIX_BUDGET)
+
+
+@router.post("/efg")
+async def efg(request: Request, body: EfgRequest) -> dict:
+    """An extensive-form game from .efg text: its tree for drawing and its solution."""
+    if not theory_api.available():
+        raise JobFailed(theory_api.MISSING, 501)
+    return await run_job(request, "efg", {"text": body.text, "method": body.method,
+                                          "lambda": body.lam}, MATRIX_BUDGET)

@@ -18,6 +18,13 @@ MAX_STRATEGIES = 32
 MAX_SUPPORT_PAIRS = 3_000_000
 """Support pairs support enumeration may try (12x12 has 2.7 million, about 3 s here; 16x16
 has 600 million): beyond, the mixed equilibria are skipped with a note, the rest answers."""
+MAX_PROFILES = 20_000
+"""Pure profiles of a game of three or more players the lab solves (5 players x 7
+strategies); larger files are refused with the command line's way to solve them."""
+QRE_POINTS = 60
+"""Points of the logit branch sent for the plot (the branch itself has a few hundred)."""
+QRE_LAMBDA = 1000.0
+"""Where the plotted branch ends, over the payoff range: near a Nash equilibrium."""
 THEORY_MODULE = "gamesearch.theory.normal_form"
 MISSING = ("the matrix lab needs gamesearch.theory (normal-form games), which is not "
            "installed in this build")
@@ -122,6 +129,7 @@ def analyze(payload: dict) -> dict:
         out["mixed"] = mixed_equilibria(game, elimination)
     except GameSearchError as err:
         out["mixed"] = {"equilibria": [], "notes": [str(err)]}
+    out["qre"] = qre_branch(game)
     if zero_sum:
         solution = solve_zero_sum(game)
         out["value"] = json_number(solution.value)
@@ -205,8 +213,7 @@ def parse_file(text: str, filename: str) -> dict:
     suffix = next((x for x in FILE_SUFFIXES if filename.lower().endswith(x)), "")
     game = parse_game(text, "upload" + suffix)
     if game.num_players != 2:
-        raise GameSearchError(f"matrix lab: two-player games only; this file has "
-                              f"{game.num_players} players")
+        return {"nplayer": analyze_nplayer(game)}
     m, n = game.shape
     if m > MAX_STRATEGIES or n > MAX_STRATEGIES:
         raise GameSearchError(f"matrix lab: {m}x{n} strategies; at most {MAX_STRATEGIES} "
@@ -216,3 +223,58 @@ def parse_file(text: str, filename: str) -> dict:
                for i in range(m)]
     return {"payoffs": payoffs, "row_names": game.strategies[0],
             "column_names": game.strategies[1]}
+
+
+def qre_branch(game: Any) -> dict:
+    """The logit quantal response branch (McKelvey and Palfrey) from lambda = 0, where
+    everyone mixes uniformly, towards the Nash equilibrium it selects, sampled for a plot:
+    each point's lambda and every player's mixed strategy."""
+    import numpy as np
+
+    from gamesearch.theory.qre import trace_branch
+
+    scale = max(1.0, float(np.ptp(game.payoffs)))
+    try:
+        branch = trace_branch(game, QRE_LAMBDA / scale, max_steps=5_000)
+    except (GameSearchError, ArithmeticError, np.linalg.LinAlgError) as err:
+        return {"points": [], "notes": [f"the logit branch could not be traced: {err}"]}
+    step = max(1, -(-len(branch) // QRE_POINTS))  # at most QRE_POINTS, and the last
+    chosen = branch[::step] + ([branch[-1]] if (len(branch) - 1) % step else [])
+    points = [{"lambda": round(float(p.lam) * scale, 6),
+               "profile": [[round(float(x), 6) for x in mix] for mix in p.profile]}
+              for p in chosen]
+    return {"points": points, "scale": scale, "notes": []}
+
+
+def analyze_nplayer(game: Any) -> dict:
+    """A game of three or more players: its pure equilibria, one mixed equilibrium by
+    simplicial subdivision with its maximum regret, and the logit branch."""
+    import numpy as np
+
+    from gamesearch.theory.logit_nash import max_regret
+    from gamesearch.theory.pure import pure_equilibria
+    from gamesearch.theory.simpdiv import simpdiv
+
+    profiles = int(np.prod(game.shape))
+    if profiles > MAX_PROFILES:
+        raise GameSearchError(f"matrix lab: {profiles:,} pure profiles; at most "
+                              f"{MAX_PROFILES:,} here (the command line solves larger games: "
+                              "gamesearch nash FILE --method simpdiv)")
+    names = game.strategies
+    pure = [{"profile": [names[i][j] for i, j in enumerate(p)],
+             "payoffs": [round(float(game.payoffs[i][p]), 6)
+                         for i in range(game.num_players)]}
+            for p in pure_equilibria(game)]
+    out: dict[str, Any] = {"players": list(game.players), "strategies": names,
+                           "shape": list(game.shape), "pure": pure, "notes": []}
+    try:
+        found = simpdiv(game)
+        profile = found.equilibria[0]
+        out["simpdiv"] = {
+            "profile": [[round(float(x), 6) for x in mix] for mix in profile],
+            "payoffs": [round(float(v), 6) for v in game.expected_payoffs(profile)],
+            "regret": float(max_regret(game, profile))}
+    except GameSearchError as err:
+        out["notes"].append(f"simplicial subdivision: {err}")
+    out["qre"] = qre_branch(game)
+    return out

@@ -67,6 +67,12 @@ class MatrixFileRequest(BaseModel):
     name: str = Field(default="", max_length=200)
 
 
+class EfgRequest(BaseModel):
+    text: str = Field(max_length=60_000)
+    method: str = Field(default="auto", max_length=16)
+    lam: float | None = Field(default=None, alias="lambda")
+
+
 class MatrixRequest(BaseModel):
     payoffs: list[list[Any]] = Field(max_length=32)
     row_names: list[str] | None = Field(default=None, max_length=32)

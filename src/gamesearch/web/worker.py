@@ -311,6 +311,13 @@ def matrix_file(payload: dict, seconds: float, stop_flag: Any, send: Send) -> No
     send("result", _plain(theory_api.parse_file(payload["text"], payload["name"])))
 
 
+def efg(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
+    """Draw and solve an extensive-form game from .efg text (web/efglab.py)."""
+    from gamesearch.web.efglab import efg_view
+
+    send("result", _plain(efg_view(payload["text"], payload["method"], payload["lambda"])))
+
+
 def tree_matrix(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
     """The normal form of a tree from the tree lab (through the theory adapter)."""
     from gamesearch.web import theory_api
@@ -329,4 +336,5 @@ JOBS: dict[str, Callable[[dict, float, Any, Send], None]] = {
     "matrix": matrix,
     "matrix_file": matrix_file,
     "tree_matrix": tree_matrix,
+    "efg": efg,
 }

@@ -1,11 +1,12 @@
-// The page: three views chosen by the address (#/play, #/tree, #/matrix).
+// The page: four views chosen by the address (#/play, #/tree, #/matrix, #/efg).
 
 import { readHash } from "./url.js";
 import { initPlay } from "./play.js";
 import { initTree } from "./tree.js";
 import { initMatrix } from "./matrix.js";
+import { initEfg } from "./efg.js";
 
-const views = { play: initPlay, tree: initTree, matrix: initMatrix };
+const views = { play: initPlay, tree: initTree, matrix: initMatrix, efg: initEfg };
 const started = {};
 
 function show() {

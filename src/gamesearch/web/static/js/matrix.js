@@ -1,8 +1,11 @@
 // Matrix lab: type or load a normal-form game; dominated strategies struck out step by step,
-// best responses marked, pure and mixed equilibria, the value of a zero-sum game.
+// best responses marked, pure and mixed equilibria, the value of a zero-sum game, the logit
+// quantal response branch; games of three or more players from a file (.nfg), solved by
+// simplicial subdivision.
 
 import { postJSON } from "./api.js";
 import { h, setOptions } from "./dom.js";
+import { el, svg } from "./svg.js";
 import { pack, unpack, writeHash } from "./url.js";
 
 const $ = (id) => document.getElementById(id);
@@ -15,7 +18,75 @@ const EXAMPLES = {
   "iterated dominance": "4,3 5,1 6,2\n2,1 8,4 3,6\n3,0 9,6 2,8",
 };
 
+// Games of three or more players come as files (Gambit .nfg): this one is Jordan's
+// three-player matching pennies (1 matches 2, 2 matches 3, 3 mismatches 1).
+const EXAMPLE_FILES = {
+  "three-player matching pennies (.nfg)": 'NFG 1 R "Three-player matching pennies" ' +
+    '{ "1" "2" "3" } { 2 2 2 }\n\n1 1 -1 -1 1 1 -1 -1 -1 1 -1 1 1 -1 1 -1 -1 -1 -1 1 1 1 1 -1\n',
+};
+
 const lab = { result: null, shown: 0, names: null };
+const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
+  "#17becf"];
+
+// The logit branch: each strategy's probability against lambda / (1 + lambda), so the whole
+// branch from lambda = 0 (uniform) to a Nash equilibrium fits the width.
+function drawQre(qre, players, strategies) {
+  const holder = $("matrix-qre");
+  holder.replaceChildren();
+  if (!qre || !qre.points.length) {
+    (qre?.notes || []).forEach((n) => holder.append(h("p", { class: "note" }, n)));
+    return;
+  }
+  holder.append(h("h3", {}, "Logit quantal response branch"));
+  const width = 360, height = 200, left = 34, bottom = 26, top = 8;
+  const box = h("div", { class: "qre-plot" });
+  holder.append(box);
+  const picture = svg(width, height, box);
+  const x = (lam) => left + (width - left - 8) * (lam / (1 + lam));
+  const y = (p) => top + (height - top - bottom) * (1 - p);
+  el("line", { x1: left, y1: y(0), x2: width - 8, y2: y(0), class: "axis" }, picture);
+  el("line", { x1: left, y1: y(0), x2: left, y2: y(1), class: "axis" }, picture);
+  [0, 0.5, 1].forEach((p) => el("text", { x: 4, y: y(p) + 4, class: "tick", text: p }, picture));
+  [0, 1, 3, 10].forEach((lam) =>
+    el("text", { x: x(lam) - 6, y: height - 8, class: "tick", text: lam }, picture));
+  const keys = [];
+  let colour = 0;
+  players.forEach((player, i) => strategies[i].forEach((name, j) => {
+    const stroke = COLOURS[colour++ % COLOURS.length];
+    const line = qre.points.map((pt) => `${x(pt.lambda).toFixed(1)},${y(pt.profile[i][j]).toFixed(1)}`);
+    el("polyline", { points: line.join(" "), fill: "none", stroke, "stroke-width": 2,
+      "stroke-dasharray": i % 2 ? "5 3" : "" }, picture);
+    keys.push(h("li", {}, h("span", { class: "swatch", style: `background:${stroke}` }), ` ${player}: ${name}`));
+  }));
+  const last = qre.points[qre.points.length - 1];
+  holder.append(h("ul", { class: "qre-keys" }, ...keys),
+    h("p", { class: "note" }, `lambda from 0 (everyone uniform) to ${last.lambda}: ` +
+      players.map((p, i) => `${p} ${mix(last.profile[i])}`).join(" · ") +
+      ". The branch ends at the Nash equilibrium it selects (McKelvey and Palfrey)."));
+}
+
+// A game of three or more players (from a file): pure equilibria, one by simplicial
+// subdivision with its maximum regret, and the logit branch.
+function drawNPlayer(r) {
+  lab.result = null;
+  $("matrix-steps").replaceChildren();
+  $("matrix-value").textContent = "";
+  const names = r.players.map((p, i) => `${p} (${r.strategies[i].join(", ")})`);
+  $("matrix-table").replaceChildren(h("p", {}, `${r.players.length} players, ` +
+    `${r.shape.join(" x ")} strategies: ${names.join("; ")}`));
+  const pure = r.pure.map((e) => h("li", {}, `pure: (${e.profile.join(", ")}) payoffs ${mix(e.payoffs)}`));
+  const items = [...pure];
+  if (r.simpdiv) {
+    items.push(h("li", {}, "simplicial subdivision: " +
+      r.players.map((p, i) => `${p} ${mix(r.simpdiv.profile[i])}`).join(" · ") +
+      ` · payoffs ${mix(r.simpdiv.payoffs)} · maximum regret ${r.simpdiv.regret.toExponential(1)}`));
+  }
+  const notes = r.notes.map((n) => h("li", { class: "note" }, n));
+  if (!pure.length) notes.unshift(h("li", { class: "note" }, "No pure-strategy equilibrium."));
+  $("matrix-equilibria").replaceChildren(h("h3", {}, "Equilibria"), h("ul", {}, ...items, ...notes));
+  drawQre(r.qre, r.players, r.strategies);
+}
 
 function parseText(text) {
   const rows = text.trim().split("\n").map((line) => line.trim()).filter(Boolean)
@@ -93,6 +164,7 @@ async function solve() {
   lab.shown = 0;
   drawTable();
   drawEquilibria();
+  drawQre(lab.result.qre, lab.result.players, lab.result.strategies);
 }
 
 function applyParams(params) {
@@ -109,9 +181,14 @@ function applyParams(params) {
 }
 
 async function openFile(file) {
+  return openText(await file.text(), file.name);
+}
+
+async function openText(text, name) {
   $("matrix-error").textContent = "";
   try {
-    const table = await postJSON("/api/matrix/file", { text: await file.text(), name: file.name });
+    const table = await postJSON("/api/matrix/file", { text, name });
+    if (table.nplayer) { drawNPlayer(table.nplayer); return; }
     $("matrix-text").value = toText(table.payoffs);
     lab.names = { row_names: table.row_names, column_names: table.column_names };
     await solve();
@@ -122,8 +199,12 @@ async function openFile(file) {
 
 export async function initMatrix(params) {
   const select = $("matrix-select");
-  setOptions(select, Object.keys(EXAMPLES).map((k) => [k]));
+  setOptions(select, [...Object.keys(EXAMPLES), ...Object.keys(EXAMPLE_FILES)].map((k) => [k]));
   select.addEventListener("change", () => {
+    if (select.value in EXAMPLE_FILES) {
+      openText(EXAMPLE_FILES[select.value], "example.nfg");
+      return;
+    }
     $("matrix-text").value = EXAMPLES[select.value];
     lab.names = null;
     solve();

@@ -1,0 +1,191 @@
+// Extensive-form lab: a Gambit .efg file (opened, or typed and edited in the box) drawn as
+// a tree, information sets joined by dashed lines, chance probabilities on their branches,
+// payoffs under the leaves; solved on the server, each branch then labelled with the
+// probability the solution plays it (and drawn thicker the likelier it is).
+
+import { postJSON } from "./api.js";
+import { h, setOptions } from "./dom.js";
+import { el, svg } from "./svg.js";
+import { pack, unpack, writeHash } from "./url.js";
+
+const $ = (id) => document.getElementById(id);
+
+const EXAMPLES = {
+  "Selten's horse": `EFG 2 R "Selten's horse" { "1" "2" "3" }
+""
+p "" 1 1 "" { "D" "A" } 0
+p "" 3 1 "" { "L" "R" } 0
+t "" 1 "DL" { 0 0 0 }
+t "" 2 "DR" { 3 2 2 }
+p "" 2 1 "" { "d" "a" } 0
+p "" 3 1 0
+t "" 3 "AdL" { 0 0 1 }
+t "" 4 "AdR" { 4 4 0 }
+t "" 5 "Aa" { 1 1 1 }
+`,
+  "beer-quiche": `EFG 2 R "beer-quiche" { "sender" "receiver" }
+""
+c "" 1 "" { "weak" 1/10 "strong" 9/10 } 0
+p "" 1 1 "weak" { "beer" "quiche" } 0
+p "" 2 1 "beer" { "duel" "not" } 0
+t "" 1 "" { 0 1 }
+t "" 2 "" { 2 0 }
+p "" 2 2 "quiche" { "duel" "not" } 0
+t "" 3 "" { 1 1 }
+t "" 4 "" { 3 0 }
+p "" 1 2 "strong" { "beer" "quiche" } 0
+p "" 2 1 0
+t "" 5 "" { 1 0 }
+t "" 6 "" { 3 1 }
+p "" 2 2 0
+t "" 7 "" { 0 0 }
+t "" 8 "" { 2 1 }
+`,
+  "entry deterrence": `EFG 2 R "entry deterrence" { "entrant" "incumbent" }
+""
+p "" 1 1 "" { "out" "in" } 0
+t "" 1 "" { 0 2 }
+p "" 2 1 "" { "fight" "accommodate" } 0
+t "" 2 "" { -1 -1 }
+t "" 3 "" { 1 1 }
+`,
+};
+
+const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"];
+
+// A probability as a branch label: fractions as they come, decimals to three places.
+function short(p) {
+  if (typeof p === "string" && p.includes("/")) return p;
+  const x = Number(p);
+  return x < 0.0005 ? "0" : x > 0.9995 ? "1" : x.toFixed(3).replace(/0+$/, "");
+}
+const lab = { view: null };
+
+// Leaves in order across, each inner node over the middle of its children.
+function layout(nodes) {
+  const at = new Map();
+  let next = 0;
+  const place = (id, depth) => {
+    const node = nodes[id];
+    const kids = (node.children || []).map((c) => place(c.to, depth + 1));
+    const x = kids.length ? (kids[0] + kids[kids.length - 1]) / 2 : next++;
+    at.set(id, { x, depth });
+    return x;
+  };
+  place(0, 0);
+  return { at, leaves: next };
+}
+
+function draw() {
+  const v = lab.view;
+  const { at, leaves } = layout(v.nodes);
+  const depth = Math.max(...[...at.values()].map((p) => p.depth));
+  const dx = 74, dy = 86, pad = 40;
+  const width = Math.max(320, leaves * dx + 2 * pad), height = depth * dy + 2 * pad + 34;
+  const X = (id) => pad + at.get(id).x * dx + dx / 2, Y = (id) => pad + at.get(id).depth * dy;
+  const picture = svg(width, height, $("efg-canvas"));
+  const behaviour = v.solution ? v.solution.behaviour : {};
+  for (const node of v.nodes) {
+    (node.children || []).forEach((c) => {
+      const played = node.kind === "p" ? behaviour[node.infoset]?.[c.action] : undefined;
+      const p = played === undefined ? null : Number(played);
+      el("line", { x1: X(node.id), y1: Y(node.id), x2: X(c.to), y2: Y(c.to), class: "efg-edge",
+        "stroke-width": p === null ? 1.5 : 1 + 4 * p, opacity: p === null ? 1 : 0.35 + 0.65 * p },
+      picture);
+      const mx = (X(node.id) + X(c.to)) / 2, my = (Y(node.id) + Y(c.to)) / 2;
+      const words = node.kind === "c" ? `${c.action} (${c.prob})`
+        : played === undefined ? c.action : `${c.action} ${short(played)}`;
+      const left = X(c.to) < X(node.id);  // labels outside their branch, away from the other
+      el("text", { x: mx + (left ? -5 : 5), y: my - 2, class: "efg-action",
+        "text-anchor": left ? "end" : "start", text: words }, picture);
+    });
+  }
+  Object.values(v.infosets).forEach((ids, k) => {  // one information set: nodes joined
+    const sorted = [...ids].sort((a, b) => X(a) - X(b));  // by arcs, each set its own height
+    const lift = 16 + 9 * (k % 4);
+    const d = sorted.slice(1).map((id, i) => {
+      const a = sorted[i];
+      return `M ${X(a)} ${Y(a)} Q ${(X(a) + X(id)) / 2} ${Math.min(Y(a), Y(id)) - 2 * lift} ${X(id)} ${Y(id)}`;
+    }).join(" ");
+    el("path", { d, class: "efg-infoset", fill: "none" }, picture);
+  });
+  for (const node of v.nodes) {
+    if (node.kind === "t") {
+      el("rect", { x: X(node.id) - 4, y: Y(node.id) - 4, width: 8, height: 8, class: "efg-leaf" }, picture);
+      el("text", { x: X(node.id), y: Y(node.id) + 18, class: "efg-payoff", "text-anchor": "middle",
+        text: `(${node.payoffs.join(", ")})` }, picture);
+    } else {
+      const fill = node.kind === "c" ? "#999" : COLOURS[node.player % COLOURS.length];
+      el("circle", { cx: X(node.id), cy: Y(node.id), r: 9, fill, class: "efg-node" }, picture);
+      el("title", { text: node.kind === "c" ? "chance" : `${node.mover}: ${node.label}` },
+        picture.lastChild);
+      el("text", { x: X(node.id) - 12, y: Y(node.id) - 12, class: "efg-mover", "text-anchor": "end",
+        text: node.kind === "c" ? "chance" : node.mover }, picture);
+    }
+  }
+}
+
+function showSolution() {
+  const s = lab.view.solution;
+  const labels = {};
+  lab.view.nodes.forEach((n) => {
+    if (n.kind === "p") labels[n.infoset] = n.label.startsWith(n.mover) ? n.label : `${n.mover}: ${n.label}`;
+  });
+  const rows = Object.entries(s.behaviour).map(([key, probs]) => h("li", {},
+    `${labels[key] ?? key}: ` + Object.entries(probs).map(([a, p]) => `${a} ${p}`).join(", ")));
+  const regret = s.regret.length ? ` · regrets ${s.regret.join(", ")}` : "";
+  $("efg-solution").replaceChildren(h("h3", {}, s.method), h("ul", {}, ...rows),
+    h("p", {}, `payoffs (${s.payoffs.join(", ")})${regret}`),
+    ...s.notes.map((n) => h("p", { class: "note" }, n)));
+}
+
+async function solve() {
+  $("efg-error").textContent = "";
+  const text = $("efg-text").value;
+  const method = $("efg-method").value;
+  const lam = $("efg-lambda").value.trim();
+  writeHash("efg", { e: pack({ text, method, lam }) });
+  $("efg-status").textContent = "solving...";
+  try {
+    lab.view = await postJSON("/api/efg", { text, method, lambda: lam === "" ? null : Number(lam) });
+  } catch (err) {
+    $("efg-status").textContent = "";
+    $("efg-error").textContent = err.message;
+    return;
+  }
+  $("efg-status").textContent = `${lab.view.title || "tree"}: ${lab.view.players.join(", ")}; ` +
+    `${lab.view.nodes.length} nodes`;
+  draw();
+  showSolution();
+}
+
+function applyParams(params) {
+  if (!params.has("e")) return false;
+  try {
+    const data = unpack(params.get("e"));
+    $("efg-text").value = data.text;
+    $("efg-method").value = data.method || "auto";
+    $("efg-lambda").value = data.lam ?? "";
+    return true;
+  } catch {
+    $("efg-error").textContent = "The tree in the link could not be read.";
+    return false;
+  }
+}
+
+export async function initEfg(params) {
+  const select = $("efg-select");
+  setOptions(select, Object.keys(EXAMPLES).map((k) => [k]));
+  setOptions($("efg-method"), [["auto", "best for the tree"], ["lcp", "sequence-form LCP (2 players)"],
+    ["qre", "agent logit QRE"], ["spe", "backward induction"]]);
+  select.addEventListener("change", () => { $("efg-text").value = EXAMPLES[select.value]; solve(); });
+  $("efg-solve").addEventListener("click", solve);
+  $("efg-file").addEventListener("change", async (e) => {
+    if (!e.target.files[0]) return;
+    $("efg-text").value = await e.target.files[0].text();
+    solve();
+  });
+  if (!applyParams(params)) $("efg-text").value = EXAMPLES["Selten's horse"];
+  await solve();
+  return { shown(p) { if (applyParams(p)) solve(); } };
+}
