@@ -2,9 +2,9 @@
 
 On a fresh clone numba's on-disk cache is empty, and every worker of ``pytest -n N`` would
 compile the same kernels at the same time (N times the work, on the same cores). Here the
-first worker to start runs ``gamesearch warmup``'s steps while the others wait on a lock;
-they then load the compiled code from the cache. A serial run needs nothing: kernels
-compile on first use and are cached for the next run.
+workers share ``gamesearch warmup``'s steps, each step under a lock, so each kernel is
+compiled once; the tests then load the compiled code from the cache. A serial run needs
+nothing: kernels compile on first use and are cached for the next run.
 """
 
 from __future__ import annotations
@@ -24,22 +24,29 @@ settings.load_profile("gamesearch")
 
 @pytest.fixture(scope="session", autouse=True)
 def _kernels_compiled_once(tmp_path_factory: pytest.TempPathFactory) -> None:
-    if "PYTEST_XDIST_WORKER" not in os.environ:
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
         return
     try:
         import fcntl
     except ImportError:  # not POSIX: each worker compiles what it uses
         return
-    shared = tmp_path_factory.getbasetemp().parent  # the same folder for every worker
-    done = shared / "gamesearch-kernels-compiled"
-    with open(shared / "gamesearch-kernels.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not done.exists():
-            from gamesearch.catalog.warmup import warmup_steps
+    from gamesearch.catalog.warmup import warmup_steps
 
-            for _, step in warmup_steps():
-                step()
-            done.touch()
+    shared = tmp_path_factory.getbasetemp().parent  # the same folder for every worker
+    steps = warmup_steps()
+    # Workers share the steps: even-numbered ones take them from the first, odd-numbered
+    # from the last, each step under its own lock, so every kernel is compiled once and
+    # two workers compile at the same time until they meet.
+    number = int(worker.removeprefix("gw")) if worker.removeprefix("gw").isdigit() else 0
+    order = range(len(steps)) if number % 2 == 0 else range(len(steps) - 1, -1, -1)
+    for k in order:
+        with open(shared / f"gamesearch-kernel-{k}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            done = shared / f"gamesearch-kernel-{k}.done"
+            if not done.exists():
+                steps[k][1]()
+                done.touch()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -18,18 +18,34 @@ PIPE_WIDTH = 10_000
 
 class Output(Console):
     """A rich console that wraps lines for a terminal only: piped or redirected output keeps
-    every line and table whole (a program reading it should not have to undo the wrapping)."""
+    every line and table whole (a program reading it should not have to undo the wrapping).
+    A width given here (or set later) is kept; one rich took from a ``COLUMNS`` variable in
+    the environment is a terminal's, so a pipe ignores it."""
+
+    def __init__(self, *args: Any, width: int | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, width=width, **kwargs)
+        self._fixed_width = width is not None
 
     @property
     def size(self) -> ConsoleDimensions:
         size = super().size
-        if self._width is None and not self.is_terminal:
+        if not self._fixed_width and not self.is_terminal:
             return ConsoleDimensions(PIPE_WIDTH, size.height)
         return size
 
     @size.setter
     def size(self, new_size: tuple[int, int]) -> None:
         self._width, self._height = new_size
+        self._fixed_width = True
+
+    @property
+    def width(self) -> int:
+        return self.size.width
+
+    @width.setter
+    def width(self, width: int) -> None:
+        self._width = width
+        self._fixed_width = True
 
 
 console = Output(highlight=False)
