@@ -2,6 +2,7 @@
 
 import json
 from fractions import Fraction as F
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -15,39 +16,14 @@ from gamesearch.theory.efg import read_efg, write_efg
 from gamesearch.theory.sequence_form import solve_sequence_form
 
 # Selten's horse (Selten 1975): 1 goes Down or Across; after Across 2 goes down or across;
-# 3 moves (Left/Right) not knowing whether 1 went Down or 2 went down.
-HORSE = """EFG 2 R "Selten's horse" { "1" "2" "3" }
-"Selten (1975), Int. J. Game Theory 4"
-p "" 1 1 "" { "D" "A" } 0
-p "" 3 1 "" { "L" "R" } 0
-t "" 1 "DL" { 0 0 0 }
-t "" 2 "DR" { 3 2 2 }
-p "" 2 1 "" { "d" "a" } 0
-p "" 3 1 0
-t "" 3 "AdL" { 0 0 1 }
-t "" 4 "AdR" { 4 4 0 }
-t "" 5 "Aa" { 1 1 1 }
-"""
+# 3 moves (Left/Right) not knowing whether 1 went Down or 2 went down. The files are the
+# web lab's examples (src/gamesearch/data/efg).
+EXAMPLES = Path(__file__).resolve().parent.parent / "src" / "gamesearch" / "data" / "efg"
+HORSE = (EXAMPLES / "seltens_horse.efg").read_text()
 
 # The beer-quiche game (Cho and Kreps 1987): the sender is weak (1/10) or strong (9/10),
 # has beer or quiche; the receiver sees the breakfast and duels or not.
-BEER_QUICHE = """EFG 2 R "beer-quiche" { "sender" "receiver" }
-c "" 1 "" { "weak" 1/10 "strong" 9/10 } 0
-p "" 1 1 "weak" { "beer" "quiche" } 0
-p "" 2 1 "beer" { "duel" "not" } 0
-t "" 1 "" { 0 1 }
-t "" 2 "" { 2 0 }
-p "" 2 2 "quiche" { "duel" "not" } 0
-t "" 3 "" { 1 1 }
-t "" 4 "" { 3 0 }
-p "" 1 2 "strong" { "beer" "quiche" } 0
-p "" 2 1 0
-t "" 5 "" { 1 0 }
-t "" 6 "" { 3 1 }
-p "" 2 2 0
-t "" 7 "" { 0 0 }
-t "" 8 "" { 2 1 }
-"""
+BEER_QUICHE = (EXAMPLES / "beer_quiche.efg").read_text()
 
 
 def horse(d_or_a, a_prob, left_prob):

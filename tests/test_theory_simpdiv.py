@@ -15,6 +15,7 @@ from gamesearch.theory.formats import write_nfg
 from gamesearch.theory.logit_nash import REGRET_TOL, max_regret
 from gamesearch.theory.pure import pure_equilibria
 from gamesearch.theory.simpdiv import Grid, grid_point, simpdiv, simplicial_path
+from test_theory_nplayer import three_player_matching_pennies
 
 
 def tolerance(game):
@@ -29,18 +30,6 @@ def solve(game, **options):
     assert max_regret(game, profile) <= tolerance(game)
     assert is_nash(game, profile)
     return profile
-
-
-def three_player_matching_pennies():
-    """Jordan (1993): 1 wants to match 2, 2 to match 3, 3 to mismatch 1; the only
-    equilibrium is everyone mixing 1/2-1/2."""
-    p = np.zeros((3, 2, 2, 2), dtype=int)
-    for a in range(2):
-        for b in range(2):
-            for c in range(2):
-                p[:, a, b, c] = [1 if a == b else -1, 1 if b == c else -1,
-                                 1 if c != a else -1]
-    return NormalFormGame(p)
 
 
 def test_three_player_matching_pennies_gives_the_unique_equilibrium():

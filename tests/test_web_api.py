@@ -26,6 +26,8 @@ from fastapi.testclient import TestClient  # noqa: E402
 from gamesearch.games.tree import random_tree  # noqa: E402
 from gamesearch.web import theory_api, treelab  # noqa: E402
 from gamesearch.web.app import create_app  # noqa: E402
+from test_theory_efg import EXAMPLES as EFG_EXAMPLES  # noqa: E402
+from test_theory_efg import HORSE as HORSE_EFG  # noqa: E402
 
 CLASSIC = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 
@@ -606,26 +608,12 @@ def test_a_file_of_more_players_too_large_is_one_line(client):
 
 # --- extensive-form lab --------------------------------------------------------------------
 
-HORSE_EFG = """EFG 2 R "Selten's horse" { "1" "2" "3" }
-""
-p "" 1 1 "" { "D" "A" } 0
-p "" 3 1 "" { "L" "R" } 0
-t "" 1 "DL" { 0 0 0 }
-t "" 2 "DR" { 3 2 2 }
-p "" 2 1 "" { "d" "a" } 0
-p "" 3 1 0
-t "" 3 "AdL" { 0 0 1 }
-t "" 4 "AdR" { 4 4 0 }
-t "" 5 "Aa" { 1 1 1 }
-"""
-ENTRY_EFG = """EFG 2 R "entry" { "entrant" "incumbent" }
-""
-p "" 1 1 "" { "out" "in" } 0
-t "" 1 "" { 0 2 }
-p "" 2 1 "" { "fight" "accommodate" } 0
-t "" 2 "" { -1 -1 }
-t "" 3 "" { 1 1 }
-"""
+ENTRY_EFG = (EFG_EXAMPLES / "entry_deterrence.efg").read_text()
+
+
+def test_efg_lab_offers_its_example_files(client):
+    names = [e["name"] for e in client.get("/api/efg/examples").json()["examples"]]
+    assert names == ["beer-quiche", "entry deterrence", "Selten's horse"]
 
 
 def test_efg_lab_draws_the_tree_and_solves_it(client):

@@ -27,26 +27,34 @@ def _mix(mix: tuple[float, ...]) -> str:
     return ", ".join(f"{p:.6f}" for p in mix)
 
 
-def plot_branch(points: list, game, path: str) -> None:
-    """Each strategy's probability along the branch against lambda / (1 + lambda)."""
+def _plot(lams: list[float], lines: list[tuple[str, list[float]]], title: str,
+          path: str) -> None:
+    """Probability lines against lambda / (1 + lambda), so the whole branch from lambda 0
+    to a Nash equilibrium fits the width."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    xs = [p.lam / (1 + p.lam) for p in points]
+    xs = [lam / (1 + lam) for lam in lams]
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for i, names in enumerate(game.strategies):
-        for j, name in enumerate(names):
-            ax.plot(xs, [p.profile[i][j] for p in points], label=f"{game.players[i]}: {name}")
+    for label, ys in lines:
+        ax.plot(xs, ys, label=label)
     ax.set_xlabel("lambda / (1 + lambda)")
     ax.set_ylabel("probability")
-    ax.set_title(f"{game.title or 'game'}: logit QRE branch")
+    ax.set_title(title)
     ax.set_xlim(0, 1)
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small" if len(lines) <= 8 else "x-small")
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
+
+
+def plot_branch(points: list, game, path: str) -> None:
+    """Each strategy's probability along the branch against lambda / (1 + lambda)."""
+    lines = [(f"{game.players[i]}: {name}", [p.profile[i][j] for p in points])
+             for i, names in enumerate(game.strategies) for j, name in enumerate(names)]
+    _plot([p.lam for p in points], lines, f"{game.title or 'game'}: logit QRE branch", path)
 
 
 @app.command("qre")
@@ -167,24 +175,8 @@ def _where(game, player: int, key) -> str:
 
 def _plot_tree_branch(points: list, game, path: str) -> None:
     """Every action's probability along the agent branch against lambda / (1 + lambda)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    xs = [p.lam / (1 + p.lam) for p in points]
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    first = points[0].profile
-    for i, behaviour in enumerate(first):
-        for key, probs in behaviour.items():
-            for action in probs:
-                ax.plot(xs, [p.profile[i][key][action] for p in points],
-                        label=f"{_where(game, i, key)}: {action}")
-    ax.set_xlabel("lambda / (1 + lambda)")
-    ax.set_ylabel("probability")
-    ax.set_title(f"{game.title or 'game'}: agent logit QRE branch")
-    ax.set_xlim(0, 1)
-    ax.legend(fontsize="x-small")
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    lines = [(f"{_where(game, i, key)}: {action}", [p.profile[i][key][action] for p in points])
+             for i, behaviour in enumerate(points[0].profile)
+             for key, probs in behaviour.items() for action in probs]
+    _plot([p.lam for p in points], lines, f"{game.title or 'game'}: agent logit QRE branch",
+          path)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from gamesearch.errors import GameSearchError
-from gamesearch.web import theory_api, treelab
+from gamesearch.web import efglab, theory_api, treelab
 from gamesearch.web.pool import JobFailed
 from gamesearch.web.trees import TREES
 from gamesearch.web.validate import EfgRequest, MatrixFileRequest, MatrixRequest, TreeRequest
@@ -79,6 +79,12 @@ async def matrix_file(request: Request, body: MatrixFileRequest) -> dict:
     if not theory_api.available():
         raise JobFailed(theory_api.MISSING, 501)
     return await run_job(request, "matrix_file", body.model_dump(), MATRIX_BUDGET)
+
+
+@router.get("/efg/examples")
+async def efg_examples() -> dict:
+    """The extensive-form lab's example trees (.efg text)."""
+    return {"examples": efglab.examples()}
 
 
 @router.post("/efg")

@@ -6,9 +6,13 @@ Every answer carries each information set's behaviour and the players' regrets."
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from gamesearch.errors import GameSearchError
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "efg"
+"""The lab's example files (the tests read the same ones)."""
 
 MAX_DRAWN_NODES = 400
 """Nodes the page draws at most (the command line shows and solves larger trees)."""
@@ -16,6 +20,17 @@ METHODS = ("auto", "lcp", "qre", "spe")
 """auto: backward induction with perfect information, else the LCP for two players, else
 the agent QRE."""
 DEFAULT_LAMBDA = 100.0
+
+
+def examples() -> list[dict[str, str]]:
+    """The example trees: each file's title and text, in name order."""
+    from gamesearch.theory.efg import read_efg
+
+    out = []
+    for path in sorted(EXAMPLES.glob("*.efg")):
+        text = path.read_text()
+        out.append({"name": read_efg(text, path.name).title or path.stem, "text": text})
+    return out
 
 
 def _number(value: Any) -> str:

@@ -3,53 +3,14 @@
 // payoffs under the leaves; solved on the server, each branch then labelled with the
 // probability the solution plays it (and drawn thicker the likelier it is).
 
-import { postJSON } from "./api.js";
+import { getJSON, postJSON } from "./api.js";
 import { h, setOptions } from "./dom.js";
 import { el, svg } from "./svg.js";
 import { pack, unpack, writeHash } from "./url.js";
 
 const $ = (id) => document.getElementById(id);
 
-const EXAMPLES = {
-  "Selten's horse": `EFG 2 R "Selten's horse" { "1" "2" "3" }
-""
-p "" 1 1 "" { "D" "A" } 0
-p "" 3 1 "" { "L" "R" } 0
-t "" 1 "DL" { 0 0 0 }
-t "" 2 "DR" { 3 2 2 }
-p "" 2 1 "" { "d" "a" } 0
-p "" 3 1 0
-t "" 3 "AdL" { 0 0 1 }
-t "" 4 "AdR" { 4 4 0 }
-t "" 5 "Aa" { 1 1 1 }
-`,
-  "beer-quiche": `EFG 2 R "beer-quiche" { "sender" "receiver" }
-""
-c "" 1 "" { "weak" 1/10 "strong" 9/10 } 0
-p "" 1 1 "weak" { "beer" "quiche" } 0
-p "" 2 1 "beer" { "duel" "not" } 0
-t "" 1 "" { 0 1 }
-t "" 2 "" { 2 0 }
-p "" 2 2 "quiche" { "duel" "not" } 0
-t "" 3 "" { 1 1 }
-t "" 4 "" { 3 0 }
-p "" 1 2 "strong" { "beer" "quiche" } 0
-p "" 2 1 0
-t "" 5 "" { 1 0 }
-t "" 6 "" { 3 1 }
-p "" 2 2 0
-t "" 7 "" { 0 0 }
-t "" 8 "" { 2 1 }
-`,
-  "entry deterrence": `EFG 2 R "entry deterrence" { "entrant" "incumbent" }
-""
-p "" 1 1 "" { "out" "in" } 0
-t "" 1 "" { 0 2 }
-p "" 2 1 "" { "fight" "accommodate" } 0
-t "" 2 "" { -1 -1 }
-t "" 3 "" { 1 1 }
-`,
-};
+let EXAMPLES = {};  // title -> .efg text, from the server (src/gamesearch/data/efg)
 
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"];
 
@@ -175,6 +136,12 @@ function applyParams(params) {
 
 export async function initEfg(params) {
   const select = $("efg-select");
+  try {
+    const { examples } = await getJSON("/api/efg/examples");
+    EXAMPLES = Object.fromEntries(examples.map((e) => [e.name, e.text]));
+  } catch (err) {
+    $("efg-error").textContent = err.message;
+  }
   setOptions(select, Object.keys(EXAMPLES).map((k) => [k]));
   setOptions($("efg-method"), [["auto", "best for the tree"], ["lcp", "sequence-form LCP (2 players)"],
     ["qre", "agent logit QRE"], ["spe", "backward induction"]]);
@@ -185,7 +152,7 @@ export async function initEfg(params) {
     $("efg-text").value = await e.target.files[0].text();
     solve();
   });
-  if (!applyParams(params)) $("efg-text").value = EXAMPLES["Selten's horse"];
+  if (!applyParams(params)) $("efg-text").value = EXAMPLES["Selten's horse"] ?? "";
   await solve();
   return { shown(p) { if (applyParams(p)) solve(); } };
 }
