@@ -27,6 +27,7 @@ from gamesearch.theory import NormalFormGame
 from gamesearch.theory.equilibrium import same_profile
 from gamesearch.theory.logit_nash import logit_nash, max_regret
 from gamesearch.theory.qre import qre_at
+from gamesearch.theory.simpdiv import simpdiv
 from gamesearch.theory.vertex_enumeration import vertex_enumeration
 
 NPLAYER_SHAPES = ((3, 3, 3), (4, 4, 4), (2, 2, 2, 2), (3, 3, 3, 3))
@@ -72,7 +73,10 @@ def same_sets(ours: list, theirs: list) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes only")
+    parser.add_argument("--sections", default="vertex,nplayer,simpdiv,agent,lcp",
+                        help="which comparisons, comma-separated")
     args = parser.parse_args()
+    sections = set(args.sections.split(","))
     console = Console(width=170)
     vertex_enumeration(NormalFormGame.bimatrix(np.eye(3), np.eye(3)))  # numba warm-up
     table = Table(title="gamesearch vs Gambit (pygambit " + gbt.__version__ + ")")
@@ -81,6 +85,7 @@ def main() -> None:
         table.add_column(col)
     plan = [("float", s) for s in (QUICK_FLOAT if args.quick else FLOAT_SIZES)]
     plan += [("integer", s) for s in INTEGER_SIZES]
+    plan = plan if "vertex" in sections else []
     for kind, size in plan:
         rng = np.random.default_rng(size)
         if kind == "float":
@@ -98,8 +103,11 @@ def main() -> None:
                       f"{theirs:.3g}", f"{theirs / ours:.1f}x",
                       same_sets(found.equilibria, gambit_profiles(result, rational)))
         console.print(f"{kind} {size}x{size}: ours {ours:.3g} s, gambit {theirs:.3g} s")
-    nplayer_rows(table)
-    lcp_rows(table)
+    for name, rows in (("nplayer", nplayer_rows), ("simpdiv", simpdiv_rows),
+                       ("agent", agent_qre_rows), ("lcp", lcp_rows)):
+        if name in sections:
+            console.print(f"{name} ...")
+            rows(table)
     console.print(table)
 
 
@@ -160,6 +168,95 @@ def nplayer_rows(table: Table) -> None:
         table.add_row("logit QRE at lambda 2", "normal floats", "x".join(map(str, shape)), "1",
                       f"{ours:.3g}", f"{theirs:.3g}", f"{theirs / ours:.1f}x",
                       f"largest difference {gap:.1e}")
+
+
+GAMBIT_SIMPDIV_LIMIT = 60.0
+"""Seconds one Gambit simpdiv run may take here (its exact arithmetic can take minutes)."""
+
+
+def _gambit_simpdiv(payoffs: np.ndarray, out) -> None:
+    """In a child process: Gambit's simpdiv from the centroid, (seconds, profile)."""
+    game = gbt.Game.from_arrays(*payoffs)
+    began = time.perf_counter()
+    result = gbt.nash.simpdiv_solve(game.mixed_strategy_profile(rational=True))
+    out.put((time.perf_counter() - began, gambit_profiles(result, False)[0]))
+
+
+def gambit_simpdiv(payoffs: np.ndarray) -> tuple[float, tuple | None]:
+    """(seconds, profile) of one Gambit simpdiv run, or (limit, None) past the limit."""
+    import multiprocessing
+
+    out = multiprocessing.Queue()
+    child = multiprocessing.Process(target=_gambit_simpdiv, args=(payoffs, out))
+    child.start()
+    child.join(GAMBIT_SIMPDIV_LIMIT)
+    if child.is_alive():
+        child.kill()
+        child.join()
+        return GAMBIT_SIMPDIV_LIMIT, None
+    return out.get()
+
+
+def simpdiv_rows(table: Table) -> None:
+    """N-player games: our simplicial subdivision against Gambit's simpdiv (both from the
+    centroid), five seeded games of each shape, total time and the worst maximum regret;
+    a Gambit run past GAMBIT_SIMPDIV_LIMIT counts that limit and is noted."""
+    for shape in NPLAYER_SHAPES:
+        ours_total = theirs_total = 0.0
+        mine = theirs_regret = 0.0
+        stopped = 0
+        for k in range(5):
+            rng = np.random.default_rng(sum(shape) * len(shape) + 1000 * k)
+            payoffs = rng.standard_normal((len(shape), *shape))
+            game = NormalFormGame(payoffs)
+            ours, found = fastest(partial(simpdiv, game))
+            theirs, profile = gambit_simpdiv(payoffs)
+            ours_total, theirs_total = ours_total + ours, theirs_total + theirs
+            mine = max(mine, max_regret(game, found.equilibria[0]))
+            if profile is None:
+                stopped += 1
+            else:
+                theirs_regret = max(theirs_regret, max_regret(game, profile))
+        late = f", {stopped} Gambit run(s) stopped at {GAMBIT_SIMPDIV_LIMIT:g} s" if stopped else ""
+        table.add_row("N-player Nash: simpdiv / gambit simpdiv", "normal floats, 5 games",
+                      "x".join(map(str, shape)), "1 each", f"{ours_total:.3g}",
+                      f"{'>' if stopped else ''}{theirs_total:.3g}",
+                      f"{'>' if stopped else ''}{theirs_total / ours_total:.1f}x",
+                      f"max regret ours {mine:.1e}, gambit {theirs_regret:.1e}{late}")
+
+
+def agent_qre_rows(table: Table) -> None:
+    """Trees: our agent logit QRE against Gambit's logit QRE of the same .efg at lambda 2
+    (behaviour strategies), the largest difference in any action's probability."""
+    import tempfile
+    from pathlib import Path
+
+    from gamesearch.games import load_game
+    from gamesearch.theory.agent_qre import agent_qre_at
+    from gamesearch.theory.efg import read_efg, write_efg
+
+    examples = Path(__file__).resolve().parent.parent / "src" / "gamesearch" / "data" / "efg"
+    texts = {path.stem: path.read_text() for path in sorted(examples.glob("*.efg"))}
+    texts["kuhn_poker"] = write_efg(load_game("kuhn_poker"))
+    for name, text in texts.items():
+        game = read_efg(text)
+        ours, point = fastest(partial(agent_qre_at, game, 2.0))
+        with tempfile.NamedTemporaryFile("w", suffix=".efg", delete=False) as handle:
+            handle.write(text)
+        gambit_game = gbt.read_efg(handle.name)
+        theirs, result = fastest(partial(gbt.qre.logit_solve_lambda, gambit_game, [2.0]))
+        qre = result[0]  # probabilities by flat index: player, information set, action
+        gap, flat = 0.0, 0
+        for p, player in enumerate(gambit_game.players):
+            for infoset in player.infosets:
+                key = (p, infoset.number + 1)
+                for action in infoset.actions:
+                    mine = point.profile[p][key][action.label]
+                    gap = max(gap, abs(mine - float(qre[flat])))
+                    flat += 1
+        table.add_row("agent logit QRE at lambda 2 / gambit logit", name,
+                      f"{len(game.nodes)} nodes", "1", f"{ours:.3g}", f"{theirs:.3g}",
+                      f"{theirs / ours:.1f}x", f"largest difference {gap:.1e}")
 
 
 if __name__ == "__main__":
