@@ -9,7 +9,12 @@ import pytest
 
 from gamesearch.errors import GameSearchError
 from gamesearch.games import load_game
-from gamesearch.theory.agent_qre import agent_qre_at, trace_agent_branch
+from gamesearch.theory.agent_qre import (
+    agent_log_likelihood,
+    agent_qre_at,
+    fit_agent_lambda,
+    trace_agent_branch,
+)
 from gamesearch.theory.behaviour import behaviour_regret, expected_payoffs
 from gamesearch.theory.efg import read_efg
 from gamesearch.theory.normal_form import NormalFormGame
@@ -98,6 +103,7 @@ def test_a_perfect_information_tree_takes_each_node_as_its_own_set():
 def test_the_qre_command_reads_a_tree(tmp_path):
     """`gamesearch qre FILE.efg`: each information set's behaviour, the payoffs, a plot;
     bad requests are one line, exit 2."""
+    import json
     import subprocess
     import sys
 
@@ -113,8 +119,28 @@ def test_the_qre_command_reads_a_tree(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "receiver: quiche" in out.stdout and "expected payoffs" in out.stdout
     assert plot.stat().st_size > 10_000
-    for args, words in ((("--fit", "1,2"), "normal-form"), (("--lambda", "-1"), "nonnegative"),
+    fitted = cli("--fit", "70,30;95,5;20,80;75,25", "--json")
+    assert fitted.returncode == 0 and json.loads(fitted.stdout)["lambda"] > 0
+    for args, words in ((("--fit", "1,2"), "one count per action"),
+                        (("--lambda", "-1"), "nonnegative"),
                         (("--plot", str(plot)), "not overwriting")):
         bad = cli(*args)
         assert bad.returncode == 2 and words in bad.stderr and "Traceback" not in bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("lam", [0.7, 3.0])
+def test_the_fit_recovers_the_lambda_that_made_the_play(lam):
+    """Counts proportional to the agent QRE at lambda give back that lambda, and no other
+    lambda explains them better (McKelvey and Palfrey's estimation, per information set)."""
+    game = read_efg(BEER_QUICHE)
+    made = agent_qre_at(game, lam)
+    counts = [[1000 * p for p in probs.values()] for b in made.profile for probs in b.values()]
+    point, value = fit_agent_lambda(game, counts, 50.0)
+    assert abs(point.lam - lam) < 1e-4 * lam
+    for other in (lam / 2, lam * 2):
+        assert agent_log_likelihood(agent_qre_at(game, other), counts) < value
+    with pytest.raises(GameSearchError, match="one count per action"):
+        fit_agent_lambda(game, counts[:-1])
+    with pytest.raises(GameSearchError, match="nonnegative"):
+        fit_agent_lambda(game, [[-1, 1]] + counts[1:])

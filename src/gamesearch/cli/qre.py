@@ -76,9 +76,7 @@ def qre_command(
     if lam is not None and not lam >= 0:
         raise GameSearchError("--lambda must be a nonnegative number")
     if file.lower().endswith(".efg"):
-        if fit is not None:
-            raise GameSearchError("--fit takes a normal-form game (.nfg, .json, .csv)")
-        _tree_qre(file, lam, max_lambda, plot, json_out)
+        _tree_qre(file, lam, max_lambda, plot, json_out, fit)
         return
     game = load_normal_form(file)
     if fit is not None:
@@ -121,10 +119,11 @@ def qre_command(
 
 
 def _tree_qre(file: str, lam: float | None, max_lambda: float, plot: str | None,
-              json_out: bool) -> None:
-    """The agent QRE of a .efg tree: the branch (or the point at ``lam``), each information
-    set's behaviour, the expected payoffs; a plot of every action's probability."""
-    from gamesearch.theory.agent_qre import trace_agent_branch
+              json_out: bool, fit: str | None = None) -> None:
+    """The agent QRE of a .efg tree: the branch (or the point at ``lam``, or the lambda that
+    best explains observed play, ``fit``: counts per information set as the table lists
+    them), each information set's behaviour, the expected payoffs; a plot of the branch."""
+    from gamesearch.theory.agent_qre import fit_agent_lambda, trace_agent_branch
     from gamesearch.theory.efg import load_efg
 
     game = load_efg(file)
@@ -133,8 +132,14 @@ def _tree_qre(file: str, lam: float | None, max_lambda: float, plot: str | None,
     end = lam if lam is not None else max_lambda
     if not end >= 0:
         raise GameSearchError("--max-lambda must be a nonnegative number")
+    fitted = None
+    if fit is not None:
+        fitted = fit_agent_lambda(game, parse_counts(fit), max_lambda)
+        lam = end = fitted[0].lam
     points, notes = trace_agent_branch(game, end)
-    if lam is not None and points[-1].lam < lam:
+    if fitted is not None:
+        points[-1] = fitted[0]
+    if lam is not None and points[-1].lam < lam * (1 - 1e-9):
         raise GameSearchError("; ".join(notes) or f"lambda {lam:g} was not reached")
 
     def rows(point) -> list[tuple[str, str]]:
@@ -147,12 +152,14 @@ def _tree_qre(file: str, lam: float | None, max_lambda: float, plot: str | None,
     last = points[-1]
     if json_out:
         print_json({"lambda": last.lam, "payoffs": list(last.payoffs), "notes": notes,
+                    "log_likelihood": fitted[1] if fitted is not None else None,
                     "behaviour": dict(rows(last)),
                     "branch": [{"lambda": p.lam, "behaviour": dict(rows(p))}
                                for p in points] if lam is None else None})
         return
-    table = Table(title=f"agent logit QRE at lambda = {last.lam:g} ({len(points)} points "
-                        "traced from lambda 0)")
+    how = f"maximum-likelihood lambda = {last.lam:.6g} (log-likelihood {fitted[1]:.6g})" \
+        if fitted is not None else f"agent logit QRE at lambda = {last.lam:g}"
+    table = Table(title=f"{how} ({len(points)} points traced from lambda 0)")
     table.add_column("information set")
     table.add_column("behaviour")
     for where, probs in rows(last):

@@ -22,7 +22,7 @@ lambda (it can, as in normal form) stops at the turn with a note.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -253,3 +253,70 @@ def agent_qre_at(game: Game, lam: float) -> AgentPoint:
     if points[-1].lam < lam:
         raise GameSearchError("; ".join(notes) or f"lambda {lam:g} was not reached")
     return points[-1]
+
+
+def _order(logit: AgentLogit) -> list[int]:
+    """The information sets player by player, each player's in the order first met: the
+    order a profile lists them in, and the order counts are given in."""
+    return sorted(range(len(logit.infosets)), key=lambda h: logit.infosets[h][0])
+
+
+def agent_log_likelihood(point: AgentPoint, counts: Sequence[Sequence[float]]) -> float:
+    """Sum over information sets and actions of count * log(probability played), counts
+    given player by player, information set by information set, as the profile lists
+    them."""
+    rows = [probs for behaviour in point.profile for probs in behaviour.values()]
+    return float(sum(c * np.log(max(p, 1e-300)) for row, probs in zip(counts, rows)
+                     for c, p in zip(row, probs.values())))
+
+
+def fit_agent_lambda(game: Game, counts: Sequence[Sequence[float]],
+                     max_lambda: float = 100.0) -> tuple[AgentPoint, float]:
+    """The maximum-likelihood point of the agent branch for observed play (how often each
+    action was taken at each information set), with its log-likelihood: the best traced
+    point, refined by golden-section search in lambda."""
+    logit = AgentLogit(game)
+    order = _order(logit)
+    sizes = [len(logit.infosets[h][2]) for h in order]
+    if len(counts) != len(sizes) or any(len(c) != n for c, n in zip(counts, sizes)):
+        raise GameSearchError("agent QRE fit: give one count per action of every information "
+                              f"set, player by player (sizes {sizes})")
+    flat = [c for row in counts for c in row]
+    if any(not c >= 0 for c in flat) or not any(flat) or not all(np.isfinite(flat)):
+        raise GameSearchError("agent QRE fit: counts must be nonnegative and not all zero")
+    points, _ = trace_agent_branch(game, max_lambda)
+    values = [agent_log_likelihood(p, counts) for p in points]
+    best = int(np.argmax(values))
+
+    def x_of(point: AgentPoint) -> np.ndarray:
+        x = np.empty(int(logit.offsets[-1]))
+        for h, (player, key, acts) in enumerate(logit.infosets):
+            lo = logit.offsets[h]
+            x[lo:lo + len(acts)] = np.log([max(point.profile[player][key][a], 1e-300)
+                                           for a in acts])
+        return x
+
+    start = x_of(points[best])
+
+    def at(lam: float) -> tuple[AgentPoint | None, float]:
+        x = logit.solve(start, lam)
+        if x is None:
+            return None, -np.inf
+        point = logit.point(lam, x)
+        return point, agent_log_likelihood(point, counts)
+
+    a = points[max(best - 1, 0)].lam
+    b = points[min(best + 1, len(points) - 1)].lam
+    golden = (np.sqrt(5) - 1) / 2
+    for _ in range(60):
+        if b - a < 1e-9 * max(1.0, b):
+            break
+        c1, c2 = b - golden * (b - a), a + golden * (b - a)
+        if at(c1)[1] >= at(c2)[1]:
+            b = c2
+        else:
+            a = c1
+    point, value = at((a + b) / 2)
+    if point is not None and value >= values[best]:
+        return point, value
+    return points[best], values[best]
