@@ -30,6 +30,7 @@ import numpy as np
 
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE, Game
+from gamesearch.theory.qre import golden_section_max
 
 MAX_NODES = 20_000
 """Tree nodes read at most (the branch is recomputed over the whole tree at each step)."""
@@ -69,21 +70,18 @@ class AgentLogit:
 
     def __init__(self, game: Game) -> None:
         info = getattr(game, "information_set", None)  # none: every node is its own set
-        self.game = game
         self.players = game.num_players
         self.tree = _Tree()
         self.infosets: list[tuple[int, Hashable, list]] = []
         index: dict[tuple[int, Hashable], int] = {}
         stack = [(game.initial_state(), -1)]
-        order: list[tuple[Any, int]] = []
+        t = self.tree
         while stack:  # depth first, parents before children
             s, parent = stack.pop()
-            k = len(order)
-            order.append((s, parent))
+            k = len(t.children)  # this node's number
             if k >= MAX_NODES:
                 raise GameSearchError(f"{game.name}: more than {MAX_NODES:,} nodes; agent "
                                       "QRE reads the whole tree")
-            t = self.tree
             t.children.append([])
             t.chance.append([])
             t.slot.append(-1)
@@ -307,16 +305,7 @@ def fit_agent_lambda(game: Game, counts: Sequence[Sequence[float]],
 
     a = points[max(best - 1, 0)].lam
     b = points[min(best + 1, len(points) - 1)].lam
-    golden = (np.sqrt(5) - 1) / 2
-    for _ in range(60):
-        if b - a < 1e-9 * max(1.0, b):
-            break
-        c1, c2 = b - golden * (b - a), a + golden * (b - a)
-        if at(c1)[1] >= at(c2)[1]:
-            b = c2
-        else:
-            a = c1
-    point, value = at((a + b) / 2)
+    point, value = at(golden_section_max(lambda lam: at(lam)[1], a, b))
     if point is not None and value >= values[best]:
         return point, value
     return points[best], values[best]

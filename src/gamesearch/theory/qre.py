@@ -208,6 +208,22 @@ def log_likelihood(point: BranchPoint, counts: Sequence[Sequence[float]]) -> flo
     return total
 
 
+def golden_section_max(f: Callable[[float], float], a: float, b: float,
+                       steps: int = 60) -> float:
+    """Where ``f`` (unimodal on [a, b]) is largest, to 1e-9 relative: the lambda search of
+    the maximum-likelihood fits (here and in agent_qre.py)."""
+    golden = (np.sqrt(5) - 1) / 2
+    for _ in range(steps):
+        if b - a < 1e-9 * max(1.0, b):
+            break
+        c1, c2 = b - golden * (b - a), a + golden * (b - a)
+        if f(c1) >= f(c2):
+            b = c2
+        else:
+            a = c1
+    return (a + b) / 2
+
+
 def fit_lambda(game: NormalFormGame, counts: Sequence[Sequence[float]],
                max_lambda: float = 100.0) -> tuple[BranchPoint, float]:
     """The maximum-likelihood point of the principal branch for observed play, with its
@@ -232,16 +248,7 @@ def fit_lambda(game: NormalFormGame, counts: Sequence[Sequence[float]],
         return point, log_likelihood(point, counts)
 
     a, b = xs[max(best - 1, 0)][-1], xs[min(best + 1, len(xs) - 1)][-1]
-    golden = (np.sqrt(5) - 1) / 2
-    for _ in range(60):
-        if b - a < 1e-9 * max(1.0, b):
-            break
-        c1, c2 = b - golden * (b - a), a + golden * (b - a)
-        if at(c1)[1] >= at(c2)[1]:
-            b = c2
-        else:
-            a = c1
-    point, value = at((a + b) / 2)
+    point, value = at(golden_section_max(lambda lam: at(lam)[1], a, b))
     if value >= values[best]:
         return point, value
     return system.point(xs[best]), values[best]
