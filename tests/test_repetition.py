@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from gamesearch.arena.match import play_game
-from gamesearch.game import drawn_by_repetition, final_utilities, replay
+from gamesearch.game import drawn_by_repetition, final_utilities, replay, replay_game
 from gamesearch.games import load_game
 from gamesearch.result import SearchResult
 
@@ -99,12 +99,13 @@ def test_the_web_view_ends_the_game_and_refuses_a_move_after_it():
     from gamesearch.web.views import position_view
 
     game = load_game("chess")
-    state = replay(game, KNIGHTS * 2)
-    view = position_view("chess", game, KNIGHTS * 2, state)
+    state, repeated = replay_game(game, KNIGHTS * 2)
+    assert repeated
+    view = position_view("chess", game, KNIGHTS * 2, state, repeated)
     assert view["terminal"] and view["legal"] == [] and view["board"]["moves"] == {}
     assert "repetition" in view["outcome"] and view["utilities"] == [0.0, 0.0]
     seven = (KNIGHTS * 2)[:-1]
-    before = position_view("chess", game, seven, replay(game, seven))
+    before = position_view("chess", game, seven, *replay_game(game, seven))
     assert not before["terminal"] and before["legal"]
 
 

@@ -292,10 +292,13 @@ def sample_action(game: Game, state: State, rng: random.Random) -> Action:
     return rng.choice(list(game.actions(state)))
 
 
-def replay(game: Game, moves: Iterable[str], state: State | None = None) -> State:
+def replay_game(game: Game, moves: Iterable[str], state: State | None = None
+                ) -> tuple[State, bool]:
     """The state after ``moves`` written in the game's notation (chance outcomes included),
-    from ``state`` (default: the start); a bad move is named with its number. The one move
-    replayer of the command line and the web app."""
+    from ``state`` (default: the start), and whether the game ended there by repetition (a
+    position standing for the third time: a draw the state alone does not show). A bad
+    move, or one after the end, is named with its number. The one move replayer of the
+    command line and the web app."""
     state = game.initial_state() if state is None else state
     repetitions = Repetitions(game)
     for i, text in enumerate(moves):
@@ -309,18 +312,20 @@ def replay(game: Game, moves: Iterable[str], state: State | None = None) -> Stat
         except GameSearchError as err:
             raise type(err)(f"move {i + 1}: {err}") from None
         state = game.result(state, action)
-    return state
+    return state, repetitions.draws(state)
+
+
+def replay(game: Game, moves: Iterable[str], state: State | None = None) -> State:
+    """The state after ``moves`` (:func:`replay_game` without the repetition verdict)."""
+    return replay_game(game, moves, state)[0]
 
 
 def drawn_by_repetition(game: Game, moves: Iterable[str], state: State | None = None) -> bool:
-    """True when the game of ``moves`` (legal, as :func:`replay` reads them) ends on a
-    position standing for the third time: a draw the state alone does not show."""
-    state = game.initial_state() if state is None else state
-    repetitions = Repetitions(game)
-    for text in moves:
-        repetitions.draws(state)
-        state = game.result(state, game.string_to_action(state, text))
-    return repetitions.draws(state)
+    """True when the game of ``moves`` ends on a position standing for the third time (at
+    once False for a game without the rule)."""
+    if type(game).repetition_key is Game.repetition_key:
+        return False
+    return replay_game(game, moves, state)[1]
 
 
 def has_chance(game: Game) -> bool:

@@ -15,7 +15,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from gamesearch.game import CHANCE, drawn_by_repetition, replay
+from gamesearch.game import CHANCE, drawn_by_repetition, replay, replay_game
 from gamesearch.web import hidden, validate
 from gamesearch.web.pool import Job
 from gamesearch.web.validate import PositionRequest, StopRequest, ThinkRequest
@@ -50,10 +50,11 @@ def cached_game(spec: str) -> Any:
     return load_game(validate.game_spec(spec))
 
 
-def load_position(game_spec: str, moves: list[str]) -> tuple[str, Any, Any]:
+def load_position(game_spec: str, moves: list[str]) -> tuple[str, Any, Any, bool]:
+    """The game, the state after ``moves`` and whether they ended it by repetition."""
     spec = game_spec.strip()
     game = cached_game(spec)
-    return spec, game, replay(game, moves)
+    return (spec, game, *replay_game(game, moves))
 
 
 @router.get("/games")
@@ -113,11 +114,11 @@ def shown(request: Request, body: Any, data: dict) -> dict:
 async def position(request: Request, body: PositionRequest) -> JSONResponse:
     """The position after the moves: board, players, legal moves, outcome."""
     body = unmasked(request, body)
-    spec, game, state = load_position(body.game, body.moves)
+    spec, game, state, repeated = load_position(body.game, body.moves)
     moves = body.moves
     if not body.browse:
         state, moves = roll_chance(game, state, moves)
-    view = position_view(spec, game, moves, state)
+    view = position_view(spec, game, moves, state, repeated)
     return JSONResponse(hidden.present(request.app, game, spec, view, state, body.deal,
                                        body.viewer, store=not body.browse))
 
@@ -150,11 +151,11 @@ def checked(body: ThinkRequest) -> tuple[str, Any, Any, str, float]:
     agent to make."""
     from gamesearch.catalog import check_agent_fits
 
-    spec, game, state = load_position(body.game, body.moves)
+    spec, game, state, repeated = load_position(body.game, body.moves)
     agent, budget = validate.agent_spec(body.agent)
     if game.is_terminal(state):
         raise validate.GameSearchError("the game is over: there is no move to make")
-    if drawn_by_repetition(game, body.moves):
+    if repeated:
         raise validate.GameSearchError("the game is over: drawn by repetition")
     if game.to_move(state) == CHANCE:
         raise validate.GameSearchError("chance is to move: ask /api/position to roll it")
@@ -222,7 +223,8 @@ def answer(game: Any, state: Any, spec: str, moves: list[str], best: dict, sourc
     after, moves = roll_chance(game, after, [*moves, move])
     return {**best, "search": search_id, "move": move, "source": source, "budget": budget,
             "latency": round(time.monotonic() - arrival, 4),
-            "position": position_view(spec, game, moves, after)}
+            "position": position_view(spec, game, moves, after,
+                                      drawn_by_repetition(game, moves))}
 
 
 @router.post("/move")
@@ -319,7 +321,7 @@ async def verdict(request: Request, body: PositionRequest) -> dict:
     from gamesearch.spec import parse_spec
 
     body = unmasked(request, body)
-    spec, game, state = load_position(body.game, body.moves)
+    spec, game, state, _ = load_position(body.game, body.moves)
     if (body.viewer is not None and hidden.is_hidden_game(game)
             and not game.is_terminal(state)):
         return {"kind": "hidden", "message": "no verdict while cards are hidden "

@@ -11,7 +11,6 @@ from typing import Any
 from gamesearch.errors import GameSearchError
 from gamesearch.game import (
     CHANCE,
-    drawn_by_repetition,
     final_utilities,
     outcome_text,
     sample_action,
@@ -114,9 +113,11 @@ def outcome(game: Any, state: Any, repeated: bool = False) -> str:
     return outcome_text(game, game.utilities(state))
 
 
-def position_view(spec: str, game: Any, moves: list[str], state: Any) -> dict:
-    """Everything the page needs to draw the position and offer the moves."""
-    repeated = not game.is_terminal(state) and drawn_by_repetition(game, moves)
+def position_view(spec: str, game: Any, moves: list[str], state: Any,
+                  repeated: bool = False) -> dict:
+    """Everything the page needs to draw the position and offer the moves; ``repeated``:
+    the moves ended the game by repetition (``game.replay_game`` says)."""
+    repeated = repeated and not game.is_terminal(state)
     terminal = game.is_terminal(state) or repeated
     view: dict[str, Any] = {
         "game": spec, "kind": game.name, "moves": moves, "terminal": terminal,
