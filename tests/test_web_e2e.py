@@ -521,3 +521,12 @@ def test_extensive_form_lab_draws_solves_and_redraws_an_edited_file(server, page
     page.fill("#efg-text", "EFG 2 R {")
     page.click("#efg-solve")
     page.wait_for_function("document.getElementById('efg-error').textContent.length > 0")
+
+
+@pytest.mark.parametrize("where, error", [("#/efg?e=garbage!!", "efg-error"),
+                                          ("#/matrix?m=garbage!!", "matrix-error")])
+def test_a_link_the_lab_cannot_read_says_so_and_shows_an_example(server, page, where, error):
+    page.goto(server + where)
+    page.wait_for_function(f"document.getElementById('{error}').textContent"
+                           ".includes('An example is shown instead')", timeout=60_000)
+    assert "could not be read" in page.text_content(f"#{error}")

@@ -153,6 +153,8 @@ export async function initEfg(params) {
     solve();
   });
   if (!applyParams(params)) $("efg-text").value = EXAMPLES["Selten's horse"] ?? "";
+  const broken = $("efg-error").textContent;  // a link that could not be read: say so after solving
   await solve();
+  if (broken) $("efg-error").textContent = `${broken} An example is shown instead.`;
   return { shown(p) { if (applyParams(p)) solve(); } };
 }

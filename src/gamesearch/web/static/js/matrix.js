@@ -219,6 +219,8 @@ export async function initMatrix(params) {
   });
   $("matrix-reset").addEventListener("click", () => { lab.shown = 0; if (lab.result) drawTable(); });
   if (!applyParams(params)) $("matrix-text").value = EXAMPLES["matching pennies"];
+  const broken = $("matrix-error").textContent;  // a link that could not be read: say so after solving
   await solve();
+  if (broken) $("matrix-error").textContent = `${broken} An example is shown instead.`;
   return { shown(p) { if (applyParams(p)) solve(); } };
 }
