@@ -56,6 +56,7 @@ AGENT_NEEDS: dict[str, Needs] = {
     "gammon": Needs(games=("backgammon",)),
     "pubeval": Needs(games=("backgammon",)),
     "td-gammon": Needs(games=("backgammon",)),
+    "gnubg": Needs(games=("backgammon",)),
     "alphazero": Needs(games=("connect4",)),
     "pacman": Needs(games=("pacman",), seats="first"),
     "ghost": Needs(games=("pacman",), seats="others"),

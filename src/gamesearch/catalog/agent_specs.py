@@ -135,6 +135,16 @@ register_agent("td-gammon", _td_gammon, "backgammon: the TD(lambda) self-play ne
                "or 2 (expectiminimax over the 21 rolls); weights=FILE (default: shipped)")
 
 
+def _gnubg(plies: int = 0, cmd: str = "gnubg") -> Agent:
+    from gamesearch.catalog.backgammon_gnubg_player import GnubgPlayer
+
+    return GnubgPlayer(cmd=cmd, plies=plies)
+
+
+register_agent("gnubg", _gnubg, "backgammon: GNU Backgammon's best chequer play (Debian "
+               "package gnubg), plies=0..3 (0 = its network alone), cmd=PATH")
+
+
 def _alphazero(simulations: int = 800, weights: str | None = None, c: float = 1.5,
                policy: bool = False) -> Agent:
     from gamesearch.catalog.connect4_az import alphazero_agent
