@@ -12,6 +12,7 @@ cluster every node needs the same gamesearch installed (docs/ARENA.md).
 
 from __future__ import annotations
 
+import os
 import socket
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -20,6 +21,14 @@ from gamesearch.errors import GameSearchError
 
 RETRIES = 3
 """Times Ray re-runs a task whose worker died before giving up on it."""
+NICENESS_VARIABLE = "RAY_worker_niceness"
+"""Ray's setting, spelt as Ray reads it (its settings are case-sensitive)."""
+WORKER_NICENESS = "0"
+"""Ray starts its worker processes at nice 15 unless told otherwise (``RAY_worker_niceness``):
+on a machine shared with anything else they then yield the cores and games run slower than
+in the process pool, whose workers run at the driver's priority. A Ray started here for the
+run uses the driver's priority too; a cluster started with ``ray start`` keeps its own
+setting (``RAY_worker_niceness=0 ray start --head ...`` gives the same)."""
 PROBE_SECONDS = 5.0
 """How long to wait for the cluster's address to answer before saying it does not (Ray's
 own client waits minutes on a dead address)."""
@@ -62,6 +71,9 @@ class RayBackend:
         self.workers = workers
         self.started_here = False
         if not ray.is_initialized():
+            saved = os.environ.get(NICENESS_VARIABLE)
+            if address is None and saved is None:  # Ray's processes inherit it
+                os.environ[NICENESS_VARIABLE] = WORKER_NICENESS
             try:
                 ray.init(address=address, include_dashboard=False, logging_level="ERROR",
                          log_to_driver=False, num_cpus=None if address else workers)
@@ -69,6 +81,9 @@ class RayBackend:
                 raise GameSearchError(f"cannot join the Ray cluster at {address or 'local'}: "
                                       f"{str(err).splitlines()[0] if str(err) else err}") \
                     from None
+            finally:
+                if saved is None:
+                    os.environ.pop(NICENESS_VARIABLE, None)
             self.started_here = True
         self._remote: dict[Callable, Any] = {}
 
