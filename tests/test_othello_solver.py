@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from gamesearch.errors import GameSearchError
@@ -93,3 +94,56 @@ def test_solve_refuses_an_opening_position_and_is_registered() -> None:
     assert game_entry("othello").solver is not None
     with pytest.raises(GameSearchError, match="empty squares"):
         solve_entry(game, game.initial_state(), {})
+
+
+@pytest.mark.parametrize("size", [8, 6])
+def test_flips_and_mobility_equal_the_kernels(size: int) -> None:
+    """The solver's ray-mask flips and written-out move generation against the kernel's
+    direction walks, on positions from random games (both sides to move)."""
+    from gamesearch.games.othello import kernel as K
+    from gamesearch.games.othello.solver import compiled
+
+    game, prims, ns = load_game(f"othello:size={size}"), K.primitives(size), compiled(size)
+    rng = random.Random(size)
+    for _ in range(40):
+        state = random_position(game, rng.randrange(0, size * size - 4), rng)
+        me, opp, _ = encode_state(state, size)
+        for a, b in ((me, opp), (opp, me)):
+            assert ns.mobility(a, b) == prims.moves_of(a, b)
+            for sq in range(64):
+                if (int(K.valid_mask(size)) >> sq) & 1 and not (int(a | b) >> sq) & 1:
+                    assert ns.flips(a, b, sq) == prims.flips_of(a, b, sq), sq
+
+
+def kernel_negamax(prims, me, opp, passed: bool = False) -> int:
+    """Plain negamax over the kernel's primitives: the exact score for ``me``."""
+    moves = int(prims.moves_of(me, opp))
+    if not moves:
+        if passed:
+            return int(prims.disc_margin(me, opp))
+        return -kernel_negamax(prims, opp, me, True)
+    best = -100
+    while moves:
+        sq = (moves & -moves).bit_length() - 1
+        moves &= moves - 1
+        f = prims.flips_of(me, opp, sq)
+        best = max(best, -kernel_negamax(prims, opp ^ f, me | f | np.uint64(1 << sq)))
+    return best
+
+
+@pytest.mark.parametrize("size", [8, 6])
+def test_last_empties_equal_plain_negamax(size: int) -> None:
+    """1-8 empties (the root's children reach the unrolled code for the last six, passes
+    and ends of game among them), with full and null windows."""
+    from gamesearch.games.othello import kernel as K
+
+    game, prims = load_game(f"othello:size={size}"), K.primitives(size)
+    rng = random.Random(17 + size)
+    for i in range(60):
+        state = random_position(game, 1 + i % 8, rng)
+        me, opp, _ = encode_state(state, size)
+        want = kernel_negamax(prims, me, opp)
+        assert solve_position(int(me), int(opp), size, Table(10))[0] == want
+        for alpha in (want - 1, want):  # null windows on both sides of the score
+            got = solve_position(int(me), int(opp), size, Table(10), alpha, alpha + 1)[0]
+            assert (got > alpha) == (want > alpha)

@@ -10,11 +10,17 @@ techniques of the strong solvers (Edax, Zebra; M. Buro's and G. Andersson's note
 * a **transposition table** of bounds (both boards stored: no false hits), always replace;
 * **stability cut-off**: the opponent's stable discs (never flippable) bound our final
   score from above; when that bound is below alpha the node is cut at once;
-* **the last two empties** are solved without recursion, the last one by counting flips.
+* **the last six empties** without recursion and without move generation: one function
+  per count (``solve6`` ... ``solve2``, each calling the next, which LLVM inlines), a pass
+  handled in the same loop as the opponent's turn, the last square by counting flips;
+* flips from **ray masks** (per square and direction; the nearest square not the
+  opponent's found by a lowest-bit or leading-zero step, no walk along the line), moves
+  by written-out shifts, the processor's popcount and leading-zero count (LLVM ctpop,
+  ctlz); two arrays per recursive call (the table; the per-depth move lists and counters).
 
 Every value is exact (the score gives empty squares to the winner, as in the FFO files).
 The recursion is the one compiled entry point (docs/KERNELS.md explains the numba caching
-trap this avoids); the root mode (``ply == 0``) writes the best move into ``stats[1]``.
+trap this avoids); the root mode (``ply == 0``) writes the best move into ``work[65, 1]``.
 """
 
 from __future__ import annotations
@@ -27,20 +33,11 @@ import numpy as np
 
 from gamesearch.errors import GameSearchError
 from gamesearch.games.othello import kernel as K
-from gamesearch.games.othello.kernel import (
-    CORNERS,
-    ONE,
-    PASS_ACTION,
-    ZERO,
-    disc_margin,
-    flips_of,
-    moves_of,
-    popcount64,
-    shift,
-)
+from gamesearch.games.othello.kernel import CORNERS, ONE, PASS_ACTION, S1, S7, S8, S9, ZERO, shift
 
-SHALLOW = 5
-"""At this many empties or fewer: parity ordering only, no table, no stability test."""
+SHALLOW = 6
+"""At this many empties or fewer: parity ordering only, no table, no stability test, no
+recursion (``solve6`` down to ``last1``)."""
 INF = 127
 ZERO_I, ONE_I = np.int64(0), np.int64(1)  # typed, not literal: numba issue #6713
 
@@ -69,162 +66,435 @@ def stable_discs(me, opp):
         stable = grown
 
 
-def last_empty(me, opp, sq):
-    """The score of a position with one empty square ``sq``."""
-    bit = ONE << np.uint64(sq)
-    f = flips_of(me, opp, sq)
-    if f:
-        return popcount64(me | f | bit) - popcount64(opp ^ f)
-    f = flips_of(opp, me, sq)
-    if f:
-        return popcount64(me ^ f) - popcount64(opp | f | bit)
-    return disc_margin(me, opp)
+def flips(me, opp, sq):
+    """The discs turned over when ``me`` plays on ``sq``: along each of the eight rays from
+    ``sq`` (``RAYS``), the opponent's run up to the nearest square that is not the
+    opponent's, when that square is ours. Rays up the bit order find that square as their
+    lowest bit, rays down as their highest (a leading-zero count): no loop along the line."""
+    f = ZERO
+    for d in range(4):
+        ray = RAYS[d, sq]  # noqa: F821  (bound at compile time)
+        o = ray & ~opp
+        first = o & (~o + ONE)
+        if first & me:
+            f |= (first - ONE) & ray
+    for d in range(4, 8):
+        ray = RAYS[d, sq]  # noqa: F821
+        o = ray & ~opp
+        if o:
+            top = ONE << np.uint64(63 - CLZ(o))  # noqa: F821
+            if top & me:
+                f |= ray & ~((top << ONE) - ONE)
+    return f
 
 
-def two_empties(me, opp, beta, x1, x2, stats):
-    """The score of a position with two empty squares ``x1``, ``x2`` (no recursion)."""
+def mobility(me, opp):
+    """The squares where ``me`` may move: runs of the opponent's discs grown from ours in
+    the eight directions, six steps each, written out (the a- and h-files masked off the
+    runs of the sideways and diagonal directions)."""
+    inner = opp & np.uint64(0x7E7E7E7E7E7E7E7E)
+    m = ZERO
+    t = inner & (me << S1)
+    t |= inner & (t << S1)
+    t |= inner & (t << S1)
+    t |= inner & (t << S1)
+    t |= inner & (t << S1)
+    t |= inner & (t << S1)
+    m |= t << S1
+    t = inner & (me >> S1)
+    t |= inner & (t >> S1)
+    t |= inner & (t >> S1)
+    t |= inner & (t >> S1)
+    t |= inner & (t >> S1)
+    t |= inner & (t >> S1)
+    m |= t >> S1
+    t = opp & (me << S8)
+    t |= opp & (t << S8)
+    t |= opp & (t << S8)
+    t |= opp & (t << S8)
+    t |= opp & (t << S8)
+    t |= opp & (t << S8)
+    m |= t << S8
+    t = opp & (me >> S8)
+    t |= opp & (t >> S8)
+    t |= opp & (t >> S8)
+    t |= opp & (t >> S8)
+    t |= opp & (t >> S8)
+    t |= opp & (t >> S8)
+    m |= t >> S8
+    t = inner & (me << S7)
+    t |= inner & (t << S7)
+    t |= inner & (t << S7)
+    t |= inner & (t << S7)
+    t |= inner & (t << S7)
+    t |= inner & (t << S7)
+    m |= t << S7
+    t = inner & (me >> S7)
+    t |= inner & (t >> S7)
+    t |= inner & (t >> S7)
+    t |= inner & (t >> S7)
+    t |= inner & (t >> S7)
+    t |= inner & (t >> S7)
+    m |= t >> S7
+    t = inner & (me << S9)
+    t |= inner & (t << S9)
+    t |= inner & (t << S9)
+    t |= inner & (t << S9)
+    t |= inner & (t << S9)
+    t |= inner & (t << S9)
+    m |= t << S9
+    t = inner & (me >> S9)
+    t |= inner & (t >> S9)
+    t |= inner & (t >> S9)
+    t |= inner & (t >> S9)
+    t |= inner & (t >> S9)
+    t |= inner & (t >> S9)
+    m |= t >> S9
+    return m & ~(me | opp) & VALID  # noqa: F821
+
+
+def final_margin(me, opp):
+    """The score of a finished game for ``me``: the disc difference, empties to the winner."""
+    a, b = POPCNT(me), POPCNT(opp)  # noqa: F821
+    if a > b:
+        return CELLS - 2 * b  # noqa: F821
+    if a < b:
+        return 2 * a - CELLS  # noqa: F821
+    return 0
+
+
+def last1(me, opp, sq):
+    """The score of a position with one empty square ``sq`` (no recursion, counts only)."""
+    n = POPCNT(me)  # noqa: F821
+    f = flips(me, opp, sq)
+    if f:
+        return 2 * (n + POPCNT(f)) + 2 - CELLS  # noqa: F821
+    f = flips(opp, me, sq)
+    if f:
+        return 2 * (n - POPCNT(f)) - CELLS  # noqa: F821
+    d = 2 * n + 1 - CELLS  # noqa: F821  (one empty: never a draw)
+    return d + 1 if d > 0 else d - 1
+
+
+def solve2(me, opp, alpha, beta, x1, x2, work):
+    """The score with two empty squares ``x1``, ``x2`` (no recursion)."""
+    work[65, 0] += ONE
     best = -INF
-    f = flips_of(me, opp, x1)
+    f = flips(me, opp, x1)
     if f:
-        stats[0] += 1
-        best = -last_empty(opp ^ f, me | f | (ONE << np.uint64(x1)), x2)
+        work[65, 0] += ONE
+        best = -last1(opp ^ f, me | f | (ONE << np.uint64(x1)), x2)
         if best >= beta:
             return best
-    f = flips_of(me, opp, x2)
+    f = flips(me, opp, x2)
     if f:
-        stats[0] += 1
-        v = -last_empty(opp ^ f, me | f | (ONE << np.uint64(x2)), x1)
+        work[65, 0] += ONE
+        v = -last1(opp ^ f, me | f | (ONE << np.uint64(x2)), x1)
         if v > best:
             best = v
     if best > -INF:
         return best
     # a pass: the opponent moves, or the game is over
-    f = flips_of(opp, me, x1)
+    worst = INF
+    f = flips(opp, me, x1)
     if f:
-        stats[0] += 1
-        best = -last_empty(me ^ f, opp | f | (ONE << np.uint64(x1)), x2)
-    f = flips_of(opp, me, x2)
+        work[65, 0] += ONE
+        worst = last1(me ^ f, opp | f | (ONE << np.uint64(x1)), x2)
+        if worst <= alpha:
+            return worst
+    f = flips(opp, me, x2)
     if f:
-        stats[0] += 1
-        v = -last_empty(me ^ f, opp | f | (ONE << np.uint64(x2)), x1)
-        if v > best:
-            best = v
+        work[65, 0] += ONE
+        v = last1(me ^ f, opp | f | (ONE << np.uint64(x2)), x1)
+        if v < worst:
+            worst = v
+    if worst < INF:
+        return worst
+    return final_margin(me, opp)
+
+
+def solve3(me, opp, alpha, beta, x1, x2, x3, work):
+    """The score with three empty squares, tried in the order given (no recursion)."""
+    work[65, 0] += ONE
+    best = -INF
+    for k in range(3):
+        x, y, z = (x1, x2, x3) if k == 0 else (x2, x1, x3) if k == 1 else (x3, x1, x2)
+        f = flips(me, opp, x)
+        if f:
+            v = -solve2(opp ^ f, me | f | (ONE << np.uint64(x)), -beta, -max(alpha, best),
+                        y, z, work)
+            if v > best:
+                best = v
+                if v >= beta:
+                    return best
     if best > -INF:
-        return -best
-    return disc_margin(me, opp)
+        return best
+    worst = INF
+    for k in range(3):
+        x, y, z = (x1, x2, x3) if k == 0 else (x2, x1, x3) if k == 1 else (x3, x1, x2)
+        f = flips(opp, me, x)
+        if f:
+            v = solve2(me ^ f, opp | f | (ONE << np.uint64(x)), alpha, min(beta, worst),
+                       y, z, work)
+            if v < worst:
+                worst = v
+                if v <= alpha:
+                    return worst
+    if worst < INF:
+        return worst
+    return final_margin(me, opp)
 
 
-def solve(me, opp, alpha, beta, passed, ply, tkey, tinfo, buf, keys, fbuf, stats):
-    """The exact score for ``me`` to move, fail-soft within (alpha, beta)."""
-    stats[0] += 1
+def solve4(me, opp, alpha, beta, x1, x2, x3, x4, work):
+    """The score with four empty squares, tried in the order given (no recursion): the
+    three left after each move keep the order, so odd regions stay first."""
+    work[65, 0] += ONE
+    best = -INF
+    for k in range(4):
+        if k == 0:
+            x, y, z, w = x1, x2, x3, x4
+        elif k == 1:
+            x, y, z, w = x2, x1, x3, x4
+        elif k == 2:
+            x, y, z, w = x3, x1, x2, x4
+        else:
+            x, y, z, w = x4, x1, x2, x3
+        f = flips(me, opp, x)
+        if f:
+            v = -solve3(opp ^ f, me | f | (ONE << np.uint64(x)), -beta, -max(alpha, best),
+                        y, z, w, work)
+            if v > best:
+                best = v
+                if v >= beta:
+                    return best
+    if best > -INF:
+        return best
+    worst = INF
+    for k in range(4):
+        if k == 0:
+            x, y, z, w = x1, x2, x3, x4
+        elif k == 1:
+            x, y, z, w = x2, x1, x3, x4
+        elif k == 2:
+            x, y, z, w = x3, x1, x2, x4
+        else:
+            x, y, z, w = x4, x1, x2, x3
+        f = flips(opp, me, x)
+        if f:
+            v = solve3(me ^ f, opp | f | (ONE << np.uint64(x)), alpha, min(beta, worst),
+                       y, z, w, work)
+            if v < worst:
+                worst = v
+                if v <= alpha:
+                    return worst
+    if worst < INF:
+        return worst
+    return final_margin(me, opp)
+
+
+def odd_regions(empty):
+    """The squares of the quadrants holding an odd number of empty squares."""
+    odd = ZERO
+    for q in range(4):
+        if POPCNT(empty & QUADRANTS[q]) & 1:  # noqa: F821
+            odd |= QUADRANTS[q]  # noqa: F821
+    return odd
+
+
+def take(a, b):
+    """The lowest square of ``a`` (of ``b`` once ``a`` is empty) and both sets without it."""
+    if a:
+        low = a & (~a + ONE)
+        return POPCNT(low - ONE), a ^ low, b  # noqa: F821
+    low = b & (~b + ONE)
+    return POPCNT(low - ONE), a, b ^ low  # noqa: F821
+
+
+def parity_order4(me, opp, alpha, beta, empty, work):
+    """``solve4`` on the four empty squares of ``empty``, odd regions first."""
+    odd = odd_regions(empty)
+    a, b = empty & odd, empty & ~odd
+    x1, a, b = take(a, b)
+    x2, a, b = take(a, b)
+    x3, a, b = take(a, b)
+    x4, a, b = take(a, b)
+    return solve4(me, opp, alpha, beta, x1, x2, x3, x4, work)
+
+
+def solve5(me, opp, alpha, beta, empty, work):
+    """The score with five empty squares (``empty``), odd regions first, no recursion:
+    a pass is the opponent's turn in the same loop, minimising."""
+    work[65, 0] += ONE
+    odd = odd_regions(empty)
+    best = -INF
+    a, b = empty & odd, empty & ~odd
+    while a | b:
+        sq, a, b = take(a, b)
+        f = flips(me, opp, sq)
+        if f:
+            bit = ONE << np.uint64(sq)
+            v = -parity_order4(opp ^ f, me | f | bit, -beta, -max(alpha, best), empty ^ bit, work)
+            if v > best:
+                best = v
+                if v >= beta:
+                    return best
+    if best > -INF:
+        return best
+    worst = INF
+    a, b = empty & odd, empty & ~odd
+    while a | b:
+        sq, a, b = take(a, b)
+        f = flips(opp, me, sq)
+        if f:
+            bit = ONE << np.uint64(sq)
+            v = parity_order4(me ^ f, opp | f | bit, alpha, min(beta, worst), empty ^ bit, work)
+            if v < worst:
+                worst = v
+                if v <= alpha:
+                    return worst
+    if worst < INF:
+        return worst
+    return final_margin(me, opp)
+
+
+def solve6(me, opp, alpha, beta, empty, work):
+    """The score with six empty squares (``empty``), odd regions first, no recursion:
+    a pass is the opponent's turn in the same loop, minimising."""
+    work[65, 0] += ONE
+    odd = odd_regions(empty)
+    best = -INF
+    a, b = empty & odd, empty & ~odd
+    while a | b:
+        sq, a, b = take(a, b)
+        f = flips(me, opp, sq)
+        if f:
+            bit = ONE << np.uint64(sq)
+            v = -solve5(opp ^ f, me | f | bit, -beta, -max(alpha, best), empty ^ bit, work)
+            if v > best:
+                best = v
+                if v >= beta:
+                    return best
+    if best > -INF:
+        return best
+    worst = INF
+    a, b = empty & odd, empty & ~odd
+    while a | b:
+        sq, a, b = take(a, b)
+        f = flips(opp, me, sq)
+        if f:
+            bit = ONE << np.uint64(sq)
+            v = solve5(me ^ f, opp | f | bit, alpha, min(beta, worst), empty ^ bit, work)
+            if v < worst:
+                worst = v
+                if v <= alpha:
+                    return worst
+    if worst < INF:
+        return worst
+    return final_margin(me, opp)
+
+
+def solve(me, opp, alpha, beta, passed, ply, table, work):
+    """The exact score for ``me`` to move, fail-soft within (alpha, beta).
+
+    ``table`` holds per slot both boards and the packed bounds and move; ``work`` holds per
+    number of empties the flips (columns 0-63) and the ordered moves (64-127), and in row
+    65 the node count and the root's best move."""
+    work[65, 0] += ONE
     empty = ~(me | opp) & VALID  # noqa: F821
-    n_empty = popcount64(empty)
-    if n_empty == 1 and ply > 0:
-        return last_empty(me, opp, popcount64(empty - ONE))
-    if n_empty == 2 and ply > 0:
+    n_empty = POPCNT(empty)  # noqa: F821
+    if ply > 0 and n_empty <= SHALLOW:
+        if n_empty == 6:
+            work[65, 0] -= ONE
+            return solve6(me, opp, alpha, beta, empty, work)
+        if n_empty == 5:
+            work[65, 0] -= ONE
+            return solve5(me, opp, alpha, beta, empty, work)
+        if n_empty == 4:
+            work[65, 0] -= ONE
+            return parity_order4(me, opp, alpha, beta, empty, work)
+        if n_empty == 1:
+            return last1(me, opp, POPCNT(empty - ONE))  # noqa: F821
         low = empty & (~empty + ONE)
-        return two_empties(me, opp, beta, popcount64(low - ONE),
-                           popcount64((empty ^ low) - ONE), stats)
+        if n_empty == 2:
+            work[65, 0] -= ONE
+            return solve2(me, opp, alpha, beta, POPCNT(low - ONE),  # noqa: F821
+                          POPCNT((empty ^ low) - ONE), work)  # noqa: F821
+        if n_empty == 3:
+            work[65, 0] -= ONE
+            rest = empty ^ low
+            low2 = rest & (~rest + ONE)
+            return solve3(me, opp, alpha, beta, POPCNT(low - ONE),  # noqa: F821
+                          POPCNT(low2 - ONE), POPCNT((rest ^ low2) - ONE), work)  # noqa: F821
+        return final_margin(me, opp)
     slot = -1
     table_move = -1
     n = 0
-    if n_empty <= SHALLOW:
-        # few empties: no move generation; squares of odd regions first (parity)
-        for odd_first in range(2):
-            rest = empty
-            while rest:
-                low = rest & (~rest + ONE)
-                rest ^= low
-                sq = popcount64(low - ONE)
-                if quadrant_parity_odd(empty, sq) == (odd_first == 0):
-                    f = flips_of(me, opp, sq)
-                    if f:
-                        buf[n_empty, n] = sq
-                        fbuf[n_empty, n] = f
-                        n += 1
-        if n == 0:
-            if passed:
-                return disc_margin(me, opp)
-            rest = empty
-            while rest:
-                low = rest & (~rest + ONE)
-                rest ^= low
-                if flips_of(opp, me, popcount64(low - ONE)):
-                    v = -solve(opp, me, -beta, -alpha, ONE_I, ply + 1, tkey, tinfo, buf, keys,
-                               fbuf, stats)
-                    if ply == 0:
-                        stats[1] = PASS_ACTION
-                    return v
-            return disc_margin(me, opp)
-    else:
-        moves = moves_of(me, opp)
-        if moves == ZERO:
-            if passed or moves_of(opp, me) == ZERO:
-                return disc_margin(me, opp)
-            v = -solve(opp, me, -beta, -alpha, ONE_I, ply + 1, tkey, tinfo, buf, keys, fbuf,
-                       stats)
-            if ply == 0:
-                stats[1] = PASS_ACTION
-            return v
-        # stability cut-off, tried only where the opponent has discs enough to reach it
-        if 2 * popcount64(opp) >= CELLS - alpha:  # noqa: F821
-            upper = CELLS - 2 * popcount64(stable_discs(opp, me))  # noqa: F821
-            if upper <= alpha and ply > 0:
-                return upper
-            if upper < beta:
-                beta = upper
-        h = me * np.uint64(0x9E3779B97F4A7C15) ^ opp * np.uint64(0xC2B2AE3D27D4EB4F)
-        slot = np.int64((h ^ (h >> np.uint64(29))) & np.uint64(len(tkey) - 1))
-        if tkey[slot, 0] == me and tkey[slot, 1] == opp:
-            lo, hi = np.int64(tinfo[slot, 0]), np.int64(tinfo[slot, 1])
-            table_move = np.int64(tinfo[slot, 2])
-            if ply > 0:  # at the root only the move is used: the best move must be found
-                if lo >= beta or lo == hi:
-                    return lo
-                if hi <= alpha:
-                    return hi
-                alpha = max(alpha, lo)
-                beta = min(beta, hi)
-        # fastest first: the fewest replies first, corners and the table's move before all
-        rest = moves
-        while rest:
-            low = rest & (~rest + ONE)
-            rest ^= low
-            sq = popcount64(low - ONE)
-            f = flips_of(me, opp, sq)
-            k = popcount64(moves_of(opp ^ f, me | f | low)) * 16
-            if low & CORNERS:
-                k -= 32
-            if quadrant_parity_odd(empty, sq):
-                k -= 4
-            if sq == table_move:
-                k = -1000
-            j = n
-            while j > 0 and keys[n_empty, j - 1] > k:
-                buf[n_empty, j] = buf[n_empty, j - 1]
-                keys[n_empty, j] = keys[n_empty, j - 1]
-                fbuf[n_empty, j] = fbuf[n_empty, j - 1]
-                j -= 1
-            buf[n_empty, j] = sq
-            keys[n_empty, j] = k
-            fbuf[n_empty, j] = f
-            n += 1
+    moves = mobility(me, opp)
+    if moves == ZERO:
+        if passed or mobility(opp, me) == ZERO:
+            return final_margin(me, opp)
+        v = -solve(opp, me, -beta, -alpha, ONE_I, ply + 1, table, work)
+        if ply == 0:
+            work[65, 1] = np.uint64(PASS_ACTION)
+        return v
+    # stability cut-off, tried only where the opponent has discs enough to reach it
+    if 2 * POPCNT(opp) >= CELLS - alpha:  # noqa: F821
+        upper = CELLS - 2 * POPCNT(stable_discs(opp, me))  # noqa: F821
+        if upper <= alpha and ply > 0:
+            return upper
+        if upper < beta:
+            beta = upper
+    h = me * np.uint64(0x9E3779B97F4A7C15) ^ opp * np.uint64(0xC2B2AE3D27D4EB4F)
+    slot = np.int64((h ^ (h >> np.uint64(29))) & np.uint64(len(table) - 1))
+    if table[slot, 0] == me and table[slot, 1] == opp:
+        info = table[slot, 2]
+        lo = np.int64(info & np.uint64(255)) - 128
+        hi = np.int64((info >> np.uint64(8)) & np.uint64(255)) - 128
+        table_move = np.int64(info >> np.uint64(16))
+        if ply > 0:  # at the root only the move is used: the best move must be found
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+            alpha = max(alpha, lo)
+            beta = min(beta, hi)
+    # fastest first: the fewest replies first, corners and the table's move before all
+    odd = odd_regions(empty)
+    rest = moves
+    while rest:
+        low = rest & (~rest + ONE)
+        rest ^= low
+        sq = POPCNT(low - ONE)  # noqa: F821
+        f = flips(me, opp, sq)
+        k = POPCNT(mobility(opp ^ f, me | f | low)) * 16  # noqa: F821
+        if low & CORNERS:
+            k -= 32
+        if low & odd:
+            k -= 4
+        if sq == table_move:
+            k = -1000
+        key = np.uint64((k + 2048) * 64 + sq)
+        j = n
+        while j > 0 and work[n_empty, 64 + j - 1] > key:
+            work[n_empty, 64 + j] = work[n_empty, 64 + j - 1]
+            work[n_empty, j] = work[n_empty, j - 1]
+            j -= 1
+        work[n_empty, 64 + j] = key
+        work[n_empty, j] = f
+        n += 1
     best = -INF
-    best_move = buf[n_empty, 0]
+    best_move = np.int64(work[n_empty, 64] & np.uint64(63))
     a = alpha
     for i in range(n):
-        sq = buf[n_empty, i]
-        f = fbuf[n_empty, i]
+        sq = np.int64(work[n_empty, 64 + i] & np.uint64(63))
+        f = work[n_empty, i]
         child_me, child_opp = opp ^ f, me | f | (ONE << np.uint64(sq))
         if i == 0:
-            v = -solve(child_me, child_opp, -beta, -a, ZERO_I, ply + 1, tkey, tinfo, buf, keys,
-                       fbuf, stats)
+            v = -solve(child_me, child_opp, -beta, -a, ZERO_I, ply + 1, table, work)
         else:
-            v = -solve(child_me, child_opp, -a - 1, -a, ZERO_I, ply + 1, tkey, tinfo, buf, keys,
-                       fbuf, stats)
+            v = -solve(child_me, child_opp, -a - 1, -a, ZERO_I, ply + 1, table, work)
             if a < v < beta:
-                v = -solve(child_me, child_opp, -beta, -v, ZERO_I, ply + 1, tkey, tinfo, buf,
-                           keys, fbuf, stats)
+                v = -solve(child_me, child_opp, -beta, -v, ZERO_I, ply + 1, table, work)
         if v > best:
             best = v
             best_move = sq
@@ -234,42 +504,81 @@ def solve(me, opp, alpha, beta, passed, ply, tkey, tinfo, buf, keys, fbuf, stats
                     break
     if slot >= 0:
         lo, hi = -INF, INF
-        if tkey[slot, 0] == me and tkey[slot, 1] == opp:
-            lo, hi = np.int64(tinfo[slot, 0]), np.int64(tinfo[slot, 1])
+        if table[slot, 0] == me and table[slot, 1] == opp:
+            info = table[slot, 2]
+            lo = np.int64(info & np.uint64(255)) - 128
+            hi = np.int64((info >> np.uint64(8)) & np.uint64(255)) - 128
         if best <= alpha:
             hi = min(hi, best)
         elif best >= beta:
             lo = max(lo, best)
         else:
             lo = hi = best
-        tkey[slot, 0], tkey[slot, 1] = me, opp
-        tinfo[slot, 0], tinfo[slot, 1], tinfo[slot, 2] = lo, hi, best_move
+        table[slot, 0], table[slot, 1] = me, opp
+        table[slot, 2] = np.uint64(lo + 128) | (np.uint64(hi + 128) << np.uint64(8)) | (
+            np.uint64(best_move) << np.uint64(16))
     if ply == 0:
-        stats[1] = best_move
+        work[65, 1] = np.uint64(best_move)
     return best
 
 
-def quadrant_parity_odd(empty, sq):
-    """True when the quadrant of square ``sq`` holds an odd number of empty squares."""
-    q = QUADRANT_OF[sq]  # noqa: F821
-    return (popcount64(empty & QUADRANTS[q]) & 1) == 1  # noqa: F821
+TEMPLATES = (*K.TEMPLATES, stable_discs, flips, mobility, final_margin, last1, solve2, solve3,
+             solve4, odd_regions, take, parity_order4, solve5, solve6, solve)
 
 
-TEMPLATES = (*K.TEMPLATES, stable_discs, last_empty, two_empties, solve, quadrant_parity_odd)
+# the ray of each direction from each square: 0-3 up the bit order (E, N, NE, NW),
+# 4-7 down it (W, S, SW, SE), as (row, column) steps
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1), (0, -1), (-1, 0), (-1, -1), (-1, 1))
+
+
+def rays(size: int) -> np.ndarray:
+    """``RAYS[d, sq]``: the squares from ``sq`` (excluded) to the board's edge in direction d."""
+    out = np.zeros((8, 64), np.uint64)
+    for d, (dr, dc) in enumerate(DIRECTIONS):
+        for sq in range(64):
+            r, c = divmod(sq, 8)
+            if r >= size or c >= size:
+                continue
+            r, c = r + dr, c + dc
+            while 0 <= r < size and 0 <= c < size:
+                out[d, sq] |= np.uint64(1 << (r * 8 + c))
+                r, c = r + dr, c + dc
+    return out
+
+
+@functools.cache
+def bit_intrinsics() -> tuple:
+    """``(POPCNT, CLZ)``: the processor's population count and leading-zero count on a
+    uint64 (LLVM's ctpop and ctlz), for the compiled solver."""
+    from llvmlite import ir
+    from numba.core import types as nt
+    from numba.extending import intrinsic
+
+    @intrinsic
+    def popcnt(typingctx, x):
+        def codegen(context, builder, signature, args):
+            return builder.ctpop(args[0])
+        return nt.int64(nt.uint64), codegen
+
+    @intrinsic
+    def clz(typingctx, x):
+        def codegen(context, builder, signature, args):
+            return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+        return nt.int64(nt.uint64), codegen
+
+    return popcnt, clz
 
 
 def constants(size: int) -> dict:
     """The compile-time constants of a board size."""
     half = size // 2
     quadrants = np.zeros(4, np.uint64)
-    quadrant_of = np.zeros(64, np.int64)
     for r in range(size):
         for c in range(size):
-            q = (r >= half) * 2 + (c >= half)
-            quadrants[q] |= np.uint64(1 << (r * 8 + c))
-            quadrant_of[r * 8 + c] = q
+            quadrants[(r >= half) * 2 + (c >= half)] |= np.uint64(1 << (r * 8 + c))
+    popcnt, clz = bit_intrinsics()
     return {"VALID": K.valid_mask(size), "CELLS": size * size, "CORNERS": K.corner_mask(size),
-            "QUADRANTS": quadrants, "QUADRANT_OF": quadrant_of}
+            "QUADRANTS": quadrants, "RAYS": rays(size), "POPCNT": popcnt, "CLZ": clz}
 
 
 @functools.cache
@@ -282,12 +591,11 @@ def compiled(size: int = 8):
 
 
 class Table:
-    """The transposition table: both boards, the score bounds and the best move per slot."""
+    """The transposition table: per slot both boards, then the score bounds and the best
+    move packed in one word (lower + 128, upper + 128 << 8, move << 16)."""
 
     def __init__(self, log2_slots: int = 20) -> None:
-        n = 1 << log2_slots
-        self.keys = np.zeros((n, 2), np.uint64)  # both boards
-        self.info = np.zeros((n, 3), np.int8)  # lower bound, upper bound, best move
+        self.slots = np.zeros((1 << log2_slots, 3), np.uint64)
 
 
 def solve_position(me: int, opp: int, size: int = 8, table: Table | None = None,
@@ -295,14 +603,12 @@ def solve_position(me: int, opp: int, size: int = 8, table: Table | None = None,
     """``(score, best kernel move, nodes)`` of a position given as two bitboards."""
     ns = compiled(size)
     table = table or Table()
-    buf = np.zeros((65, 64), np.int64)
-    keys = np.zeros((65, 64), np.int64)
-    flips = np.zeros((65, 64), np.uint64)
-    stats = np.zeros(2, np.int64)
-    stats[1] = -1
+    work = np.zeros((66, 128), np.uint64)
+    work[65, 1] = np.uint64(255)
     score = ns.solve(np.uint64(me), np.uint64(opp), np.int64(alpha), np.int64(beta),
-                     np.int64(0), np.int64(0), table.keys, table.info, buf, keys, flips, stats)
-    return int(score), int(stats[1]), int(stats[0])
+                     np.int64(0), np.int64(0), table.slots, work)
+    move = int(work[65, 1])
+    return int(score), -1 if move == 255 else move, int(work[65, 0])
 
 
 def solve_entry(game: Any, state: Any, options: dict) -> dict:
