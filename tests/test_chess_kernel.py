@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from gamesearch.games import game_entry, load_game
 from gamesearch.games.chess import board as B
+from gamesearch.games.chess import legal as L
 from gamesearch.games.chess.kernel import arrays_of, make_kernel, perft_fen, uci_of
 from gamesearch.testing import check_kernel
 
@@ -39,8 +40,21 @@ def test_perft_hook_is_registered():
 def _legal_uci(board: chess.Board) -> list[str]:
     b, s, undo = arrays_of(board)
     moves = np.zeros(B.MAX_MOVES, np.int64)
-    n = B.legal_moves(b, s, undo, moves)
+    n = L.legal_moves(b, s, undo, moves)
     return sorted(uci_of(int(m)) for m in moves[:n])
+
+
+def _searched_uci(board: chess.Board) -> list[str]:
+    """The engine's moves: pseudo-legal, kept when the king is safe after making them."""
+    b, s, undo = arrays_of(board)
+    moves = np.zeros(B.MAX_MOVES, np.int64)
+    kept = []
+    for m in moves[:B.generate(b, s, moves, False)]:
+        B.make(b, s, undo, m)
+        if not B.in_check(b, s, 1 - s[B.SIDE]):
+            kept.append(uci_of(int(m)))
+        B.unmake(b, s, undo)
+    return sorted(kept)
 
 
 @settings(max_examples=60, deadline=None)
@@ -50,7 +64,9 @@ def test_legal_moves_equal_python_chess_on_random_positions(seed, plies):
     board = chess.Board()
     for _ in range(plies):
         legal = list(board.legal_moves)
-        assert _legal_uci(board) == sorted(m.uci() for m in legal), board.fen()
+        expected = sorted(m.uci() for m in legal)
+        assert _legal_uci(board) == expected, board.fen()
+        assert _searched_uci(board) == expected, board.fen()
         if not legal:
             break
         board.push(rng.choice(legal))
@@ -84,3 +100,78 @@ def test_perft_command_counts_and_refuses_a_bad_fen():
                           "8/8/8 w - - 0 1", "--depth", "2"], capture_output=True, text=True,
                          timeout=120)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+def _arrays_with_ep(board: chess.Board) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel arrays, keeping python-chess's en passant square even where no capture
+    is legal (so the generator meets the en passant pin itself)."""
+    b, s, _ = arrays_of(board)
+    ep = board.ep_square
+    if ep is not None:
+        s[B.EPSQ] = (ep >> 3) * 16 + (ep & 7)
+    return b, s
+
+
+def _random_position(rng: random.Random) -> chess.Board:
+    """Two kings and 1..14 random pieces on random squares, valid for python-chess."""
+    kinds = [chess.PAWN] * 4 + [chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN]
+    while True:
+        board = chess.Board(None)
+        squares = rng.sample(range(64), 2 + rng.randint(1, 14))
+        board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
+        for sq in squares[2:]:
+            kind = rng.choice(kinds)
+            if kind != chess.PAWN or chess.square_rank(sq) not in (0, 7):
+                board.set_piece_at(sq, chess.Piece(kind, rng.random() < 0.5))
+        board.turn = rng.random() < 0.5
+        if board.is_valid():
+            return board
+
+
+def test_bulk_count_equals_python_chess_on_varied_positions():
+    """``count_legal`` (no move made) and ``generate_legal`` against python-chess's
+    ``legal_moves`` on random placements, their double pushes (en passant, pinned or not)
+    and random games from the perft positions; every hard case must occur."""
+    rng = random.Random(16)
+    seen = dict.fromkeys(("check", "double check", "pin", "en passant",
+                          "en passant pinned", "promotion", "castling", "no move"), 0)
+    row = np.zeros(B.MAX_MOVES, np.int64)
+
+    def check(board: chess.Board) -> None:
+        b, s = _arrays_with_ep(board)
+        legal = list(board.legal_moves)
+        assert L.count_legal(b, s) == len(legal), board.fen()
+        n = L.generate_legal(b, s, row)
+        assert sorted(uci_of(int(m)) for m in row[:n]) == sorted(m.uci() for m in legal), \
+            board.fen()
+        checkers = len(board.checkers())
+        seen["check"] += checkers == 1
+        seen["double check"] += checkers == 2
+        ours = chess.SquareSet(board.occupied_co[board.turn])
+        seen["pin"] += any(board.is_pinned(board.turn, sq) for sq in ours)
+        seen["en passant"] += board.has_legal_en_passant()
+        seen["en passant pinned"] += (board.has_pseudo_legal_en_passant()
+                                      and not board.has_legal_en_passant())
+        seen["promotion"] += any(m.promotion for m in legal)
+        seen["castling"] += any(board.is_castling(m) for m in legal)
+        seen["no move"] += not legal
+
+    for _ in range(1500):
+        board = _random_position(rng)
+        check(board)
+        for move in list(board.legal_moves):
+            if board.piece_type_at(move.from_square) == chess.PAWN and \
+                    abs(move.to_square - move.from_square) == 16:
+                board.push(move)
+                check(board)
+                board.pop()
+    for fen, _ in PERFT * 4 + PERFT[2:3] * 40:  # position 3: en passant along a pin
+        board = chess.Board(fen)
+        for _ in range(60):
+            check(board)
+            legal = list(board.legal_moves)
+            if not legal:
+                break
+            board.push(rng.choice(legal))
+    assert min(seen.values()) >= 3, seen

@@ -57,10 +57,13 @@ def slices_up_to(pieces: int) -> list[list[int]]:
 @functools.cache
 def compiled_sweep() -> Any:
     """The sweep templates compiled against the chess board and table index."""
+    from gamesearch.games.chess import bitboards as bitboards_module
     from gamesearch.games.chess import board as board_module
+    from gamesearch.games.chess import legal as legal_module
     from gamesearch.kernels.specialize import source_tag, specialize
 
-    tag = f"chess_tables_{source_tag(*sweep.TEMPLATES, T, board_module)}"
+    sources = source_tag(*sweep.TEMPLATES, T, board_module, legal_module, bitboards_module)
+    tag = f"chess_tables_{sources}"
     bindings = {f.__name__: f for f in T.TABLE_FUNCTIONS}
     return specialize(sweep.TEMPLATES, bindings, tag)
 

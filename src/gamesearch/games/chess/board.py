@@ -3,11 +3,18 @@
 Why 0x88: a square is ``16 * rank + file`` (rank 0 is White's first rank); a step that
 leaves the board sets a bit of ``0x88``, so one test replaces all edge checks, and the
 code stays readable next to the rules. Moves are generated pseudo-legally and a move is
-legal when, after it is made, the mover's king is not attacked (make, test, unmake).
+legal when, after it is made, the mover's king is not attacked (make, test, unmake); the
+engine searches so. ``legal.py`` generates and counts legal moves directly from bitboards
+(check and pin masks), for perft and the kernel contract.
 
 Arrays (one position, mutated in place by ``make`` / ``unmake``):
 
 * ``board``: int64[128], 0 empty, White pieces 1..6 (P N B R Q K), Black ``8 | type``;
+  the 64 off-board cells of the 0x88 array hold bitboards of the same position
+  (``bitboards.py``; bit ``8 * rank + file``), kept by ``make`` / ``unmake``: cell
+  ``bb_slot(p)`` = ``8 + 16 * colour + type`` holds the squares of piece ``p``, and type 0
+  the squares of the whole colour (cells 8 and 24). A board filled square by square gets
+  them from ``set_bitboards``. The legal move generator (``legal.py``) reads only these.
 * ``st``: int64[8]: side to move (0 White), castling rights (1 K, 2 Q, 4 k, 8 q), en passant
   square (0x88, -1 none), half-move clock, White king square, Black king square, ply,
   Zobrist hash;
@@ -22,6 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from gamesearch.games.chess.bitboards import BIT
 
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
 BLACK = 8
@@ -42,18 +51,36 @@ _mask[112], _mask[116], _mask[119] = 15 & ~8, 15 & ~12, 15 & ~4
 CASTLE_MASK = _mask
 """Castling rights kept when a move leaves or lands on a square (kings' and rooks' homes)."""
 
-_align = np.zeros(240, dtype=np.int64)
-for _d in (1, 15, 16, 17, -1, -15, -16, -17):
-    for _k in range(1, 8):
-        _align[_d * _k + 119] = 1
-ALIGNED = _align
-"""1 at ``a - b + 119`` when 0x88 squares a and b share a rank, file or diagonal."""
-
 _rng = np.random.default_rng(20261124)
 Z_PIECE = _rng.integers(1, 2**62, size=(16, 128), dtype=np.int64)
 Z_CASTLE = _rng.integers(1, 2**62, size=16, dtype=np.int64)
 Z_EP = _rng.integers(1, 2**62, size=128, dtype=np.int64)
 Z_SIDE = int(_rng.integers(1, 2**62))
+
+
+@njit(cache=True, inline="always")
+def bb_slot(p):
+    """The off-board cell holding the bitboard of piece code ``p`` (type 0: a whole colour)."""
+    return 8 + ((p >> 3) << 4) + (p & 7)
+
+
+@njit(cache=True, inline="always")
+def bit88(sq):
+    """The bitboard bit of a 0x88 square."""
+    return BIT[(sq + (sq & 7)) >> 1]
+
+
+@njit(cache=True)
+def set_bitboards(board):
+    """Fill the off-board bitboard cells from the squares (after setting squares directly)."""
+    for c in range(2):
+        for t in range(8):
+            board[bb_slot((c << 3) | t)] = 0
+    for i in range(64):
+        p = board[SQ88[i]]
+        if p != 0:
+            board[bb_slot(p)] |= BIT[i]
+            board[bb_slot(p & 8)] |= BIT[i]
 
 
 @njit(cache=True)
@@ -206,6 +233,28 @@ def _castling(board, st, moves, n):
     return n
 
 
+@njit(cache=True, inline="always")
+def _move_bits(board, us, p, p2, cap, fr, to, flags):
+    """Toggle the bitboards for a move of piece ``p`` (``p2`` after promotion) from ``fr``
+    to ``to`` capturing ``cap``: the same call makes and unmakes it (xor)."""
+    bf = bit88(fr)
+    bt = bit88(to)
+    board[bb_slot(p)] ^= bf
+    board[bb_slot(p2)] ^= bt
+    board[8 + (us << 4)] ^= bf | bt
+    if cap != 0:
+        board[bb_slot(cap)] ^= bt
+        board[24 - (us << 4)] ^= bt
+    if flags & EP:
+        bc = bit88(to - 16 if us == 0 else to + 16)
+        board[bb_slot(((us ^ 1) << 3) | PAWN)] ^= bc
+        board[24 - (us << 4)] ^= bc
+    elif flags & CASTLE:
+        rook_bits = bit88(to + 1) | bit88(to - 1) if to & 7 == 6 else bit88(to - 2) | bit88(to + 1)
+        board[bb_slot((us << 3) | ROOK)] ^= rook_bits
+        board[8 + (us << 4)] ^= rook_bits
+
+
 @njit(cache=True)
 def make(board, st, undo, m):
     """Play move ``m`` on the arrays (no legality test)."""
@@ -226,6 +275,7 @@ def make(board, st, undo, m):
     p2 = promo | us << 3 if promo != 0 else p
     board[to] = p2
     h ^= Z_PIECE[p2, to]
+    _move_bits(board, us, p, p2, cap, fr, to, flags)
     if flags & EP:
         capsq = to - 16 if us == 0 else to + 16
         h ^= Z_PIECE[board[capsq], capsq]
@@ -276,8 +326,10 @@ def unmake(board, st, undo):
     flags = m >> 18
     us = st[SIDE] ^ 1
     p = board[to]
+    p2 = p
     if promo != 0:
         p = PAWN | (us << 3)
+    _move_bits(board, us, p, p2, u[1], fr, to, flags)
     board[fr] = p
     board[to] = u[1]
     if flags & EP:
@@ -329,22 +381,6 @@ def unmake_null(board, st, undo):
 
 
 @njit(cache=True)
-def legal_moves(board, st, undo, moves):
-    """Write the legal moves into ``moves`` (make, test the king, unmake); return how many."""
-    buf = np.empty(MAX_MOVES, np.int64)
-    n = generate(board, st, buf, False)
-    k = 0
-    us = st[SIDE]
-    for i in range(n):
-        make(board, st, undo, buf[i])
-        if not in_check(board, st, us):
-            moves[k] = buf[i]
-            k += 1
-        unmake(board, st, undo)
-    return k
-
-
-@njit(cache=True)
 def compute_hash(board, st):
     """The Zobrist hash of a position from scratch."""
     h = 0
@@ -358,47 +394,6 @@ def compute_hash(board, st):
     if st[SIDE] == 1:
         h ^= Z_SIDE
     return h
-
-
-@njit(cache=True)
-def perft(board, st, undo, moves, depth):
-    """The number of leaf nodes of the legal move tree ``depth`` plies deep (bulk counted)."""
-    ply = st[PLY]
-    row = moves[ply]
-    n = generate(board, st, row, False)
-    us = st[SIDE]
-    if depth == 1:
-        return count_legal(board, st, undo, row, n)
-    total = 0
-    for i in range(n):
-        make(board, st, undo, row[i])
-        if not in_check(board, st, us):
-            total += 1 if depth == 1 else perft(board, st, undo, moves, depth - 1)
-        unmake(board, st, undo)
-    return total
-
-
-@njit(cache=True)
-def count_legal(board, st, undo, row, n):
-    """How many of the ``n`` pseudo-legal moves in ``row`` are legal. Out of check, a move
-    of a piece that shares no line with its king (not the king, not en passant) cannot
-    expose the king: it is counted without being made."""
-    us = st[SIDE]
-    king = st[WKING + us]
-    checked = attacked(board, king, us ^ 1)
-    total = 0
-    for i in range(n):
-        m = row[i]
-        fr = m & 127
-        if not checked and (board[fr] & 7) != KING and not ((m >> 18) & EP) \
-                and ALIGNED[fr - king + 119] == 0:
-            total += 1
-            continue
-        make(board, st, undo, m)
-        if not in_check(board, st, us):
-            total += 1
-        unmake(board, st, undo)
-    return total
 
 
 @njit(cache=True)

@@ -8,7 +8,8 @@ only when an en passant capture is legal, as in python-chess's FEN) and the half
 
 Actions are ``from | to << 6 | promotion type << 12`` (squares 0..63, type 2..5 for
 N, B, R, Q) and decode to the rules' UCI strings. ``perft_fen`` counts the move tree with
-the array board (make/unmake), which is how the engine searches too.
+the array board: legal moves from its bitboards (``legal.py``), make/unmake between plies,
+the last ply counted without being played.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from gamesearch.games.chess import board as B
+from gamesearch.games.chess import legal as L
 from gamesearch.kernels.contract import GameKernel, register_kernel
 
 MAX_ACTIONS = 256
@@ -43,6 +45,7 @@ def arrays_of(board: chess.Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     st[B.WKING] = (board.king(chess.WHITE) >> 3) * 16 + (board.king(chess.WHITE) & 7)
     st[B.BKING] = (board.king(chess.BLACK) >> 3) * 16 + (board.king(chess.BLACK) & 7)
     st[B.HASH] = B.compute_hash(b, st)
+    B.set_bitboards(b)
     return b, st, np.zeros((B.MAX_PLY, 6), np.int64)
 
 
@@ -54,7 +57,7 @@ def perft_fen(fen: str, depth: int) -> int:
         return 1
     b, st, undo = arrays_of(board_of(fen))
     moves = np.zeros((B.MAX_PLY, B.MAX_MOVES), np.int64)
-    return int(B.perft(b, st, undo, moves, depth))
+    return int(L.perft(b, st, undo, moves, depth))
 
 
 def uci_of(m: int) -> str:
@@ -83,6 +86,7 @@ def _unpack(s):
         elif b[B.SQ88[i]] == (B.BLACK | B.KING):
             st[B.BKING] = B.SQ88[i]
     st[B.HASH] = B.compute_hash(b, st)
+    B.set_bitboards(b)
     return b, st
 
 
@@ -110,7 +114,7 @@ def legal(s, out):
     b, st = _unpack(s)
     undo = np.zeros((B.MAX_PLY, 6), np.int64)
     moves = np.empty(B.MAX_MOVES, np.int64)
-    n = B.legal_moves(b, st, undo, moves)
+    n = L.legal_moves(b, st, undo, moves)
     for i in range(n):
         out[i] = _action(moves[i])
     return n
@@ -122,13 +126,13 @@ def play(s, a):
     b, st = _unpack(s)
     undo = np.zeros((B.MAX_PLY, 6), np.int64)
     moves = np.empty(B.MAX_MOVES, np.int64)
-    n = B.legal_moves(b, st, undo, moves)
+    n = L.legal_moves(b, st, undo, moves)
     for i in range(n):
         if _action(moves[i]) == a:
             B.make(b, st, undo, moves[i])
             break
     if st[B.EPSQ] >= 0:
-        k = B.legal_moves(b, st, undo, moves)
+        k = L.legal_moves(b, st, undo, moves)
         keep = False
         for i in range(k):
             if (moves[i] >> 18) & B.EP:
@@ -143,7 +147,7 @@ def _has_move(s):
     b, st = _unpack(s)
     undo = np.zeros((B.MAX_PLY, 6), np.int64)
     moves = np.empty(B.MAX_MOVES, np.int64)
-    return B.legal_moves(b, st, undo, moves) > 0, B.in_check(b, st, st[B.SIDE])
+    return L.legal_moves(b, st, undo, moves) > 0, B.in_check(b, st, st[B.SIDE])
 
 
 @njit(cache=True)

@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from gamesearch.games.chess import board as B
+from gamesearch.games.chess import legal as L
 
 UNKNOWN, WIN, LOSS, DRAW, NO_POSITION = 0, 1, 2, 3, 4
 MAX_EXTRA = 2
@@ -122,6 +123,7 @@ def state_at(meta, sid, slot):
         last_code = c
         last_sq = sq
         board[_sq88(sq)] = c
+    B.set_bitboards(board)
     if ok and B.in_check(board, st, side ^ 1):  # the side that just moved left its king
         ok = False
     return board, st, undo, 1 if ok else 0
@@ -134,7 +136,7 @@ def end_value(s, buf):
     board, st, undo, ok = s
     if ok == 0:
         return NO_POSITION
-    n = B.legal_moves(board, st, undo, buf)
+    n = L.legal_moves(board, st, undo, buf)
     if n == 0:
         return LOSS if B.in_check(board, st, st[B.SIDE]) else DRAW
     if B.insufficient_material(board):
@@ -146,7 +148,7 @@ def end_value(s, buf):
 def legal(s, buf):
     """The legal moves (board.py's encoding) into ``buf``; how many."""
     board, st, undo, _ = s
-    return B.legal_moves(board, st, undo, buf)
+    return L.legal_moves(board, st, undo, buf)
 
 
 @njit(cache=True)
