@@ -27,12 +27,20 @@ from gamesearch.catalog.backgammon_td import (
     pubeval_scores,
     start_board,
 )
-from gamesearch.catalog.backgammon_training import TDGammonTraining
+from gamesearch.catalog.backgammon_td_kernel import hit_chance
+from gamesearch.catalog.backgammon_training import (
+    TDGammonTraining,
+    compiled_train_game,
+    game_dice,
+    scheduled_alpha,
+    train_game,
+)
 from gamesearch.game import CHANCE
 from gamesearch.games.backgammon import Backgammon
 from gamesearch.learn.checkpoint import load_checkpoint
 from gamesearch.learn.network import ValueNetwork
 from gamesearch.learn.selfplay import play_games
+from gamesearch.learn.td import TDLambda
 
 
 class RandomChooser(Chooser):
@@ -64,6 +72,58 @@ def test_tesauro_encoding_of_the_start() -> None:
     assert list(theirs[0]) == [1, 1, 0, 0]
     assert x[96] == x[97] == x[194] == x[195] == 0
     assert x.sum() == pytest.approx(2 * (2 + 4 + 3 + 4))  # 24, 13, 8, 6 points
+
+
+def test_the_expert_features_of_the_start() -> None:
+    x = encode(start_row(), features=True)[0]
+    assert x.shape == (200,)
+    np.testing.assert_array_equal(x[:INPUTS], encode(start_row())[0])
+    assert list(x[INPUTS:]) == [1.67, 1.67, 0.0, 0.0]  # 167 pips each, no blot, contact
+
+
+def test_hit_chance_by_hand() -> None:
+    """A blot on the mover's 6 point, one opposing checker on the 1 point (5 away): any 5
+    (11 rolls) or 1-4, 4-1, 2-3, 3-2 (4 rolls): 15 of 36. Holding the 2 and 5 points
+    blocks 1-4 and 4-1 (both points stepped on are held), not 2-3."""
+    row = np.zeros(52, dtype=np.int64)
+    row[6], row[26 + 1], row[0], row[26] = 1, 1, 14, 14
+    assert hit_chance(row) == pytest.approx(15 / 36)
+    row[2] = row[5] = 2
+    row[0] = 10
+    assert hit_chance(row) == pytest.approx(13 / 36)
+    # from the bar (point 0), 6 away: 6s, 5-1 (via the 1), 4-2 (via the 4), 3-3; not 2-2
+    # (the held 2 point), nor 1-1 (four steps make only 4)
+    row[26 + 1], row[51] = 0, 1
+    assert hit_chance(row) == pytest.approx((11 + 2 + 2 + 1) / 36)
+
+
+@pytest.mark.parametrize("features", [False, True])
+def test_the_compiled_game_makes_the_weights_of_the_readable_one(features) -> None:
+    """From the same weights and dice, several games of the compiled self-play kernel
+    leave the weights of the readable numpy ``train_game`` (to rounding)."""
+    from gamesearch.games import backgammon_kernel as kernel
+
+    work = np.empty((kernel.MAX_PLAYS, 52), dtype=np.int64)
+    dies = np.empty(kernel.MAX_PLAYS, dtype=np.int64)
+    readable = ValueNetwork(200 if features else INPUTS, 7, seed=1, scale=0.5)
+    compiled = readable.copy()
+    td_readable, td_compiled = TDLambda(readable, 0.1, 0.7), TDLambda(compiled, 0.1, 0.7)
+    for game in range(4):
+        td_readable.alpha = td_compiled.alpha = scheduled_alpha(0.1, 2, game)
+        first, dice = game_dice(np.random.default_rng([9, game]))
+        plays = train_game(td_readable, first, dice, work, dies, features)
+        assert compiled_train_game(td_compiled, first, dice, work, dies, features) == plays
+        for a, b in zip(readable.params, compiled.params):
+            np.testing.assert_allclose(a, b, rtol=0, atol=1e-9)
+    assert not np.allclose(readable.params[0], ValueNetwork(readable.inputs, 7, seed=1,
+                                                            scale=0.5).params[0])
+
+
+def test_the_learning_rate_schedule() -> None:
+    assert scheduled_alpha(0.1, 0, 10**6) == 0.1
+    assert scheduled_alpha(0.1, 1000, 0) == 0.1
+    assert scheduled_alpha(0.1, 1000, 1000) == pytest.approx(0.05)
+    assert scheduled_alpha(0.1, 1000, 2000) == pytest.approx(0.1 / 3)
 
 
 def test_pubeval_inputs_follow_tesauros_layout() -> None:
@@ -140,11 +200,12 @@ def test_a_tiny_training_run_beats_random_more_than_the_untrained_net(tmp_path) 
 
 
 def test_resume_is_exact(tmp_path) -> None:
-    whole = TDGammonTraining(tmp_path / "whole", hidden=6, seed=3, eval_every=10,
-                             eval_games=4)
+    settings = {"hidden": 6, "seed": 3, "eval_every": 10, "eval_games": 4,
+                "alpha_halflife": 7, "encoding": "features"}
+    whole = TDGammonTraining(tmp_path / "whole", **settings)
     whole.run(20)
     whole.close()
-    part = TDGammonTraining(tmp_path / "part", hidden=6, seed=3, eval_every=10, eval_games=4)
+    part = TDGammonTraining(tmp_path / "part", **settings)
     part.run(13)
     part.close()
     again = TDGammonTraining(tmp_path / "part", resume=True)
@@ -209,6 +270,28 @@ def test_agents_play_legal_moves_through_the_protocol(tmp_path) -> None:
             action = agent(game, state).action
             assert action in game.actions(state)
             state = game.result(state, action)
+
+
+def test_a_run_from_before_the_encoding_setting_resumes(tmp_path) -> None:
+    """Checkpoints written before ``encoding`` and ``alpha_halflife`` were settings (the
+    weights shipped first, for one) load as Tesauro's encoding at a constant alpha."""
+    from gamesearch.learn.checkpoint import save_checkpoint
+
+    folder = tmp_path / "old"
+    folder.mkdir()
+    net = ValueNetwork(INPUTS, 3, seed=0)
+    settings = {"hidden": 3, "alpha": 0.1, "lam": 0.7, "seed": 0, "eval_every": 1000,
+                "eval_games": 4}
+    save_checkpoint(folder / "checkpoint.npz", "td-gammon checkpoint", net.arrays(),
+                    {"settings": settings, "games": 5, "plays": 300, "seconds": 1.0,
+                     "curve": []})
+    run = TDGammonTraining(folder, resume=True)
+    assert run.settings["encoding"] == "tesauro" and run.settings["alpha_halflife"] == 0
+    run.run(7)
+    run.close()
+    assert run.games == 7
+    agent = make_agent(f"td-gammon:weights={folder / 'checkpoint.npz'}")
+    assert agent.chooser.net.inputs == INPUTS
 
 
 def test_bad_weights_are_one_line_errors(tmp_path) -> None:

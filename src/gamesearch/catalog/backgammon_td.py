@@ -8,7 +8,9 @@ the same numbering). Every evaluation here scores such rows for the player who j
 * :func:`encode`: Tesauro's input encoding (TD-Gammon 1992): per side and point four units
   (at least 1, 2, 3 checkers; (n - 3) / 2 beyond), the bar / 2 and the checkers off / 15:
   196 inputs. Tesauro's two "whose turn" units are dropped because the board is always
-  seen by the player who just moved.
+  seen by the player who just moved. The richer "features" encoding adds four expert
+  inputs (pip counts, the chance of being hit, race): 200 inputs. A network's input width
+  says which encoding it was trained with (:func:`uses_features`).
 * :func:`pubeval_scores`: Tesauro's pubeval (1993), the linear yardstick of TD-Gammon
   replications, with its published weights (``data/backgammon/pubeval.json``, source there).
 * :class:`Chooser` players pick a row: :class:`NetChooser` at 0-ply or depth 2
@@ -32,6 +34,8 @@ from gamesearch.learn.network import ValueNetwork
 from gamesearch.result import Clock, SearchResult, SearchStats
 
 INPUTS = 196
+FEATURES_INPUTS = 200  # Tesauro's 196 and four expert features
+ENCODINGS = {"tesauro": INPUTS, "features": FEATURES_INPUTS}
 ROLLS = np.array([[a, b] for a in range(6, 0, -1) for b in range(a, 0, -1)], dtype=np.int64)
 PROBS = np.array([1 / 36 if a == b else 1 / 18 for a, b in ROLLS])
 DATA = Path(__file__).resolve().parent.parent / "data" / "backgammon"
@@ -45,6 +49,24 @@ def _kernel():
     return backgammon_kernel
 
 
+def _td_kernel():
+    from gamesearch.catalog import backgammon_td_kernel
+
+    return backgammon_td_kernel
+
+
+def uses_features(net: ValueNetwork) -> bool:
+    """Whether ``net`` reads the richer encoding (200 inputs) rather than Tesauro's (196)."""
+    return net.inputs == FEATURES_INPUTS
+
+
+def _weights(net: ValueNetwork) -> tuple[np.ndarray, ...]:
+    """The parameters as the compiled kernel takes them: the first layer transposed (a
+    contiguous copy), ``b2`` as a view of shape (1,)."""
+    w1, b1, w2, b2 = net.params
+    return np.ascontiguousarray(w1.T), b1, w2, b2.reshape(1)
+
+
 def start_board() -> tuple[np.ndarray, np.ndarray]:
     """The opening position seen by either player (the same by symmetry)."""
     my = np.zeros(26, dtype=np.int64)
@@ -56,10 +78,11 @@ def start_board() -> tuple[np.ndarray, np.ndarray]:
     return my, opp
 
 
-def encode(rows: np.ndarray) -> np.ndarray:
-    """Tesauro's encoding of rows (n, 52) seen by the player who just moved: (n, 196)."""
+def encode(rows: np.ndarray, features: bool = False) -> np.ndarray:
+    """Tesauro's encoding of rows (n, 52) seen by the player who just moved: (n, 196); with
+    ``features``, four expert inputs after them: (n, 200)."""
     rows = np.asarray(rows)
-    out = np.empty((rows.shape[0], INPUTS))
+    out = np.empty((rows.shape[0], FEATURES_INPUTS if features else INPUTS))
     for side, base in ((0, 0), (1, 98)):
         n = rows[:, 26 * side + 1: 26 * side + 25].astype(float)
         units = out[:, base: base + 96].reshape(-1, 24, 4)
@@ -69,6 +92,13 @@ def encode(rows: np.ndarray) -> np.ndarray:
         units[:, :, 3] = np.maximum(n - 3.0, 0.0) / 2.0
         out[:, base + 96] = rows[:, 26 * side + 25] / 2.0
         out[:, base + 97] = rows[:, 26 * side] / 15.0
+    if features:
+        points = np.arange(1, 25)
+        out[:, 196] = (rows[:, 1:25] @ points + 25 * rows[:, 25]) / 100.0
+        out[:, 197] = (rows[:, 27:51] @ (25 - points) + 25 * rows[:, 51]) / 100.0
+        hit_chance = _td_kernel().hit_chance
+        out[:, 198] = [hit_chance(row) for row in rows]
+        out[:, 199] = [is_race(row[:26], row[26:]) for row in rows]
     return out
 
 
@@ -150,9 +180,12 @@ class GammonChooser(Chooser):
 
 
 def net_values(net: ValueNetwork, rows: np.ndarray) -> np.ndarray:
-    """P(the player who just moved wins) for each row; 1 where it has borne off all."""
-    values = net.values(encode(rows))
-    return np.where(np.asarray(rows)[:, 0] == 15, 1.0, values)
+    """P(the player who just moved wins) for each row; 1 where it has borne off all.
+    (Compiled; ``net.values(encode(rows, uses_features(net)))`` is the same in numpy.)"""
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    out = np.empty(rows.shape[0])
+    _td_kernel().row_values(*_weights(net), rows, rows.shape[0], uses_features(net), out)
+    return out
 
 
 def mirror(row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -166,23 +199,13 @@ def mirror(row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def depth2_values(net: ValueNetwork, rows: np.ndarray, work: np.ndarray,
                   dies: np.ndarray) -> np.ndarray:
     """Expectiminimax at depth 2 for each candidate row: the average over the opponent's 21
-    rolls of ``1 - (the opponent's best 0-ply value)`` (TD-Gammon's "2-ply" search)."""
-    generate = _kernel().generate
-    values = np.empty(rows.shape[0])
-    for i in range(rows.shape[0]):
-        if rows[i, 0] == 15:
-            values[i] = 1.0
-            continue
-        my, opp = mirror(rows[i])
-        blocks, counts = [], []
-        for d1, d2 in ROLLS:
-            n = generate(my, opp, d1, d2, work, dies)
-            blocks.append(work[:n].copy())
-            counts.append(n)
-        replies = net_values(net, np.concatenate(blocks))
-        best = np.maximum.reduceat(replies, np.cumsum([0, *counts[:-1]]))
-        values[i] = float(PROBS @ (1.0 - best))
-    return values
+    rolls of ``1 - (the opponent's best 0-ply value)`` (TD-Gammon's "2-ply" search),
+    compiled; tests/test_td_gammon.py checks it against the readable Star2 search."""
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    out = np.empty(rows.shape[0])
+    _td_kernel().depth2_values(*_weights(net), rows, rows.shape[0], uses_features(net), out,
+                               work, dies)
+    return out
 
 
 class NetChooser(Chooser):
@@ -270,9 +293,10 @@ def load_network(path: str | Path | None = None) -> ValueNetwork:
                               "with `gamesearch train td backgammon` and pass weights=FILE")
     arrays, _ = load_checkpoint(path, CHECKPOINT_KIND)
     net = ValueNetwork.from_arrays(arrays)
-    if net.inputs != INPUTS:
+    if net.inputs not in (INPUTS, FEATURES_INPUTS):
         raise GameSearchError(f"{str(path)!r}: a network of {net.inputs} inputs, TD-Gammon "
-                              f"needs {INPUTS}")
+                              f"needs {INPUTS} (Tesauro's encoding) or {FEATURES_INPUTS} "
+                              "(with the expert features)")
     return net
 
 

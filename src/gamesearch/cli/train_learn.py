@@ -56,6 +56,11 @@ def train_td(
     hidden: int = typer.Option(40, "--hidden", help="hidden units (a new run)"),
     alpha: float = typer.Option(0.1, "--alpha", help="learning rate (a new run)"),
     lam: float = typer.Option(0.7, "--lambda", help="trace decay lambda (a new run)"),
+    alpha_halflife: int = typer.Option(0, "--alpha-halflife", metavar="GAMES",
+                                       help="alpha / (1 + games / GAMES): the learning rate "
+                                       "halves after GAMES games (0: constant; a new run)"),
+    encoding: str = typer.Option("tesauro", "--encoding", help="tesauro (196 inputs) or "
+                                 "features (with four expert inputs; a new run)"),
     seed: int = typer.Option(0, "--seed", help="seed of weights and dice (a new run)"),
     eval_every: int = typer.Option(1000, "--eval-every", help="games between evaluations"),
     eval_games: int = typer.Option(200, "--eval-games", help="games per evaluation vs "
@@ -87,7 +92,8 @@ def train_td(
     folder = Path(out or "td-backgammon")
     run = TDGammonTraining(folder, hidden=hidden, alpha=alpha, lam=lam, seed=seed,
                            eval_every=eval_every, eval_games=eval_games, resume=resume,
-                           force=force, checkpoint_every=checkpoint_every)
+                           force=force, checkpoint_every=checkpoint_every,
+                           alpha_halflife=alpha_halflife, encoding=encoding)
     start = run.games
     target = total if total is not None else start + (games or 1000)
     if target < start:
