@@ -8,13 +8,17 @@ machine; ``--edax`` therefore writes an Edax weights file of zeros beside the bi
 there is none, which keeps Edax exact (the endgame solver does not depend on the weights) but
 takes away its evaluation-based move ordering at the highest depths: say so with the
 figures. Equal settings: one thread each (``-n 1``), no book, a 2^22-slot table each, an
-exact solve from scratch per position. Every score is checked against the file's.
+exact solve from scratch per position. Every score is checked against the file's. On a
+shared machine the wall clock follows the load; the processor time of each (ours from
+``time.process_time``, Edax's from the child's resource usage) is printed beside it and the
+ratio of both is given.
 """
 
 from __future__ import annotations
 
 import argparse
 import re
+import resource
 import struct
 import subprocess
 import tempfile
@@ -46,8 +50,8 @@ def read_positions() -> list[tuple[int, str, int, str]]:
     return rows
 
 
-def edax_solve(binary: Path, board: str) -> tuple[int, int, float]:
-    """``(score, nodes, seconds)`` of Edax's exact solve of one position."""
+def edax_solve(binary: Path, board: str) -> tuple[int, int, float, float]:
+    """``(score, nodes, seconds, processor seconds)`` of Edax's exact solve of one position."""
     data = binary.parent.parent / "data" / "eval.dat"
     if not data.exists():
         data.parent.mkdir(exist_ok=True)
@@ -56,16 +60,19 @@ def edax_solve(binary: Path, board: str) -> tuple[int, int, float]:
             f.write(bytes(2 * 114364 * 61))
     with tempfile.NamedTemporaryFile("w", suffix=".obf", delete=False) as f:
         f.write(board + ";\n")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run([str(binary), "-solve", f.name, "-n", "1", "-h", "22",
                           "-book-usage", "off"], capture_output=True, text=True,
                          cwd=binary.parent.parent, timeout=3600).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     Path(f.name).unlink()
     row = re.search(r"^\s*1\|\s*\d+\s+([+-]\d+)\s+([\d:.]+)\s+(\d+)", out, re.M)
     if row is None:
         raise SystemExit(f"could not read Edax's answer:\n{out}")
     minutes, seconds = row.group(2).rsplit(":", 1)
     clock = float(seconds) + 60 * float(minutes.split(":")[-1] or 0)
-    return int(row.group(1)), int(row.group(3)), clock
+    return int(row.group(1)), int(row.group(3)), clock, cpu
 
 
 def main() -> None:
@@ -79,10 +86,10 @@ def main() -> None:
     solve_position(*[int(x) for x in encode_state(game.state_from_string(
         read_positions()[0][1]), 8)[:2]], table=SolverTable(10), alpha=-1, beta=1)  # compile
     table = Table(title="FFO endgame positions: exact solve")
-    for column in ("#", "empties", "want", "ours", "move", "s", "nodes/s", "Edax", "Edax s",
-                   "Edax nodes/s"):
+    for column in ("#", "empties", "want", "ours", "move", "s", "cpu s", "nodes/s", "Edax",
+                   "Edax s", "Edax cpu s", "Edax nodes/s"):
         table.add_column(column, justify="right")
-    total_ours = total_edax = 0.0
+    total_ours = total_edax = cpu_ours = cpu_edax = 0.0
     nodes_ours = nodes_edax = 0
     wrong = 0
     for number, board, best, moves in read_positions():
@@ -90,31 +97,36 @@ def main() -> None:
             continue
         state = game.state_from_string(board)
         me, opp, _ = encode_state(state, 8)
-        began = time.perf_counter()
+        began, began_cpu = time.perf_counter(), time.process_time()
         score, move, nodes = solve_position(int(me), int(opp), table=SolverTable(args.table))
-        seconds = time.perf_counter() - began
+        seconds, cpu = time.perf_counter() - began, time.process_time() - began_cpu
         total_ours += seconds
+        cpu_ours += cpu
         nodes_ours += nodes
         name = game.action_to_string(state, (move // 8) * 8 + move % 8)
         wrong += score != best or name not in moves.split("/")
         cells = [str(number), str(state[0].count("-")), f"{best:+d}", f"{score:+d}", name,
-                 f"{seconds:.2f}", f"{nodes / seconds:,.0f}"]
+                 f"{seconds:.2f}", f"{cpu:.2f}", f"{nodes / seconds:,.0f}"]
         if args.edax:
-            e_score, e_nodes, e_seconds = edax_solve(args.edax, board)
+            e_score, e_nodes, e_seconds, e_cpu = edax_solve(args.edax, board)
             total_edax += e_seconds
+            cpu_edax += e_cpu
             nodes_edax += e_nodes
             wrong += e_score != best
-            cells += [f"{e_score:+d}", f"{e_seconds:.2f}", f"{e_nodes / max(e_seconds, 1e-3):,.0f}"]
+            cells += [f"{e_score:+d}", f"{e_seconds:.2f}", f"{e_cpu:.2f}",
+                      f"{e_nodes / max(e_seconds, 1e-3):,.0f}"]
         else:
-            cells += ["", "", ""]
+            cells += ["", "", "", ""]
         table.add_row(*cells)
         Console().print(" ".join(cells))
     Console().print(table)
-    print(f"ours: {total_ours:.1f} s, {nodes_ours:,} nodes, {nodes_ours / total_ours:,.0f} nodes/s")
+    print(f"ours: {total_ours:.1f} s ({cpu_ours:.1f} s cpu), {nodes_ours:,} nodes, "
+          f"{nodes_ours / total_ours:,.0f} nodes/s")
     if args.edax:
-        print(f"Edax: {total_edax:.1f} s, {nodes_edax:,} nodes, "
+        print(f"Edax: {total_edax:.1f} s ({cpu_edax:.1f} s cpu), {nodes_edax:,} nodes, "
               f"{nodes_edax / max(total_edax, 1e-3):,.0f} nodes/s; "
-              f"time ours / Edax: {total_ours / max(total_edax, 1e-3):.1f}x")
+              f"time ours / Edax: {total_ours / max(total_edax, 1e-3):.2f}x wall, "
+              f"{cpu_ours / max(cpu_edax, 1e-3):.2f}x cpu")
     print("every score right" if not wrong else f"{wrong} WRONG answer(s)")
 
 

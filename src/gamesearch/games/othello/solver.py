@@ -4,7 +4,8 @@ Negamax alpha-beta with principal variation search over the kernel's bitboards, 
 techniques of the strong solvers (Edax, Zebra; M. Buro's and G. Andersson's notes):
 
 * **fastest first** (more than ``SHALLOW`` empties): moves that leave the opponent the
-  fewest replies are searched first, corners before the rest, the table's move before all;
+  fewest replies are searched first (a corner reply counts twice, the opponent's potential
+  mobility a quarter), corners before the rest, the table's move before all;
 * **parity** (few empties): empty squares in regions (the board's quadrants) holding an
   odd number of empties first, since the last move into a region is worth most;
 * a **transposition table** of bounds (both boards stored: no false hits), always replace;
@@ -38,6 +39,9 @@ from gamesearch.games.othello.kernel import CORNERS, ONE, PASS_ACTION, S1, S7, S
 SHALLOW = 6
 """At this many empties or fewer: parity ordering only, no table, no stability test, no
 recursion (``solve6`` down to ``last1``)."""
+TABLE_MIN = 8
+"""The table is probed and stored at this many empties or more (at 7 it cost more than it
+saved on FFO #40-#41)."""
 INF = 127
 ZERO_I, ONE_I = np.int64(0), np.int64(1)  # typed, not literal: numba issue #6713
 
@@ -151,6 +155,13 @@ def mobility(me, opp):
     t |= inner & (t >> S9)
     m |= t >> S9
     return m & ~(me | opp) & VALID  # noqa: F821
+
+
+def around(x):
+    """The squares next to the discs of ``x`` (in the eight directions)."""
+    side = ((x << S1) & np.uint64(0xFEFEFEFEFEFEFEFE)) | ((x >> S1) & np.uint64(0x7F7F7F7F7F7F7F7F))
+    row = x | side
+    return side | (row << S8) | (row >> S8)
 
 
 def final_margin(me, opp):
@@ -445,8 +456,9 @@ def solve(me, opp, alpha, beta, passed, ply, table, work):
         if upper < beta:
             beta = upper
     h = me * np.uint64(0x9E3779B97F4A7C15) ^ opp * np.uint64(0xC2B2AE3D27D4EB4F)
-    slot = np.int64((h ^ (h >> np.uint64(29))) & np.uint64(len(table) - 1))
-    if table[slot, 0] == me and table[slot, 1] == opp:
+    if n_empty >= TABLE_MIN:  # noqa: F821
+        slot = np.int64((h ^ (h >> np.uint64(29))) & np.uint64(len(table) - 1))
+    if slot >= 0 and table[slot, 0] == me and table[slot, 1] == opp:
         info = table[slot, 2]
         lo = np.int64(info & np.uint64(255)) - 128
         hi = np.int64((info >> np.uint64(8)) & np.uint64(255)) - 128
@@ -458,7 +470,9 @@ def solve(me, opp, alpha, beta, passed, ply, table, work):
                 return hi
             alpha = max(alpha, lo)
             beta = min(beta, hi)
-    # fastest first: the fewest replies first, corners and the table's move before all
+    # fastest first: the fewest replies first (a corner reply counted twice, the squares
+    # next to our discs, the opponent's potential moves, a quarter each), corners and odd
+    # regions next, the table's move before all
     odd = odd_regions(empty)
     rest = moves
     while rest:
@@ -466,7 +480,9 @@ def solve(me, opp, alpha, beta, passed, ply, table, work):
         rest ^= low
         sq = POPCNT(low - ONE)  # noqa: F821
         f = flips(me, opp, sq)
-        k = POPCNT(mobility(opp ^ f, me | f | low)) * 16  # noqa: F821
+        reply = mobility(opp ^ f, me | f | low)
+        k = (POPCNT(reply) + POPCNT(reply & CORNERS)) * 16  # noqa: F821
+        k += 4 * POPCNT(around(me | f | low) & empty & ~low)  # noqa: F821
         if low & CORNERS:
             k -= 32
         if low & odd:
@@ -522,8 +538,8 @@ def solve(me, opp, alpha, beta, passed, ply, table, work):
     return best
 
 
-TEMPLATES = (*K.TEMPLATES, stable_discs, flips, mobility, final_margin, last1, solve2, solve3,
-             solve4, odd_regions, take, parity_order4, solve5, solve6, solve)
+TEMPLATES = (*K.TEMPLATES, stable_discs, flips, mobility, around, final_margin, last1, solve2,
+             solve3, solve4, odd_regions, take, parity_order4, solve5, solve6, solve)
 
 
 # the ray of each direction from each square: 0-3 up the bit order (E, N, NE, NW),
@@ -586,7 +602,8 @@ def compiled(size: int = 8):
     """The solver compiled for one board size (cached per process and on disk)."""
     from gamesearch.kernels.specialize import source_tag, specialize
 
-    tag = f"othello_solve{size}_{source_tag(*TEMPLATES)}"
+    # the module's constants are compiled in too: their values are part of the name
+    tag = f"othello_solve{size}_{SHALLOW}_{TABLE_MIN}_{source_tag(*TEMPLATES)}"
     return specialize(TEMPLATES, constants(size), tag)
 
 
