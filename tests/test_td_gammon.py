@@ -119,6 +119,29 @@ def test_the_compiled_game_makes_the_weights_of_the_readable_one(features) -> No
                                                             scale=0.5).params[0])
 
 
+def test_a_game_longer_than_the_short_dice_is_replayed_with_all(tmp_path, monkeypatch) -> None:
+    """Training draws the dice of SHORT_GAME plays; a longer game is played again from the
+    same weights with all its dice: the weights are those of the readable game."""
+    from gamesearch.catalog import backgammon_training
+    from gamesearch.games import backgammon_kernel as kernel
+
+    monkeypatch.setattr(backgammon_training, "SHORT_GAME", 5)
+    run = TDGammonTraining(tmp_path / "run", hidden=5, seed=2, eval_every=10**6)
+    start = run.net.copy()
+    run.run(2)
+    run.close()
+    td = TDLambda(start, 0.1, 0.7)
+    work = np.empty((kernel.MAX_PLAYS, 52), dtype=np.int64)
+    dies = np.empty(kernel.MAX_PLAYS, dtype=np.int64)
+    plays = 0
+    for game in range(2):
+        first, dice = game_dice(np.random.default_rng([2, game]))
+        plays += train_game(td, first, dice, work, dies)
+    assert run.plays == plays > 10
+    for a, b in zip(start.params, run.net.params):
+        np.testing.assert_allclose(a, b, rtol=0, atol=1e-9)
+
+
 def test_the_learning_rate_schedule() -> None:
     assert scheduled_alpha(0.1, 0, 10**6) == 0.1
     assert scheduled_alpha(0.1, 1000, 0) == 0.1

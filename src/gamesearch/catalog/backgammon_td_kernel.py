@@ -93,10 +93,30 @@ def hit_chance(row):
 
 
 @njit(cache=True)
+def _expert(row):
+    """The four expert inputs of ``row``: the mover's and the opponent's pip counts / 100,
+    the opponent's chance of hitting a blot (:func:`hit_chance`), 1 for a race."""
+    mine, theirs = 25 * row[25], 25 * row[51]
+    back, front = 0, 25  # the mover's rearmost checker, the opponent's rearmost
+    for p in range(1, 25):
+        mine += p * row[p]
+        theirs += (25 - p) * row[26 + p]
+        if row[p] > 0:
+            back = p
+    if row[25] > 0:
+        back = 25
+    for p in range(24, 0, -1):
+        if row[26 + p] > 0:
+            front = p
+    if row[51] > 0:
+        front = 0
+    return mine / 100.0, theirs / 100.0, hit_chance(row), 1.0 if back < front else 0.0
+
+
+@njit(cache=True)
 def encode_row(row, features, x):
-    """Tesauro's 196 units of ``row`` into ``x``; with ``features`` four more: the
-    mover's and the opponent's pip counts / 100, the opponent's chance of hitting a blot
-    (:func:`hit_chance`) and 1 for a race (no contact left)."""
+    """Tesauro's 196 units of ``row`` into ``x``; with ``features`` the four of
+    :func:`_expert` after them."""
     for side in range(2):
         base = 98 * side
         for p in range(1, 25):
@@ -109,42 +129,58 @@ def encode_row(row, features, x):
         x[base + 96] = row[26 * side + 25] / 2.0
         x[base + 97] = row[26 * side] / 15.0
     if features:
-        mine, theirs = 25 * row[25], 25 * row[51]
-        back, front = 0, 25  # the mover's rearmost checker, the opponent's rearmost
-        for p in range(1, 25):
-            mine += p * row[p]
-            theirs += (25 - p) * row[26 + p]
-            if row[p] > 0:
-                back = p
-        if row[25] > 0:
-            back = 25
-        for p in range(24, 0, -1):
-            if row[26 + p] > 0:
-                front = p
-        if row[51] > 0:
-            front = 0
-        x[196] = mine / 100.0
-        x[197] = theirs / 100.0
-        x[198] = hit_chance(row)
-        x[199] = 1.0 if back < front else 0.0
+        x[196], x[197], x[198], x[199] = _expert(row)
 
 
 @njit(cache=True)
-def _value(w1t, b1, w2, b2, x, idx, h):
-    """The network's output at ``x``; ``h`` gets the hidden activations. ``w1t`` is the
-    first layer transposed (inputs, hidden): each non-zero input adds one contiguous row."""
+def _put(idx, val, nnz, i, v):
+    """Append input ``i`` of value ``v`` to a sparse vector when it is not zero."""
+    if v != 0.0:
+        idx[nnz] = i
+        val[nnz] = v
+        return nnz + 1
+    return nnz
+
+
+@njit(cache=True)
+def encode_sparse(row, features, idx, val):
+    """:func:`encode_row`'s non-zero inputs, in increasing order: indices into ``idx``,
+    values into ``val``; returns how many."""
     nnz = 0
-    for i in range(x.shape[0]):
-        if x[i] != 0.0:
-            idx[nnz] = i
-            nnz += 1
+    for side in range(2):
+        base = 98 * side
+        for p in range(1, 25):
+            n = row[26 * side + p]
+            if n >= 1:
+                k = base + 4 * (p - 1)
+                nnz = _put(idx, val, nnz, k, 1.0)
+                if n >= 2:
+                    nnz = _put(idx, val, nnz, k + 1, 1.0)
+                if n >= 3:
+                    nnz = _put(idx, val, nnz, k + 2, 1.0)
+                if n > 3:
+                    nnz = _put(idx, val, nnz, k + 3, (n - 3.0) / 2.0)
+        nnz = _put(idx, val, nnz, base + 96, row[26 * side + 25] / 2.0)
+        nnz = _put(idx, val, nnz, base + 97, row[26 * side] / 15.0)
+    if features:
+        f = _expert(row)
+        for k in range(4):
+            nnz = _put(idx, val, nnz, 196 + k, f[k])
+    return nnz
+
+
+@njit(cache=True)
+def _sparse_value(w1t, b1, w2, b2, idx, val, nnz, h):
+    """The network's output at the sparse input (idx, val)[:nnz]; ``h`` gets the hidden
+    activations. ``w1t`` is the first layer transposed (inputs, hidden): each non-zero
+    input adds one contiguous row."""
     hidden = b1.shape[0]
     h[:] = b1
     for k in range(nnz):
-        i = idx[k]
-        xi = x[i]
+        row = w1t[idx[k]]
+        v = val[k]
         for j in range(hidden):
-            h[j] += w1t[i, j] * xi
+            h[j] += row[j] * v
     z = b2[0]
     for j in range(hidden):
         h[j] = _sigmoid(h[j])
@@ -153,18 +189,27 @@ def _value(w1t, b1, w2, b2, x, idx, h):
 
 
 @njit(cache=True)
+def _value(w1t, b1, w2, b2, x, idx, val, h):
+    """The network's output at the dense input ``x`` (summing its non-zero inputs)."""
+    nnz = 0
+    for i in range(x.shape[0]):
+        nnz = _put(idx, val, nnz, i, x[i])
+    return _sparse_value(w1t, b1, w2, b2, idx, val, nnz, h)
+
+
+@njit(cache=True)
 def row_values(w1t, b1, w2, b2, rows, n, features, out):
     """P(the player who just moved wins) for rows[:n] into out[:n]; 1 where it has borne
     off all fifteen. ``w1t``: the first layer transposed, (inputs, hidden)."""
-    x = np.zeros(w1t.shape[0])
     idx = np.empty(w1t.shape[0], dtype=np.int64)
+    val = np.empty(w1t.shape[0])
     h = np.empty(w1t.shape[1])
     for i in range(n):
         if rows[i, 0] == 15:
             out[i] = 1.0
         else:
-            encode_row(rows[i], features, x)
-            out[i] = _value(w1t, b1, w2, b2, x, idx, h)
+            nnz = encode_sparse(rows[i], features, idx, val)
+            out[i] = _sparse_value(w1t, b1, w2, b2, idx, val, nnz, h)
 
 
 @njit(cache=True)
@@ -192,11 +237,12 @@ def depth2_values(w1t, b1, w2, b2, rows, n, features, out, work, dies):
 
 
 @njit(cache=True)
-def _td_step(w1t, b1, w2, b2, e1t, eb1, ew2, eb2, x, idx, h, target, flip, alpha, lam):
+def _td_step(w1t, b1, w2, b2, e1t, eb1, ew2, eb2, x, idx, val, h, target, flip, alpha,
+             lam):
     """One TD(lambda) update of the prediction at ``x`` towards ``target`` (as
     :meth:`gamesearch.learn.td.TDLambda.step`, in the same order of operations; first
     layer and its traces transposed)."""
-    v = _value(w1t, b1, w2, b2, x, idx, h)
+    v = _value(w1t, b1, w2, b2, x, idx, val, h)
     prediction = 1.0 - v if flip else v
     sign = -1.0 if flip else 1.0
     delta = target - prediction
@@ -250,6 +296,7 @@ def _play(w1t, b1, w2, b2, e1t, eb1, ew2, eb2, alpha, lam, first_roll, dice, fea
     inputs = w1t.shape[0]
     previous = np.zeros(inputs)
     idx = np.empty(inputs, dtype=np.int64)
+    val = np.empty(inputs)
     h = np.empty(w1t.shape[1])
     values = np.empty(work.shape[0])
     d1, d2 = first_roll[0], first_roll[1]
@@ -265,7 +312,7 @@ def _play(w1t, b1, w2, b2, e1t, eb1, ew2, eb2, alpha, lam, first_roll, dice, fea
         flip = mover != first
         target = 1.0 - values[i] if flip else values[i]
         if have_previous:
-            _td_step(w1t, b1, w2, b2, e1t, eb1, ew2, eb2, previous, idx, h, target,
+            _td_step(w1t, b1, w2, b2, e1t, eb1, ew2, eb2, previous, idx, val, h, target,
                      previous_flip, alpha, lam)
         if work[i, 0] == 15:
             return plays

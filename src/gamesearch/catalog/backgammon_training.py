@@ -52,15 +52,22 @@ from gamesearch.learn.selfplay import Score, play_games
 from gamesearch.learn.td import TDLambda
 
 MAX_PLAYS_PER_GAME = 10_000
+SHORT_GAME = 256  # plays whose dice are drawn up front; longer games draw the rest
 OPENING_ROLLS = np.array([[a, b] for a in range(1, 7) for b in range(1, 7) if a != b],
                          dtype=np.int64)
 
 
-def game_dice(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def game_dice(rng: np.random.Generator, long: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """A game's dice: the opening roll (two different dice, uniform over the 30) and the
-    rolls after it, one row per play (enough for the longest game allowed)."""
+    rolls after it, one row per play: the first ``SHORT_GAME`` rows, then (``long``) the
+    rest up to the longest game allowed, drawn in that order. Drawing the short part alone
+    saves time: almost every game ends within it."""
     first = OPENING_ROLLS[rng.integers(0, len(OPENING_ROLLS))]
-    return first, rng.integers(1, 7, size=(MAX_PLAYS_PER_GAME, 2))
+    dice = rng.integers(1, 7, size=(SHORT_GAME, 2))
+    if long:
+        rest = rng.integers(1, 7, size=(MAX_PLAYS_PER_GAME - SHORT_GAME, 2))
+        dice = np.concatenate([dice, rest])
+    return first, dice
 
 
 def train_game(td: TDLambda, first: np.ndarray, dice: np.ndarray, work: np.ndarray,
@@ -196,12 +203,9 @@ class TDGammonTraining:
         last_save = time.monotonic()
         while self.games < target_games and not stop():
             began = time.monotonic()
-            rng = np.random.default_rng([self.settings["seed"], self.games])
-            first, dice = game_dice(rng)
             self.td.alpha = scheduled_alpha(self.settings["alpha"],
                                             self.settings["alpha_halflife"], self.games)
-            self.plays += compiled_train_game(self.td, first, dice, self._work, self._dies,
-                                              self.settings["encoding"] == "features")
+            self.plays += self._train_one(self.games)
             self.games += 1
             self.seconds += time.monotonic() - began
             if self.games % every == 0:
@@ -219,6 +223,22 @@ class TDGammonTraining:
             if progress is not None:
                 progress(self)
         self.save()
+
+    def _train_one(self, game: int) -> int:
+        """Train on game number ``game`` (its dice seeded by (seed, game)); returns its plays.
+        A game that outlasts the short dice is played again, from the same weights, with
+        all of them."""
+        features = self.settings["encoding"] == "features"
+        first, dice = game_dice(np.random.default_rng([self.settings["seed"], game]),
+                                long=False)
+        before = [p.copy() for p in self.net.params]
+        try:
+            return compiled_train_game(self.td, first, dice, self._work, self._dies, features)
+        except GameSearchError:
+            for p, saved in zip(self.net.params, before):
+                p[...] = saved
+        first, dice = game_dice(np.random.default_rng([self.settings["seed"], game]))
+        return compiled_train_game(self.td, first, dice, self._work, self._dies, features)
 
     def save(self) -> None:
         """Write the checkpoint atomically, then the log lines it adds."""
