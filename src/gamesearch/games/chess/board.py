@@ -255,9 +255,10 @@ def _move_bits(board, us, p, p2, cap, fr, to, flags):
         board[8 + (us << 4)] ^= rook_bits
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def make(board, st, undo, m):
-    """Play move ``m`` on the arrays (no legality test)."""
+    """Play move ``m`` on the arrays (no legality test). Inlined into its callers: a call
+    with the arrays costs more than the move."""
     fr = m & 127
     to = (m >> 7) & 127
     promo = (m >> 14) & 7
@@ -266,8 +267,12 @@ def make(board, st, undo, m):
     ply = st[PLY]
     p = board[fr]
     cap = board[to]
-    u = undo[ply]
-    u[0], u[1], u[2], u[3], u[4], u[5] = m, cap, st[CASTLING], st[EPSQ], st[HALFMOVE], st[HASH]
+    undo[ply, 0] = m               # rows indexed in place: a row view costs reference counts
+    undo[ply, 1] = cap
+    undo[ply, 2] = st[CASTLING]
+    undo[ply, 3] = st[EPSQ]
+    undo[ply, 4] = st[HALFMOVE]
+    undo[ply, 5] = st[HASH]
     h = st[HASH] ^ Z_PIECE[p, fr]
     if cap != 0:
         h ^= Z_PIECE[cap, to]
@@ -314,12 +319,11 @@ def make(board, st, undo, m):
     st[HASH] = h ^ Z_SIDE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unmake(board, st, undo):
     """Take back the last move made."""
     ply = st[PLY] - 1
-    u = undo[ply]
-    m = u[0]
+    m = undo[ply, 0]
     fr = m & 127
     to = (m >> 7) & 127
     promo = (m >> 14) & 7
@@ -329,9 +333,9 @@ def unmake(board, st, undo):
     p2 = p
     if promo != 0:
         p = PAWN | (us << 3)
-    _move_bits(board, us, p, p2, u[1], fr, to, flags)
+    _move_bits(board, us, p, p2, undo[ply, 1], fr, to, flags)
     board[fr] = p
-    board[to] = u[1]
+    board[to] = undo[ply, 1]
     if flags & EP:
         capsq = to - 16 if us == 0 else to + 16
         board[capsq] = ((us ^ 1) << 3) | PAWN
@@ -345,10 +349,10 @@ def unmake(board, st, undo):
     if p & 7 == KING:
         st[WKING + us] = fr
     st[SIDE] = us
-    st[CASTLING] = u[2]
-    st[EPSQ] = u[3]
-    st[HALFMOVE] = u[4]
-    st[HASH] = u[5]
+    st[CASTLING] = undo[ply, 2]
+    st[EPSQ] = undo[ply, 3]
+    st[HALFMOVE] = undo[ply, 4]
+    st[HASH] = undo[ply, 5]
     st[PLY] = ply
 
 
@@ -356,8 +360,12 @@ def unmake(board, st, undo):
 def make_null(board, st, undo):
     """Pass the move (null-move pruning): only the side and the en passant square change."""
     ply = st[PLY]
-    u = undo[ply]
-    u[0], u[1], u[2], u[3], u[4], u[5] = 0, 0, st[CASTLING], st[EPSQ], st[HALFMOVE], st[HASH]
+    undo[ply, 0] = 0
+    undo[ply, 1] = 0
+    undo[ply, 2] = st[CASTLING]
+    undo[ply, 3] = st[EPSQ]
+    undo[ply, 4] = st[HALFMOVE]
+    undo[ply, 5] = st[HASH]
     h = st[HASH]
     if st[EPSQ] >= 0:
         h ^= Z_EP[st[EPSQ]]
@@ -372,11 +380,10 @@ def make_null(board, st, undo):
 def unmake_null(board, st, undo):
     """Take back a null move."""
     ply = st[PLY] - 1
-    u = undo[ply]
     st[SIDE] ^= 1
-    st[EPSQ] = u[3]
-    st[HALFMOVE] = u[4]
-    st[HASH] = u[5]
+    st[EPSQ] = undo[ply, 3]
+    st[HALFMOVE] = undo[ply, 4]
+    st[HASH] = undo[ply, 5]
     st[PLY] = ply
 
 

@@ -67,7 +67,7 @@ def _move(fr, to, extra):
     return SQ88[fr] | (SQ88[to] << 7) | extra
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def attackers(board, sq, occ, them):
     """The pieces of side ``them`` attacking square ``sq`` (0..63) with occupancy ``occ``."""
     base = 8 + (them << 4)
@@ -113,7 +113,7 @@ def _emit_pawns(out, n, targets, delta, extra, write):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pawns(board, us, ksq, occ, enemy, allowed, pinned, out, n, write):
     """The pawns' pushes and captures (not en passant)."""
     pawns = board[8 + (us << 4) + PAWN]
@@ -164,7 +164,7 @@ def _pawns(board, us, ksq, occ, enemy, allowed, pinned, out, n, write):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _en_passant(board, st, us, ksq, occ, out, n, write):
     """En passant captures, each tested on the board after it (two squares of a rank empty
     at once: a pin no mask shows)."""
@@ -186,7 +186,7 @@ def _en_passant(board, st, us, ksq, occ, out, n, write):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _castling(board, st, us, occ, out, n, write):
     """Castling (not in check): the squares between king and rook empty, the king's path
     not attacked."""
@@ -214,9 +214,10 @@ def _castling(board, st, us, occ, out, n, write):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _legal(board, st, out, write):
-    """Write the legal moves into ``out`` (``write``) or only count them; how many."""
+    """Write the legal moves into ``out`` (``write``) or only count them; how many. Inlined
+    where ``write`` is a constant, so each caller keeps only its own branch."""
     us = st[SIDE]
     them = us ^ 1
     mine = 8 + (us << 4)
