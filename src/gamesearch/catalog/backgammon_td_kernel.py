@@ -86,9 +86,9 @@ def hit_chance(row):
             ns += 1
     hits = 0
     for d1 in range(1, 7):
-        for d2 in range(1, 7):
+        for d2 in range(d1, 7):  # d1-d2 hits as d2-d1 does: count it twice
             if _hits(row, blots, nb, sources, ns, d1, d2):
-                hits += 1
+                hits += 1 if d1 == d2 else 2
     return hits / 36.0
 
 
