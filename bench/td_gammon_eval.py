@@ -1,7 +1,8 @@
 """TD-Gammon's yardsticks: the trained network (0-ply and depth 2) against pubeval, our
 hand-written evaluation at 0-ply, and each other; win rates with 95% Wilson intervals.
 
-    nice python bench/td_gammon_eval.py WEIGHTS.npz --games 5000 --depth2-games 200
+    nice python bench/td_gammon_eval.py WEIGHTS.npz --games 5000 --depth2-games 200 \
+        --depth2-pubeval-games 100
 
 Games are seeded (seat swapped every game); docs/LEARNING.md records the figures.
 """
@@ -33,7 +34,11 @@ def main() -> None:
     parser.add_argument("weights")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--depth2-games", type=int, default=100)
+    parser.add_argument("--depth2-pubeval-games", type=int, default=None,
+                        help="games of depth 2 against pubeval (default --depth2-games)")
     args = parser.parse_args()
+    if args.depth2_pubeval_games is None:
+        args.depth2_pubeval_games = args.depth2_games
     net = load_network(args.weights)
     zero = NetChooser(net, 0)
     rows = [("td-gammon 0-ply", "pubeval", zero, PubevalChooser(), args.games),
@@ -42,8 +47,9 @@ def main() -> None:
     if args.depth2_games:
         rows.append(("td-gammon depth 2", "td-gammon 0-ply", NetChooser(net, 2), zero,
                      args.depth2_games))
+    if args.depth2_pubeval_games:
         rows.append(("td-gammon depth 2", "pubeval", NetChooser(net, 2), PubevalChooser(),
-                     args.depth2_games))
+                     args.depth2_pubeval_games))
     print("| A | B | games | A wins (95% CI) | points/game for A | seconds |")
     print("|---|---|---|---|---|---|")
     for name_a, name_b, a, b, games in rows:
