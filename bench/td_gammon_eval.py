@@ -36,6 +36,8 @@ def main() -> None:
     parser.add_argument("--depth2-games", type=int, default=100)
     parser.add_argument("--depth2-pubeval-games", type=int, default=None,
                         help="games of depth 2 against pubeval (default --depth2-games)")
+    parser.add_argument("--seed", type=int, default=2024,
+                        help="seed of the games' dice (chunks of a long match: vary it)")
     args = parser.parse_args()
     if args.depth2_pubeval_games is None:
         args.depth2_pubeval_games = args.depth2_games
@@ -53,7 +55,9 @@ def main() -> None:
     print("| A | B | games | A wins (95% CI) | points/game for A | seconds |")
     print("|---|---|---|---|---|---|")
     for name_a, name_b, a, b, games in rows:
-        score, seconds = match(a, b, games, seed=2024)
+        if games < 1:  # --games 0: the depth-2 rows only
+            continue
+        score, seconds = match(a, b, games, seed=args.seed)
         lo, hi = score.interval()
         print(f"| {name_a} | {name_b} | {games} | {100 * score.rate:.1f}% ({100 * lo:.1f}-"
               f"{100 * hi:.1f}) | {score.points / games:+.3f} | {seconds:.0f} |", flush=True)
