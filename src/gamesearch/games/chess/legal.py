@@ -300,15 +300,17 @@ def legal_moves(board, st, undo, moves):
 @njit(cache=True)
 def perft(board, st, undo, moves, depth):
     """The number of leaf nodes of the legal move tree ``depth`` (>= 1) plies deep; the last
-    ply is counted, not played."""
-    if depth == 1:
-        return _legal(board, st, moves[st[PLY]], False)
+    ply is counted, not played (and counted here, not in a call per child)."""
     row = moves[st[PLY]]
+    if depth == 1:
+        return _legal(board, st, row, False)
     n = _legal(board, st, row, True)
     total = 0
     for i in range(n):
         make(board, st, undo, row[i])
-        total += perft(board, st, undo, moves, depth - 1)
+        if depth == 2:
+            total += _legal(board, st, row, False)   # counting writes nothing
+        else:
+            total += perft(board, st, undo, moves, depth - 1)
         unmake(board, st, undo)
     return total
-
