@@ -14,6 +14,7 @@ the last ply counted without being played.
 
 from __future__ import annotations
 
+import sys
 import types
 
 import chess
@@ -213,10 +214,16 @@ def decode(a: int) -> str:
 
 def make_kernel() -> GameKernel:
     """Chess's kernel."""
+    from gamesearch.games.chess import bitboards
+    from gamesearch.kernels.specialize import source_tag
+
     prims = types.SimpleNamespace(legal=legal, play=play, is_terminal=is_terminal,
                                   terminal_value=terminal_value, evaluate=evaluate,
                                   to_move=to_move, key=key)
-    return GameKernel("chess", prims, MAX_ACTIONS, encode, decode, "0x88")
+    # the generic searches' cache is named by this tag: it changes with the sources they
+    # inline (numba keys a cache on the caller's own file only)
+    tag = "0x88_" + source_tag(B, L, bitboards, sys.modules[__name__])
+    return GameKernel("chess", prims, MAX_ACTIONS, encode, decode, tag)
 
 
 register_kernel("chess", make_kernel)
