@@ -16,6 +16,9 @@ cluster (the optional ``[cluster]`` extra).
 from __future__ import annotations
 
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any, Protocol
@@ -60,7 +63,9 @@ class LocalBackend:
             return
         if self.pool is None:  # spawn: safe whatever threads (numba, rich) this process has
             self.pool = ProcessPoolExecutor(self.workers,
-                                            mp_context=multiprocessing.get_context("spawn"))
+                                            mp_context=multiprocessing.get_context("spawn"),
+                                            initializer=_leave_with_parent,
+                                            initargs=(os.getpid(),))
         pending: dict[Future, int] = {}
         items = enumerate(tasks)
         try:
@@ -90,6 +95,23 @@ class LocalBackend:
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = None
+
+
+PARENT_CHECK_SECONDS = 0.5
+"""How often a worker process looks whether the process that started it is still there."""
+
+
+def _leave_with_parent(parent: int) -> None:
+    """In each worker: exit once the driver is gone. A driver killed with -9 cannot stop its
+    pool, and the workers would otherwise wait for work for ever (holding its output pipes,
+    so whoever waits for the driver's output waits too)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="leave-with-parent", daemon=True).start()
 
 
 def make_backend(name: str, workers: int = 1, address: str | None = None) -> Backend:
