@@ -65,9 +65,18 @@ def book_command(
     output: str = typer.Option("", "--output", "-o", help="book file (.npz)"),
     force: bool = typer.Option(False, "--force", help="let -o replace a file that is not a "
                                "gamesearch book"),
+    concurrency: int = typer.Option(1, "--concurrency", "-j", min=1, max=1024,
+                                    help="positions solved at once (worker processes)"),
+    backend: str = typer.Option("local", "--backend", help="local (process pool) or ray"),
+    address: str | None = typer.Option(None, "--address", help="the Ray cluster (host:port)"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
-    """Build an opening book with our own solver (resumable: rerun after a kill or Ctrl-C)."""
+    """Build an opening book with our own solver (resumable: rerun after a kill or Ctrl-C).
+
+    Positions are independent: -j K solves K at once in worker processes, and
+    --backend ray --address HOST:PORT spreads them over a Ray cluster; each score is
+    on disk as it arrives, so any of them resumes after a kill.
+    """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from gamesearch.durable import check_output
@@ -78,6 +87,11 @@ def book_command(
         raise GameSearchError(f"book depth {depth}: give 0-{game.cells}")
     path = output or f"book_{game.width}x{game.height}_d{depth}.npz"
     check_output(path, is_book, force, "opening book")  # before the progress bar starts
+    runner = None
+    if backend != "local" or concurrency > 1 or address is not None:
+        from gamesearch.arena.backends import make_backend
+
+        runner = make_backend(backend, concurrency, address)
     with Progress("[progress.description]{task.description}", BarColumn(),
                   MofNCompleteColumn(), TimeRemainingColumn(), console=console,
                   disable=json_out) as bar:
@@ -91,13 +105,16 @@ def book_command(
 
         try:
             book = build_book(game.width, game.height, depth, path, progress=report,
-                              force=force)
+                              force=force, backend=runner)
         except KeyboardInterrupt:
             bar.stop()
             kept = _solved_in_partial(f"{path}.partial", counts[0])
             print(f"interrupted after {kept} of {counts[1]} positions; they are kept in "
                   f"{path}.partial: run the same command again to resume", file=sys.stderr)
             raise typer.Exit(130) from None
+        finally:
+            if runner is not None:
+                runner.close()
     data = {"file": path, "depth": depth, "positions": len(book.keys),
             "bytes": book.keys.nbytes + book.values.nbytes}
     if json_out:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -137,14 +138,17 @@ def read_partial(log: LineLog) -> dict[int, int]:
 
 def build_book(width: int, height: int, depth: int, path: str | Path,
                progress: Callable[[int, int], None] | None = None,
-               log_table: int | None = None, force: bool = False) -> OpeningBook:
+               log_table: int | None = None, force: bool = False,
+               backend: Any = None) -> OpeningBook:
     """Solve every position with ``depth`` stones (resuming from ``path``.partial), back the
     scores up to the empty board, and write the book to ``path``.
 
     Each solved position is on disk before the next starts; the book itself is written
     atomically. ``path`` (and its ``.partial``) must be ours or absent unless ``force``.
     A finished book of the same size and depth at ``path`` is returned as it is (the same
-    command after a finished build does no work); ``force`` builds it again.
+    command after a finished build does no work); ``force`` builds it again. ``backend``
+    (anything with ``imap_unordered(fn, tasks)``, e.g. the arena's process pool or Ray)
+    solves the positions in parallel; without it they are solved here, one by one.
     """
     from gamesearch.games.connect4_solver import Connect4Solver
 
@@ -169,14 +173,20 @@ def build_book(width: int, height: int, depth: int, path: str | Path,
         levels = positions_by_ply(game, depth)
         leaves = levels[depth]
         todo = [(k, s) for k, s in sorted(leaves.items()) if k not in scores]
-        solver = Connect4Solver(width, height, **({} if log_table is None else
-                                                  {"log_table": log_table}))
         total, finished = len(leaves), len(leaves) - len(todo)
         if progress:
             progress(finished, total)
-        for key, state in todo:
-            scores[key] = solver.solve(state).score
-            log.append(f"{key} {scores[key]}")
+        if backend is None:
+            solver = Connect4Solver(width, height, **({} if log_table is None else
+                                                      {"log_table": log_table}))
+            solved = ((i, solver.solve(state).score) for i, (_, state) in enumerate(todo))
+        else:  # the positions as independent tasks; each score is logged as it arrives
+            tasks = [(width, height, log_table, state) for _, state in todo]
+            solved = backend.imap_unordered(solve_position, tasks)
+        for i, score in solved:
+            key = todo[i][0]
+            scores[key] = score
+            log.append(f"{key} {score}")
             finished += 1
             if progress:
                 progress(finished, total)
@@ -190,6 +200,24 @@ def build_book(width: int, height: int, depth: int, path: str | Path,
     book.save(path)
     log.path.unlink(missing_ok=True)
     return book
+
+
+_SOLVERS: dict[tuple[int, int, int | None], Any] = {}
+"""One solver per board size in each worker process, kept between tasks (its table too)."""
+
+
+def solve_position(task: tuple[int, int, int | None, tuple]) -> int:
+    """The exact score of one book position (a backend task: width, height, table size,
+    state), by a solver this process keeps."""
+    from gamesearch.games.connect4_solver import Connect4Solver
+
+    width, height, log_table, state = task
+    solver = _SOLVERS.get((width, height, log_table))
+    if solver is None:
+        solver = Connect4Solver(width, height, **({} if log_table is None else
+                                                  {"log_table": log_table}))
+        _SOLVERS[(width, height, log_table)] = solver
+    return int(solver.solve(state).score)
 
 
 def _finished_book(path: Path, width: int, height: int, depth: int) -> OpeningBook | None:
