@@ -243,25 +243,38 @@ def test_a_ray_address_that_does_not_answer_is_one_line_at_once(tmp_path: Path) 
     assert len(result.stderr.strip().splitlines()) == 1
 
 
-def test_a_ray_started_for_the_run_gives_its_workers_the_drivers_priority(monkeypatch) -> None:
-    """Ray starts workers at nice 15 by default: on a shared machine they then yield the
-    cores and the Ray backend ran 1.45x on 2 workers where the pool ran 2.08x."""
+def test_ray_starts_and_joins_with_the_settings_that_work(monkeypatch, tmp_path) -> None:
+    """A Ray started for the run gives its workers the driver's priority (Ray's default nice
+    15 made them yield shared cores: 1.45x on 2 workers where the pool ran 2.08x); a driver
+    joining a cluster sends the machine's Ray token when there is one (``ray start --head``
+    turns token checks on once any local Ray wrote the token, and the join then failed)."""
     ray = pytest.importorskip("ray")
     from gamesearch.arena import ray_backend
 
-    variable = ray_backend.NICENESS_VARIABLE
+    nice, auth = ray_backend.NICENESS_VARIABLE, ray_backend.AUTH_VARIABLE
     seen = []
-    monkeypatch.delenv(variable, raising=False)
+    for name in (nice, auth, "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH"):
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr(ray, "is_initialized", lambda: False)
     monkeypatch.setattr(ray, "init", lambda **kw: seen.append(
-        (kw.get("address"), os.environ.get(variable))))
+        (kw.get("address"), os.environ.get(nice), os.environ.get(auth))))
     monkeypatch.setattr(ray_backend, "check_address", lambda address: None)
+    token = tmp_path / "auth_token"
+    monkeypatch.setattr(ray_backend, "TOKEN_FILE", token)
     ray_backend.RayBackend(None, 2)
-    ray_backend.RayBackend("127.0.0.1:6379", 2)  # a cluster keeps its own setting
-    monkeypatch.setenv(variable, "5")  # the user's choice is kept
+    ray_backend.RayBackend("127.0.0.1:6379", 2)  # no token on this machine: none sent
+    token.write_text("secret")
+    ray_backend.RayBackend("127.0.0.1:6379", 2)  # a token: token mode for the join
+    monkeypatch.setenv(nice, "5")  # the user's choices are kept
+    monkeypatch.setenv(auth, "disabled")
     ray_backend.RayBackend(None, 2)
-    assert seen == [(None, "0"), ("127.0.0.1:6379", None), (None, "5")]
-    assert os.environ[variable] == "5"
-    monkeypatch.delenv(variable)
+    ray_backend.RayBackend("127.0.0.1:6379", 2)
+    assert seen == [(None, "0", None), ("127.0.0.1:6379", None, None),
+                    ("127.0.0.1:6379", None, "token"), (None, "5", "disabled"),
+                    ("127.0.0.1:6379", "5", "disabled")]
+    assert (os.environ[nice], os.environ[auth]) == ("5", "disabled")
+    monkeypatch.delenv(nice)
+    monkeypatch.delenv(auth)
     ray_backend.RayBackend(None, 2)
-    assert variable not in os.environ  # only set for Ray's start
+    ray_backend.RayBackend("127.0.0.1:6379", 2)
+    assert nice not in os.environ and auth not in os.environ  # only set for Ray's start

@@ -12,9 +12,12 @@ cluster every node needs the same gamesearch installed (docs/ARENA.md).
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import os
 import socket
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 from gamesearch.errors import GameSearchError
@@ -29,9 +32,42 @@ on a machine shared with anything else they then yield the cores and games run s
 in the process pool, whose workers run at the driver's priority. A Ray started here for the
 run uses the driver's priority too; a cluster started with ``ray start`` keeps its own
 setting (``RAY_worker_niceness=0 ray start --head ...`` gives the same)."""
+AUTH_VARIABLE = "RAY_AUTH_MODE"
+TOKEN_FILE = Path.home() / ".ray" / "auth_token"
+"""Ray (2.5x and later) protects a cluster with a token: ``ray.init()`` writes one here the
+first time it starts a local Ray, and ``ray start --head`` turns token checks on whenever
+this file exists, while a driver given an explicit address never turns them on by itself.
+So once any local Ray has run on a machine, joining its ``ray start`` cluster failed
+("InvalidAuthToken") until the user set ``RAY_AUTH_MODE=token``. A driver that has a token
+now sends it (a cluster without token checks accepts it too)."""
 PROBE_SECONDS = 5.0
 """How long to wait for the cluster's address to answer before saying it does not (Ray's
 own client waits minutes on a dead address)."""
+
+
+def _init_environment(address: str | None) -> dict[str, str]:
+    """The settings Ray's start (or join) should see, where the user set none: the workers'
+    priority for a Ray started here, the token mode for a cluster joined with a token."""
+    if address is None:
+        return {NICENESS_VARIABLE: WORKER_NICENESS}
+    if os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH") \
+            or TOKEN_FILE.exists():
+        return {AUTH_VARIABLE: "token"}
+    return {}
+
+
+@contextlib.contextmanager
+def _scoped_environment(settings: dict[str, str]) -> Iterator[None]:
+    """Set each of ``settings`` the user has not set, for the block only (the processes Ray
+    starts inherit them)."""
+    added = [name for name in settings if name not in os.environ]
+    for name in added:
+        os.environ[name] = settings[name]
+    try:
+        yield
+    finally:
+        for name in added:
+            os.environ.pop(name, None)
 
 
 def _ray() -> Any:
@@ -65,27 +101,25 @@ class RayBackend:
     unstarted."""
 
     def __init__(self, address: str | None = None, workers: int = 1) -> None:
-        ray = _ray()
+        if importlib.util.find_spec("ray") is None:
+            _ray()  # the one line saying how to install it
         if address is not None:
             check_address(address)
         self.workers = workers
         self.started_here = False
-        if not ray.is_initialized():
-            saved = os.environ.get(NICENESS_VARIABLE)
-            if address is None and saved is None:  # Ray's processes inherit it
-                os.environ[NICENESS_VARIABLE] = WORKER_NICENESS
-            try:
-                ray.init(address=address, include_dashboard=False, logging_level="ERROR",
-                         log_to_driver=False, num_cpus=None if address else workers)
-            except Exception as err:  # noqa: BLE001  Ray raises many kinds; one line
-                raise GameSearchError(f"cannot join the Ray cluster at {address or 'local'}: "
-                                      f"{str(err).splitlines()[0] if str(err) else err}") \
-                    from None
-            finally:
-                if saved is None:
-                    os.environ.pop(NICENESS_VARIABLE, None)
-            self.started_here = True
         self._remote: dict[Callable, Any] = {}
+        # set before Ray is imported: it reads its token mode once, at import
+        with _scoped_environment(_init_environment(address)):
+            ray = _ray()
+            if not ray.is_initialized():
+                try:
+                    ray.init(address=address, include_dashboard=False, logging_level="ERROR",
+                             log_to_driver=False, num_cpus=None if address else workers)
+                except Exception as err:  # noqa: BLE001  Ray raises many kinds; one line
+                    first = str(err).splitlines()[0] if str(err) else err
+                    raise GameSearchError(f"cannot join the Ray cluster at "
+                                          f"{address or 'local'}: {first}") from None
+                self.started_here = True
 
     def _task(self, fn: Callable[[Any], Any]) -> Any:
         if fn not in self._remote:
