@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from gamesearch.arena.schedule import gauntlet, round_robin
@@ -278,3 +279,18 @@ def test_ray_starts_and_joins_with_the_settings_that_work(monkeypatch, tmp_path)
     ray_backend.RayBackend(None, 2)
     ray_backend.RayBackend("127.0.0.1:6379", 2)
     assert nice not in os.environ and auth not in os.environ  # only set for Ray's start
+
+
+@pytest.mark.slow
+def test_the_book_solved_on_ray_equals_the_serial_book(tmp_path: Path, ray_head) -> None:
+    """The other job the backend carries: book positions as Ray tasks give the same book."""
+    from gamesearch.games.connect4_book import OpeningBook, build_book
+
+    args = ["book", "connect4", "--width", "5", "--height", "4", "--depth", "4", "-o",
+            str(tmp_path / "ray.npz"), "-j", "2", "--backend", "ray", "--address", ray_head]
+    done = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    book = OpeningBook.load(tmp_path / "ray.npz")
+    serial = build_book(5, 4, 4, tmp_path / "serial.npz")
+    assert len(book.keys) > 100
+    assert np.array_equal(book.keys, serial.keys) and np.array_equal(book.values, serial.values)
