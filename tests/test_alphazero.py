@@ -176,3 +176,25 @@ def test_connect4_agent_and_solver_accuracy(tmp_path) -> None:
         assert policy_accuracy(run.best, positions[:1], solver)["perfect_moves"] == 0
     with pytest.raises(GameSearchError):
         make_agent(f"alphazero:weights={tmp_path / 'missing.npz'}")
+
+
+def test_self_play_on_worker_processes_makes_the_same_network(tmp_path) -> None:
+    """`train alphazero -j 2` (the arena's backends, Ray's too) sends self-play and gate
+    games to workers: each game is seeded by its index, so the network is the serial one."""
+    import subprocess
+    import sys
+
+    args = ["train", "alphazero", "connect4", "--rounds", "2", "--games-per-round", "4",
+            "--simulations", "8", "--steps-per-round", "4", "--eval-every", "2",
+            "--eval-games", "2", "--hidden", "16", "--json"]
+    for name, extra in (("serial", []), ("pool", ["-j", "2"])):
+        done = subprocess.run([sys.executable, "-m", "gamesearch", *args, "--out",
+                               str(tmp_path / name), *extra],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+    serial = np.load(tmp_path / "serial" / "checkpoint.npz")
+    pool = np.load(tmp_path / "pool" / "checkpoint.npz")
+    assert len(serial.files) > 5
+    for key in serial.files:
+        if key != "meta":
+            np.testing.assert_array_equal(serial[key], pool[key])

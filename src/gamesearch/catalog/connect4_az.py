@@ -21,21 +21,28 @@ from gamesearch.result import Clock, SearchResult, SearchStats
 SHIPPED_WEIGHTS = Path(__file__).resolve().parent.parent / "data" / "connect4" / "alphazero.npz"
 
 
+class Connect4Encoder:
+    """The network's input for a Connect Four state: the mover's stones, then the
+    opponent's, one unit per cell. A class, not a closure, so that self-play games can be
+    sent to worker processes (pickled)."""
+
+    def __init__(self, game) -> None:
+        self.bits = np.array([c * game.h1 + r for c in range(game.width)
+                              for r in range(game.height)], dtype=np.int64)
+
+    def __call__(self, state) -> np.ndarray:
+        current, mask = np.int64(state[0]), np.int64(state[1])
+        mine = (current >> self.bits) & 1
+        theirs = ((current ^ mask) >> self.bits) & 1
+        return np.concatenate([mine, theirs]).astype(float)
+
+
 def connect4_problem(game=None) -> Problem:
     """Connect Four (7x6 unless ``game`` says otherwise) for a policy-value network."""
     from gamesearch.games.connect4 import ConnectFour
 
     game = game or ConnectFour()
-    bits = np.array([c * game.h1 + r for c in range(game.width) for r in range(game.height)],
-                    dtype=np.int64)
-
-    def encode(state) -> np.ndarray:
-        current, mask = np.int64(state[0]), np.int64(state[1])
-        mine = (current >> bits) & 1
-        theirs = ((current ^ mask) >> bits) & 1
-        return np.concatenate([mine, theirs]).astype(float)
-
-    return Problem(game, encode, tuple(range(game.width)))
+    return Problem(game, Connect4Encoder(game), tuple(range(game.width)))
 
 
 def load_policy_value(path: str | Path | None = None) -> PolicyValueNetwork:

@@ -154,9 +154,18 @@ def train_alphazero(
     out: str | None = typer.Option(None, "--out", help="folder for the files (az-GAME)"),
     resume: bool = typer.Option(False, "--resume", help="continue from --out's checkpoint"),
     force: bool = typer.Option(False, "--force", help="start --out afresh"),
+    concurrency: int = typer.Option(1, "--concurrency", "-j", min=1, max=1024,
+                                    help="self-play games at once (worker processes)"),
+    backend: str = typer.Option("local", "--backend", help="local (process pool) or ray"),
+    address: str | None = typer.Option(None, "--address", help="the Ray cluster (host:port)"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
-    """Train a policy-value network by AlphaZero self-play; Ctrl-C keeps the work."""
+    """Train a policy-value network by AlphaZero self-play; Ctrl-C keeps the work.
+
+    A round's self-play and gate games are independent: -j K plays K at once in worker
+    processes, --backend ray --address HOST:PORT on a Ray cluster. Game k of a round
+    is seeded by k, so the run makes the same network on any backend.
+    """
     from gamesearch.catalog.connect4_az import connect4_problem
     from gamesearch.durable import StopRequest
     from gamesearch.learn.alphazero import AlphaZeroTraining
@@ -172,7 +181,18 @@ def train_alphazero(
         "simulations": simulations, "games_per_round": games_per_round,
         "steps_per_round": steps_per_round, "hidden": hidden, "seed": seed,
         "eval_every": eval_every, "eval_games": eval_games}
-    run = AlphaZeroTraining(connect4_problem(), folder, resume=resume, force=force, **settings)
+    runner = None
+    if backend != "local" or concurrency > 1 or address is not None:
+        from gamesearch.arena.backends import make_backend
+
+        runner = make_backend(backend, concurrency, address)
+    try:
+        run = AlphaZeroTraining(connect4_problem(), folder, resume=resume, force=force,
+                                executor_map=runner.map if runner else map, **settings)
+    except BaseException:
+        if runner is not None:
+            runner.close()
+        raise
     start = run.rounds
     target = total if total is not None else start + (rounds or 10)
     interrupted = False
@@ -196,6 +216,8 @@ def train_alphazero(
                        "vs_best", "new vs best")
     finally:
         run.close()
+        if runner is not None:
+            runner.close()
     summary = {"game": "connect4", "rounds": run.rounds, "games": run.games,
                "seconds": round(run.seconds, 1), "settings": run.settings,
                "last_round": run.curve[-1] if run.curve else None,
