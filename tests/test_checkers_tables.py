@@ -295,3 +295,26 @@ def test_verify_command_passes_built_tables_and_catches_a_wrong_value(built3, tm
     missing = subprocess.run([*GAMESEARCH, "tables", "verify", "checkers", "--pieces", "4",
                               "--dir", str(folder)], capture_output=True, text=True, timeout=60)
     assert missing.returncode == 2 and "lacks 35 of 69 slices" in missing.stderr
+
+
+def test_the_tournament_judge_rules_as_the_tables(built3) -> None:
+    """`tournament checkers --tables DIR`: the judge gives the tables' verdict to the right
+    side (a win for the mover is +1 for the mover, whichever colour moves)."""
+    from gamesearch.catalog.adjudicators import make_tables_judge
+
+    game = load_game("checkers")
+    judge = make_tables_judge("checkers", str(built3[0]))
+    tables = Tables(built3[0])
+    seen = {WIN: 0, LOSS: 0, DRAW: 0}
+    for state in list(_checkers_states(game, 3))[::401]:
+        if game.is_terminal(state):
+            assert judge(game, state, 0) is None
+            continue
+        value, _ = tables.probe(state)
+        verdict = judge(game, state, 0)
+        expected = {WIN: 1.0, LOSS: -1.0, DRAW: 0.0}[value]
+        assert verdict[game.to_move(state)] == expected and sum(verdict) == 0.0, state
+        seen[value] += 1
+    assert min(seen.values()) > 0, seen
+    with pytest.raises(Exception, match="no endgame tables"):
+        make_tables_judge("connect4", str(built3[0]))

@@ -230,3 +230,26 @@ def test_one_piece_each_side_depends_on_its_captures_and_promotions() -> None:
     assert T.canonical([2, 13]) == [10, 5] and T.canonical([13]) == [5]
     with pytest.raises(GameSearchError, match="no table 'KPvKP'"):
         table_spec(4, ["KPvKP"])  # en passant: not indexed
+
+
+@pytest.mark.parametrize(("fen", "first_scores"), [
+    ("8/8/8/4k3/8/8/8/KQ6 w - - 0 1", 1.0),  # White (first to move) has KQ: White wins
+    ("8/8/8/4K3/8/8/8/kq6 w - - 0 1", 0.0),  # Black has KQ: the side that moves first loses
+    ("8/4k3/8/4PK2/8/8/8/8 w - - 0 1", 0.5),  # KPvK, the defender in front: a draw
+])
+def test_a_tournament_ends_games_the_tables_hold(tables3, tmp_path, fen, first_scores) -> None:
+    """`tournament --tables DIR`: from a position the tables hold, each game is ruled at once
+    by the tables (the verdict from the right side's view), random players or not."""
+    import sqlite3
+
+    folder, _, _ = tables3
+    db = tmp_path / "r.sqlite"
+    done = subprocess.run([*GAMESEARCH, "tournament", "chess", "--position", fen,
+                           "--players", "random", "--players", "random:seed=5", "--games", "2",
+                           "--tables", str(folder), "--db", str(db)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT g.reason, r.score_first FROM games g JOIN results r "
+                           "ON r.game = g.id").fetchall()
+    assert rows == [("adjudicated: tables", first_scores)] * 2

@@ -141,7 +141,7 @@ def _play(game: Game, state: State, seats: list, task: GameTask,
         if rules.judge is not None:
             verdict = rules.judge(game, state, len(moves))
             if verdict is not None:
-                return tuple(verdict), "adjudicated: solver"
+                return tuple(verdict), f"adjudicated: {getattr(rules.judge, 'label', 'solver')}"
         player = game.to_move(state)
         if player < 0:
             action = sample_action(game, state, rng)

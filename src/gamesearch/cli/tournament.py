@@ -52,6 +52,10 @@ def tournament_command(
     judge: int | None = typer.Option(None, "--judge", metavar="PLIES", min=0, max=10_000,
                                      help="the game's exact solver ends games from PLIES on "
                                           "(connect4)"),
+    tables: str | None = typer.Option(None, "--tables", metavar="DIR",
+                                      help="endgame tables (chess, checkers; built by "
+                                           "'gamesearch tables build') end a game as soon "
+                                           "as they hold its position"),
     max_plies: int = typer.Option(10_000, "--max-plies", min=1, max=1_000_000,
                                   help="a game this long is a draw"),
     concurrency: int = typer.Option(1, "--concurrency", "-j", min=1, max=1024,
@@ -108,6 +112,14 @@ def tournament_command(
 
         rules = Rules(**{**rules.__dict__, "judge": make_judge(game.name, judge)})
         judge_name = f"solver from ply {judge}"
+    if tables is not None:
+        from gamesearch.catalog.adjudicators import make_tables_judge
+
+        if judge is not None:
+            raise GameSearchError("give --judge (a solver) or --tables, not both")
+        tables_judge = make_tables_judge(game.name, tables)
+        rules = Rules(**{**rules.__dict__, "judge": tables_judge})
+        judge_name = f"tables in {tables_judge.folder}"
     tournament = Tournament(label, everyone, functools.partial(load_game, game_name, **params),
                             games, rounds, gauntlet is not None, lines,
                             position_text if position_text else None, seed, rules, judge_name)
