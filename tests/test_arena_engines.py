@@ -5,7 +5,6 @@ an illegal move loses that game with the reason stored, and the tournament goes 
 from __future__ import annotations
 
 import shutil
-import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -13,20 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from arena_runs import tournament_rows
+
 CLI = [sys.executable, "-c", "import sys; from gamesearch.cli.main import main; main(sys.argv[1:])"]
 STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
 
 
 def tournament(db: Path, *players: str, games: int = 2, plies: int = 60) -> list[tuple]:
-    args = [*CLI, "tournament", "chess", "--games", str(games), "--max-plies", str(plies),
-            "--db", str(db)]
-    for spec in players:
-        args += ["--players", spec]
-    done = subprocess.run(args, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    with sqlite3.connect(db) as con:
-        return con.execute("SELECT g.id, g.reason, r.score_first FROM games g "
-                           "JOIN results r ON r.game = g.id ORDER BY g.id").fetchall()
+    return tournament_rows("chess", db, players, games, ("--max-plies", str(plies)))
 
 
 @pytest.mark.skipif(STOCKFISH is None, reason="stockfish is not installed")

@@ -5,7 +5,6 @@ the reason stored, and the tournament goes on."""
 from __future__ import annotations
 
 import shutil
-import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -13,19 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from arena_runs import tournament_rows
+
 CLI = [sys.executable, "-c", "import sys; from gamesearch.cli.main import main; main(sys.argv[1:])"]
 GNUBG = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
 
 
 def tournament(db: Path, *players: str, games: int = 2) -> list[tuple]:
-    args = [*CLI, "tournament", "backgammon", "--games", str(games), "--db", str(db)]
-    for spec in players:
-        args += ["--players", spec]
-    done = subprocess.run(args, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    with sqlite3.connect(db) as con:
-        return con.execute("SELECT g.id, g.reason, r.score_first FROM games g "
-                           "JOIN results r ON r.game = g.id ORDER BY g.id").fetchall()
+    return tournament_rows("backgammon", db, players, games)
 
 
 @pytest.mark.skipif(GNUBG is None, reason="gnubg is not installed (apt-get install gnubg)")

@@ -245,16 +245,10 @@ def test_one_piece_each_side_depends_on_its_captures_and_promotions() -> None:
 def test_a_tournament_ends_games_the_tables_hold(tables3, tmp_path, fen, first_scores) -> None:
     """`tournament --tables DIR`: from a position the tables hold, each game is ruled at once
     by the tables (the verdict from the right side's view), random players or not."""
-    import sqlite3
+    from arena_runs import tournament_rows
 
     folder, _, _ = tables3
-    db = tmp_path / "r.sqlite"
-    done = subprocess.run([*GAMESEARCH, "tournament", "chess", "--position", fen,
-                           "--players", "random", "--players", "random:seed=5", "--games", "2",
-                           "--tables", str(folder), "--db", str(db)],
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    with sqlite3.connect(db) as con:
-        rows = con.execute("SELECT g.reason, r.score_first FROM games g JOIN results r "
-                           "ON r.game = g.id").fetchall()
+    rows = [row[1:] for row in tournament_rows(
+        "chess", tmp_path / "r.sqlite", ["random", "random:seed=5"], 2,
+        ("--position", fen, "--tables", str(folder)))]
     assert rows == [("adjudicated: tables", first_scores)] * 2
