@@ -4,12 +4,16 @@ Run ``python bench/othello_ffo.py [--first 40 --last 59] [--edax PATH]`` from th
 repository root. Edax (github.com/abulmo/edax-reversi) is built from source in a temporary
 folder, never committed: ``cd /tmp/edax/src && make build ARCH=x86-64-v3 CC=gcc``. Its
 evaluation weights (``data/eval.dat``) are a release download, out of reach of the build
-machine; ``--edax`` therefore writes an Edax weights file of zeros beside the binary when
-there is none, which keeps Edax exact (the endgame solver does not depend on the weights) but
-takes away its evaluation-based move ordering at the highest depths: say so with the
-figures. Equal settings: one thread each (``-n 1``), no book, a 2^22-slot table each, an
-exact solve from scratch per position. Every score is checked against the file's. On a
-shared machine the wall clock follows the load; the processor time of each (ours from
+machine (searched for in public snapshots on 2026-11-26: sensuikan1973/pedax lists
+``assets/libedax/data/eval.dat`` but its snapshot lacks the file's content, and no snapshot
+of a fork that commits it could be had); ``--edax`` therefore writes an Edax weights file
+of zeros beside the binary when there is none (a real ``eval.dat`` put there is used),
+which keeps Edax exact (the endgame solver does not depend on the weights) but takes away
+its evaluation-based move ordering at the highest depths: say so with the figures. Equal
+settings: one thread each (``-n 1``), no book, a 2^22-slot table each, an exact solve from
+scratch per position (Edax at ``-l 60``: its default level solves 25 empties or more only
+selectively). Every score is checked against the file's. On a shared machine the wall
+clock follows the load; the processor time of each (ours from
 ``time.process_time``, Edax's from the child's resource usage) is printed beside it and the
 ratio of both is given.
 """
@@ -61,15 +65,17 @@ def edax_solve(binary: Path, board: str) -> tuple[int, int, float, float]:
     with tempfile.NamedTemporaryFile("w", suffix=".obf", delete=False) as f:
         f.write(board + ";\n")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    out = subprocess.run([str(binary), "-solve", f.name, "-n", "1", "-h", "22",
+    # -l 60: at its default level (21) Edax solves 25 empties and more only at 98% ProbCut
+    # selectivity (the depth column reads 25@98%), not exactly
+    out = subprocess.run([str(binary), "-solve", f.name, "-n", "1", "-h", "22", "-l", "60",
                           "-book-usage", "off"], capture_output=True, text=True,
                          cwd=binary.parent.parent, timeout=3600).stdout
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     Path(f.name).unlink()
     row = re.search(r"^\s*1\|\s*\d+\s+([+-]\d+)\s+([\d:.]+)\s+(\d+)", out, re.M)
-    if row is None:
-        raise SystemExit(f"could not read Edax's answer:\n{out}")
+    if row is None:  # a selective depth (25@98%) is refused too: not an exact solve
+        raise SystemExit(f"could not read an exact solve in Edax's answer:\n{out}")
     minutes, seconds = row.group(2).rsplit(":", 1)
     clock = float(seconds) + 60 * float(minutes.split(":")[-1] or 0)
     return int(row.group(1)), int(row.group(3)), clock, cpu

@@ -8,7 +8,8 @@ techniques of the strong solvers (Edax, Zebra; M. Buro's and G. Andersson's note
   mobility a quarter), corners before the rest, the table's move before all;
 * **parity** (few empties): empty squares in regions (the board's quadrants) holding an
   odd number of empties first, since the last move into a region is worth most;
-* a **transposition table** of bounds (both boards stored: no false hits), always replace;
+* a **transposition table** of bounds (both boards stored: no false hits), two slots per
+  bucket: the first keeps the entry with more empties, the second the newest;
 * **stability cut-off**: the opponent's stable discs (never flippable) bound our final
   score from above; when that bound is below alpha the node is cut at once;
 * **the last six empties** without recursion and without move generation: one function
@@ -457,12 +458,15 @@ def solve(me, opp, alpha, beta, passed, ply, table, work):
             beta = upper
     h = me * np.uint64(0x9E3779B97F4A7C15) ^ opp * np.uint64(0xC2B2AE3D27D4EB4F)
     if n_empty >= TABLE_MIN:  # noqa: F821
-        slot = np.int64((h ^ (h >> np.uint64(29))) & np.uint64(len(table) - 1))
+        # two slots per bucket: the first kept for the deeper entry, the second newest
+        slot = np.int64((h ^ (h >> np.uint64(29))) & np.uint64(len(table) - 2))
+        if not (table[slot, 0] == me and table[slot, 1] == opp):
+            slot += 1
     if slot >= 0 and table[slot, 0] == me and table[slot, 1] == opp:
         info = table[slot, 2]
         lo = np.int64(info & np.uint64(255)) - 128
         hi = np.int64((info >> np.uint64(8)) & np.uint64(255)) - 128
-        table_move = np.int64(info >> np.uint64(16))
+        table_move = np.int64((info >> np.uint64(16)) & np.uint64(255))
         if ply > 0:  # at the root only the move is used: the best move must be found
             if lo >= beta or lo == hi:
                 return lo
@@ -519,11 +523,21 @@ def solve(me, opp, alpha, beta, passed, ply, table, work):
                 if a >= beta:
                     break
     if slot >= 0:
+        first = slot & ~np.int64(1)
+        slot = first
+        if not (table[first, 0] == me and table[first, 1] == opp):
+            slot = first + 1
         lo, hi = -INF, INF
         if table[slot, 0] == me and table[slot, 1] == opp:
             info = table[slot, 2]
             lo = np.int64(info & np.uint64(255)) - 128
             hi = np.int64((info >> np.uint64(8)) & np.uint64(255)) - 128
+        elif np.int64(table[first, 2] >> np.uint64(24)) <= n_empty:
+            # a new entry at least as deep as the first slot's takes it; that one moves on
+            table[first + 1, 0] = table[first, 0]
+            table[first + 1, 1] = table[first, 1]
+            table[first + 1, 2] = table[first, 2]
+            slot = first
         if best <= alpha:
             hi = min(hi, best)
         elif best >= beta:
@@ -532,7 +546,7 @@ def solve(me, opp, alpha, beta, passed, ply, table, work):
             lo = hi = best
         table[slot, 0], table[slot, 1] = me, opp
         table[slot, 2] = np.uint64(lo + 128) | (np.uint64(hi + 128) << np.uint64(8)) | (
-            np.uint64(best_move) << np.uint64(16))
+            np.uint64(best_move) << np.uint64(16)) | (np.uint64(n_empty) << np.uint64(24))
     if ply == 0:
         work[65, 1] = np.uint64(best_move)
     return best
@@ -608,8 +622,9 @@ def compiled(size: int = 8):
 
 
 class Table:
-    """The transposition table: per slot both boards, then the score bounds and the best
-    move packed in one word (lower + 128, upper + 128 << 8, move << 16)."""
+    """The transposition table: per slot both boards, then the score bounds, the best move
+    and the empties packed in one word (lower + 128, upper + 128 << 8, move << 16, empties
+    << 24); slots in pairs, the first for the deeper entry, the second for the newest."""
 
     def __init__(self, log2_slots: int = 20) -> None:
         self.slots = np.zeros((1 << log2_slots, 3), np.uint64)
