@@ -4,9 +4,9 @@ CPU time, so that a busy shared machine's waits do not count).
 
     nice python bench/td_gammon_speed.py --games 300
 
-Starts from the shipped weights (trained games are the realistic length, ~60 plays; games
-of random weights run to hundreds), or from random weights of --hidden units and
---encoding when the shipped weights do not fit them.
+Starts from trained weights (the shipped ones, or --weights FILE: trained games are the
+realistic length, ~60 plays; a random network's games may run to hundreds), or from
+random weights with --hidden and --encoding.
 """
 
 from __future__ import annotations
@@ -41,14 +41,20 @@ def rate(play, net: ValueNetwork, games: int, features: bool) -> tuple[float, fl
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--hidden", type=int, default=40)
-    parser.add_argument("--encoding", choices=list(ENCODINGS), default="tesauro")
+    parser.add_argument("--weights", help="a checkpoint or weights file (default: shipped)")
+    parser.add_argument("--hidden", type=int, help="random weights with this many hidden "
+                        "units (instead of trained ones)")
+    parser.add_argument("--encoding", choices=list(ENCODINGS), default="tesauro",
+                        help="the random network's encoding")
     args = parser.parse_args()
-    net = load_network()
-    if net.hidden != args.hidden or net.inputs != ENCODINGS[args.encoding]:
+    if args.hidden:
         net = ValueNetwork(ENCODINGS[args.encoding], args.hidden, seed=0)
-    features = args.encoding == "features"
-    print(f"{net.hidden} hidden units, {args.encoding} encoding, {args.games} games")
+        where = "random weights"
+    else:
+        net = load_network(args.weights)
+        where = args.weights or "the shipped weights"
+    features = net.inputs == ENCODINGS["features"]
+    print(f"{where}: {net.inputs} inputs, {net.hidden} hidden units, {args.games} games")
     print("| path | games/s (CPU) | plays/s (CPU) |")
     print("|---|---|---|")
     for name, play in (("numpy train_game", train_game),
