@@ -67,6 +67,7 @@ AGENT_NEEDS: dict[str, Needs] = {
     "gtp": Needs(games=("go",)),
     "go-mcts": Needs(games=("go",)),
     "othello": Needs(games=("othello",)),
+    "edax": Needs(games=("othello",)),
 }
 """What each built-in agent kind needs; a kind missing here fits every game."""
 

@@ -117,6 +117,16 @@ register_agent("uci", _uci, "chess: an outside UCI engine (cmd=stockfish, or cmd
                "hash=MB")
 
 
+def _edax(level: int | None = None, cmd: str = "edax") -> Agent:
+    from gamesearch.catalog.othello_gtp_player import OthelloGtpPlayer
+
+    return OthelloGtpPlayer(cmd=cmd, level=level)
+
+
+register_agent("edax", _edax, "othello: Edax (built by you; github.com/abulmo/edax-reversi) "
+               "or any GTP Othello program, level=N (Edax's search depth), cmd=PATH")
+
+
 def _pubeval() -> Agent:
     from gamesearch.catalog.backgammon_td import pubeval_agent
 

@@ -14,81 +14,15 @@ grace, or answers an illegal move raises one line (the arena records a forfeit).
 
 from __future__ import annotations
 
-import contextlib
-import queue
-import subprocess
-import threading
 import time
 
 from gamesearch.agent import Agent
+from gamesearch.catalog.gtp_client import GRACE_SECONDS, GtpClient
 from gamesearch.catalog.programs import program_argv
 from gamesearch.errors import GameSearchError
 from gamesearch.result import SearchResult, SearchStats
 
 DEFAULT_CMD = "gnugo --mode gtp --chinese-rules --capture-all-dead --level 1"
-START_SECONDS = 10.0
-GRACE_SECONDS = 5.0
-
-
-class GtpClient:
-    """A running GTP program: ``ask`` sends one command and returns its answer."""
-
-    def __init__(self, argv: list[str]) -> None:
-        try:
-            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        except OSError as err:
-            raise GameSearchError(f"{argv[0]} did not start: {err}") from None
-        self.name = argv[0]
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\r\n"))
-        self.lines.put(None)
-
-    def ask(self, command: str, seconds: float = START_SECONDS) -> str:
-        """The answer's text (without ``=``); one line when it is ``?``, dies or is late."""
-        try:
-            self.proc.stdin.write(command + "\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise GameSearchError(f"{self.name} has stopped (it died before {command!r})") \
-                from None
-        deadline = time.monotonic() + seconds
-        answer: list[str] = []
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
-            except queue.Empty:
-                raise GameSearchError(f"{self.name} did not answer {command!r} within "
-                                      f"{seconds:g} s") from None
-            if line is None:
-                raise GameSearchError(f"{self.name} has stopped (while answering "
-                                      f"{command!r})")
-            if not answer and not line.strip():
-                continue
-            if line.strip() == "" and answer:
-                break
-            answer.append(line)
-        head = answer[0]
-        if head.startswith("?"):
-            raise GameSearchError(f"{self.name} refused {command!r}: {head[1:].strip()}")
-        if not head.startswith("="):
-            raise GameSearchError(f"{self.name} answered {head[:60]!r} to {command!r}: "
-                                  "not GTP")
-        first = head[1:].lstrip("0123456789").strip()
-        return "\n".join([first, *answer[1:]]).strip()
-
-    def close(self) -> None:
-        with contextlib.suppress(GameSearchError):
-            self.ask("quit", 1.0)
-        try:
-            self.proc.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
 
 
 class GtpPlayer(Agent):
