@@ -12,9 +12,12 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import signal
+import subprocess
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -663,3 +666,23 @@ def test_efg_lab_refuses_a_tree_too_big_to_draw(client):
     text = f'EFG 2 R "wide" {{ "1" "2" }}\n""\np "" 1 1 "" {{ {leaves} }} 0\n{rows}\n'
     bad = client.post("/api/efg", json={"text": text})
     assert bad.status_code == 400 and "draws at most" in bad.json()["error"]
+
+
+@pytest.mark.skipif(shutil.which("gnubg") is None and not Path("/usr/games/gnubg").exists(),
+                    reason="gnubg is not installed")
+def test_an_outside_program_ends_with_its_move(client):
+    """A move by an outside program (here GNU Backgammon) ends the program with it: each
+    move used to leave one running in the worker until the server stopped."""
+    def running() -> int:
+        listing = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True)
+        return listing.stdout.count("gamesearch-gnubg-")
+
+    before = running()
+    for _ in range(3):
+        reply = client.post("/api/move", json={"game": "backgammon", "moves": ["1-3"],
+                                               "agent": "gnubg"}).json()
+        assert reply["source"] == "search", reply
+    deadline = time.monotonic() + 5
+    while running() > before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert running() == before

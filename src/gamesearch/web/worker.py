@@ -140,7 +140,12 @@ def think(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
     check_agent_fits(spec, game, game.to_move(state))
     agent = timed_agent(spec, seconds)
     if parse_spec(spec)[0] != "alphabeta":
-        result = agent(game, state)
+        try:
+            result = agent(game, state)
+        finally:  # an outside program (gnubg, GNU Go, Stockfish, Edax) ends with the move
+            close = getattr(agent, "close", None)
+            if close is not None:
+                close()
         send("result", describe(result, game, state))
         return
     budget = max(0.001, seconds - SAFETY)
