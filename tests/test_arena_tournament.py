@@ -169,11 +169,6 @@ def test_a_locked_database_is_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
-# Its tests share a module-scoped fixture: under `pytest -n 2 --dist loadgroup` they run on one
-# worker, so the fixture is made once, not once per worker.
-pytestmark = pytest.mark.xdist_group("test_arena_tournament")
-
-
 @pytest.fixture(scope="module")
 def ray_head(tmp_path_factory: pytest.TempPathFactory):
     """A real Ray cluster on 127.0.0.1 (head only, 2 CPUs) in a temporary folder."""

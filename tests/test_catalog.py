@@ -10,7 +10,7 @@ import pytest
 
 from gamesearch.agents import AGENTS, act, make_agent
 from gamesearch.catalog import agent_problem, agents_for, check_agent_fits, default_agent
-from gamesearch.errors import GameSearchError
+from gamesearch.errors import GameSearchError, SpecError
 from gamesearch.game import CHANCE
 from gamesearch.games import REGISTRY, load_game
 
@@ -61,7 +61,11 @@ def test_every_fitting_agent_plays_a_legal_move(name):
         spec = quick.get(kind, kind)
         if exact and ":depth=" in spec:  # searched to the end instead
             spec = kind
-        agent = make_agent(spec)
+        try:
+            agent = make_agent(spec)
+        except SpecError as err:  # an outside program this machine lacks (Edax: no package)
+            assert "no program" in str(err), (name, spec, err)
+            continue
         try:
             result = agent(game, state)
         finally:  # an outside program (uci, gtp) is stopped here, not left to the exit

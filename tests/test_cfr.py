@@ -22,10 +22,6 @@ from gamesearch.imperfect.best_response import (
 from gamesearch.imperfect.cfr import CFRSolver, cfr_reference
 from gamesearch.imperfect.tree import build_tree
 
-# Its tests share a module-scoped fixture: under `pytest -n 2 --dist loadgroup` they run on one
-# worker, so the fixture is made once, not once per worker.
-pytestmark = pytest.mark.xdist_group("test_cfr")
-
 
 @pytest.fixture(scope="module")
 def kuhn():

@@ -28,11 +28,6 @@ def perft(game, state, depth: int) -> int:
     return sum(perft(game, game.result(state, a), depth - 1) for a in game.actions(state))
 
 
-# Its tests share a module-scoped fixture: under `pytest -n 2 --dist loadgroup` they run on one
-# worker, so the fixture is made once, not once per worker.
-pytestmark = pytest.mark.xdist_group("test_checkers")
-
-
 @pytest.fixture(scope="module")
 def game():
     return load_game("checkers")

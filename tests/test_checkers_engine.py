@@ -28,11 +28,6 @@ GAMESEARCH = [sys.executable, "-m", "gamesearch"]
 SIGN = {WIN: 1, LOSS: -1, DRAW: 0}
 
 
-# Its tests share a module-scoped fixture: under `pytest -n 2 --dist loadgroup` they run on one
-# worker, so the fixture is made once, not once per worker.
-pytestmark = pytest.mark.xdist_group("test_checkers_engine")
-
-
 @pytest.fixture(scope="module")
 def game():
     return load_game("checkers")

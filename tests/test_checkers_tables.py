@@ -100,11 +100,6 @@ def _checkers_states(game, pieces: int):
                 yield (cells, mover, 0)
 
 
-# Its tests share a module-scoped fixture: under `pytest -n 2 --dist loadgroup` they run on one
-# worker, so the fixture is made once, not once per worker.
-pytestmark = pytest.mark.xdist_group("test_checkers_tables")
-
-
 @pytest.fixture(scope="module")
 def built3(tmp_path_factory):
     folder = tmp_path_factory.mktemp("tables")

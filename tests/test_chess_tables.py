@@ -26,11 +26,6 @@ GAMESEARCH = [sys.executable, "-m", "gamesearch"]
 STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
 
 
-# Its tests share a module-scoped fixture: under `pytest -n 2 --dist loadgroup` they run on one
-# worker, so the fixture is made once, not once per worker.
-pytestmark = pytest.mark.xdist_group("test_chess_tables")
-
-
 @pytest.fixture(scope="module")
 def tables3(tmp_path_factory) -> tuple[Path, np.ndarray, np.ndarray]:
     folder = tmp_path_factory.mktemp("tables")

@@ -20,11 +20,6 @@ MATES = [
 ]
 
 
-# Its tests share a module-scoped fixture: under `pytest -n 2 --dist loadgroup` they run on one
-# worker, so the fixture is made once, not once per worker.
-pytestmark = pytest.mark.xdist_group("test_chess_uci")
-
-
 @pytest.fixture(scope="module")
 def engine():
     eng = chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "gamesearch", "uci"],

@@ -19,11 +19,6 @@ SETS = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "T
 GAME = ConnectFour()
 
 
-# Its tests share a module-scoped fixture: under `pytest -n 2 --dist loadgroup` they run on one
-# worker, so the fixture is made once, not once per worker.
-pytestmark = pytest.mark.xdist_group("test_connect4_solver")
-
-
 @pytest.fixture(scope="module")
 def solver():
     return Connect4Solver()

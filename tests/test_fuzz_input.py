@@ -49,10 +49,6 @@ def accepted_or_refused(parse, *args) -> None:
 
 # --- positions and moves of every game ----------------------------------------------------------
 
-# Its tests share a module-scoped fixture: under `pytest -n 2 --dist loadgroup` they run on one
-# worker, so the fixture is made once, not once per worker.
-pytestmark = pytest.mark.xdist_group("test_fuzz_input")
-
 
 @pytest.fixture(scope="module")
 def games():

@@ -35,11 +35,6 @@ from test_theory_efg import HORSE as HORSE_EFG  # noqa: E402
 CLASSIC = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 
 
-# Its tests share a module-scoped fixture: under `pytest -n 2 --dist loadgroup` they run on one
-# worker, so the fixture is made once, not once per worker.
-pytestmark = pytest.mark.xdist_group("test_web_api")
-
-
 @pytest.fixture(scope="module")
 def client():
     with TestClient(create_app(workers=2)) as c:

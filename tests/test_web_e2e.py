@@ -28,11 +28,6 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 pytest.importorskip("uvicorn", reason="the web extras are not installed")
 
 
-# Its tests share a module-scoped fixture: under `pytest -n 2 --dist loadgroup` they run on one
-# worker, so the fixture is made once, not once per worker.
-pytestmark = pytest.mark.xdist_group("test_web_e2e")
-
-
 @pytest.fixture(scope="module")
 def server():
     code = "from gamesearch.cli.main import main; main(['serve', '--port', '0', '--workers', '2'])"

@@ -23,11 +23,6 @@ from gamesearch.web.app import create_app  # noqa: E402
 CARDS = {"J", "Q", "K"}
 
 
-# Its tests share a module-scoped fixture: under `pytest -n 2 --dist loadgroup` they run on one
-# worker, so the fixture is made once, not once per worker.
-pytestmark = pytest.mark.xdist_group("test_web_hidden")
-
-
 @pytest.fixture(scope="module")
 def client():
     with TestClient(create_app(workers=1)) as c:

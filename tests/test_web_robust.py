@@ -22,10 +22,6 @@ from fastapi.testclient import TestClient  # noqa: E402
 from gamesearch.web import theory_api  # noqa: E402
 from gamesearch.web.app import create_app  # noqa: E402
 
-# Its tests share a module-scoped fixture: under `pytest -n 2 --dist loadgroup` they run on one
-# worker, so the fixture is made once, not once per worker.
-pytestmark = pytest.mark.xdist_group("test_web_robust")
-
 
 @pytest.fixture(scope="module")
 def client():
