@@ -146,7 +146,7 @@ FILE_A = int(_table([0x0101010101010101])[0])
 FILE_H = int(_table([0x8080808080808080])[0])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _line_attacks(sq, occ, mask):
     """A slider's attacks on one file or diagonal (``mask``, the square left out)."""
     up = occ & mask
@@ -156,7 +156,7 @@ def _line_attacks(sq, occ, mask):
     return (up ^ bswap(down)) & mask
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def rook_attacks(sq, occ):
     """The squares a rook on ``sq`` attacks given the occupancy ``occ``."""
     shift = sq & 56
@@ -164,7 +164,7 @@ def rook_attacks(sq, occ):
     return rank | _line_attacks(sq, occ, FILE_MASK[sq])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def bishop_attacks(sq, occ):
     """The squares a bishop on ``sq`` attacks given the occupancy ``occ``."""
     return _line_attacks(sq, occ, DIAG_MASK[sq]) | _line_attacks(sq, occ, ANTI_MASK[sq])

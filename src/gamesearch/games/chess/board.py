@@ -58,13 +58,13 @@ Z_EP = _rng.integers(1, 2**62, size=128, dtype=np.int64)
 Z_SIDE = int(_rng.integers(1, 2**62))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def bb_slot(p):
     """The off-board cell holding the bitboard of piece code ``p`` (type 0: a whole colour)."""
     return 8 + ((p >> 3) << 4) + (p & 7)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def bit88(sq):
     """The bitboard bit of a 0x88 square."""
     return BIT[(sq + (sq & 7)) >> 1]
@@ -233,7 +233,7 @@ def _castling(board, st, moves, n):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _move_bits(board, us, p, p2, cap, fr, to, flags):
     """Toggle the bitboards for a move of piece ``p`` (``p2`` after promotion) from ``fr``
     to ``to`` capturing ``cap``: the same call makes and unmakes it (xor)."""
@@ -255,7 +255,7 @@ def _move_bits(board, us, p, p2, cap, fr, to, flags):
         board[8 + (us << 4)] ^= rook_bits
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def make(board, st, undo, m):
     """Play move ``m`` on the arrays (no legality test). Inlined into its callers: a call
     with the arrays costs more than the move."""
@@ -319,7 +319,7 @@ def make(board, st, undo, m):
     st[HASH] = h ^ Z_SIDE
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def unmake(board, st, undo):
     """Take back the last move made."""
     ply = st[PLY] - 1

@@ -61,13 +61,13 @@ from gamesearch.games.chess.board import (
 )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _move(fr, to, extra):
     """A move of ``board.py`` from two 0..63 squares (``extra``: promotion and flags)."""
     return SQ88[fr] | (SQ88[to] << 7) | extra
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def attackers(board, sq, occ, them):
     """The pieces of side ``them`` attacking square ``sq`` (0..63) with occupancy ``occ``."""
     base = 8 + (them << 4)
@@ -79,7 +79,7 @@ def attackers(board, sq, occ, them):
             | (rook_attacks(sq, occ) & (board[base + ROOK] | queens)))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _emit(out, n, fr, targets, write):
     """Add the moves from ``fr`` to each of ``targets`` (or only count them)."""
     if not write:
@@ -92,7 +92,7 @@ def _emit(out, n, fr, targets, write):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _emit_pawns(out, n, targets, delta, extra, write):
     """Add pawn moves landing on ``targets``, each from ``to - delta``; a move to the last
     rank is four promotions."""
@@ -113,7 +113,7 @@ def _emit_pawns(out, n, targets, delta, extra, write):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _pawns(board, us, ksq, occ, enemy, allowed, pinned, out, n, write):
     """The pawns' pushes and captures (not en passant)."""
     pawns = board[8 + (us << 4) + PAWN]
@@ -164,7 +164,7 @@ def _pawns(board, us, ksq, occ, enemy, allowed, pinned, out, n, write):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _en_passant(board, st, us, ksq, occ, out, n, write):
     """En passant captures, each tested on the board after it (two squares of a rank empty
     at once: a pin no mask shows)."""
@@ -186,7 +186,7 @@ def _en_passant(board, st, us, ksq, occ, out, n, write):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _castling(board, st, us, occ, out, n, write):
     """Castling (not in check): the squares between king and rook empty, the king's path
     not attacked."""
@@ -214,7 +214,7 @@ def _castling(board, st, us, occ, out, n, write):
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _legal(board, st, out, write):
     """Write the legal moves into ``out`` (``write``) or only count them; how many. Inlined
     where ``write`` is a constant, so each caller keeps only its own branch."""
