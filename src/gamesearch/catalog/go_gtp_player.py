@@ -42,9 +42,6 @@ class GtpPlayer(Agent):
         """Start the program and give it the board size, komi and clock."""
         if self.client is None:
             self.client = GtpClient(self.argv)
-            version = self.client.ask("protocol_version")
-            if version.strip() != "2":
-                raise GameSearchError(f"{self.argv[0]} speaks GTP {version!r}, not 2")
         self.client.ask(f"boardsize {game.size}")
         self.client.ask(f"komi {game.komi:g}")
         if self.time is not None:

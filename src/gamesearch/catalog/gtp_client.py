@@ -1,7 +1,8 @@
-"""A running program that speaks the Go Text Protocol (GTP), for the players that drive one:
-Go engines (catalog/go_gtp_player.py) and Othello engines such as Edax (its ``-gtp`` mode,
-catalog/othello_gtp_player.py). ``ask`` sends one command and returns the answer; a program
-that refuses (``?``), dies or is late raises one line (the arena records a forfeit)."""
+"""A running program that speaks the Go Text Protocol (version 2, checked at start), for the
+players that drive one: Go engines (catalog/go_gtp_player.py) and Othello engines such as
+Edax (its ``-gtp`` mode, catalog/othello_gtp_player.py). ``ask`` sends one command and
+returns the answer; a program that refuses (``?``), dies or is late raises one line (the
+arena records a forfeit)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,14 @@ class GtpClient:
         self.name = argv[0]
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
+        try:
+            version = self.ask("protocol_version")
+        except GameSearchError:
+            self.close()
+            raise
+        if version.strip() != "2":
+            self.close()
+            raise GameSearchError(f"{self.name} speaks GTP {version!r}, not 2")
 
     def _read(self) -> None:
         for line in self.proc.stdout:
