@@ -150,7 +150,6 @@ def build_book(width: int, height: int, depth: int, path: str | Path,
     (anything with ``imap_unordered(fn, tasks)``, e.g. the arena's process pool or Ray)
     solves the positions in parallel; without it they are solved here, one by one.
     """
-    from gamesearch.games.connect4_solver import Connect4Solver
 
     game = ConnectFour(width, height)
     if not 0 <= depth <= game.cells:
@@ -176,13 +175,11 @@ def build_book(width: int, height: int, depth: int, path: str | Path,
         total, finished = len(leaves), len(leaves) - len(todo)
         if progress:
             progress(finished, total)
-        if backend is None:
-            solver = Connect4Solver(width, height, **({} if log_table is None else
-                                                      {"log_table": log_table}))
-            solved = ((i, solver.solve(state).score) for i, (_, state) in enumerate(todo))
-        else:  # the positions as independent tasks; each score is logged as it arrives
-            tasks = [(width, height, log_table, state) for _, state in todo]
-            solved = backend.imap_unordered(solve_position, tasks)
+        # the positions as independent tasks (here, or on a backend's workers); each score
+        # is logged as it arrives
+        tasks = [(width, height, log_table, state) for _, state in todo]
+        solved = (enumerate(map(solve_position, tasks)) if backend is None
+                  else backend.imap_unordered(solve_position, tasks))
         for i, score in solved:
             key = todo[i][0]
             scores[key] = score
