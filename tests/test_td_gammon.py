@@ -16,12 +16,14 @@ import pytest
 
 from gamesearch.agents import make_agent
 from gamesearch.catalog.backgammon_td import (
+    CHECKPOINT_KIND,
     INPUTS,
     Chooser,
     MatchGame,
     NetChooser,
     PubevalChooser,
     encode,
+    load_network,
     mirror,
     pubeval_inputs,
     pubeval_scores,
@@ -35,6 +37,7 @@ from gamesearch.catalog.backgammon_training import (
     scheduled_alpha,
     train_game,
 )
+from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE
 from gamesearch.games.backgammon import Backgammon
 from gamesearch.learn.checkpoint import load_checkpoint
@@ -242,6 +245,28 @@ def test_resume_is_exact(tmp_path) -> None:
     assert untimed(again.curve) == untimed(whole.curve)
     lines = (tmp_path / "part" / "log.jsonl").read_text().splitlines()
     assert len(lines) == 3  # the header and two evaluations, each once
+
+
+def test_snapshots_are_the_run_at_their_games_and_survive_a_resume(tmp_path) -> None:
+    settings = {"hidden": 5, "seed": 4, "eval_every": 10**6, "encoding": "features"}
+    run = TDGammonTraining(tmp_path / "run", keep_every=4, **settings)
+    run.run(6)
+    run.close()
+    run = TDGammonTraining(tmp_path / "run", resume=True, keep_every=4)
+    run.run(9)
+    run.close()
+    kept = sorted(p.name for p in (tmp_path / "run" / "snapshots").iterdir())
+    assert kept == ["games-4.npz", "games-8.npz"]
+    for games in (4, 8):
+        alone = TDGammonTraining(tmp_path / f"alone{games}", **settings)
+        alone.run(games)
+        alone.close()
+        snapshot = run.snapshot_path(games)
+        assert load_checkpoint(snapshot, CHECKPOINT_KIND)[1]["games"] == games
+        for a, b in zip(load_network(snapshot).params, alone.net.params):
+            np.testing.assert_array_equal(a, b)
+    with pytest.raises(GameSearchError, match="keep-every"):
+        TDGammonTraining(tmp_path / "bad", keep_every=-1)
 
 
 @pytest.mark.slow  # two CLI start-ups (about 20 s on a busy machine)

@@ -14,7 +14,9 @@ Game ``k`` draws its dice from a generator seeded by ``(seed, k)`` and the trace
 between games, so a checkpoint taken between games (the weights, the counters, the curve)
 resumes exactly: the run killed and resumed makes the same weights as the run never
 stopped. Every ``eval_every`` games the network plays ``eval_games`` games against pubeval
-(a point of the learning curve, logged as one JSON line).
+(a point of the learning curve, logged as one JSON line). With ``keep_every`` the weights
+are also kept every that many games (``snapshots/games-N.npz``): the curve's points are
+too noisy to pick a network by, so snapshots are compared afterwards with more games.
 """
 
 from __future__ import annotations
@@ -129,16 +131,21 @@ def scheduled_alpha(alpha: float, halflife: int, games: int) -> float:
 
 class TDGammonTraining:
     """A training run in ``folder``: ``checkpoint.npz``, ``log.jsonl`` (and the CLI's
-    ``curve.png``). ``resume`` continues the checkpoint there (settings come from it)."""
+    ``curve.png``). ``resume`` continues the checkpoint there (settings come from it).
+    ``keep_every`` (games; 0: never) keeps snapshots of the run in ``folder/snapshots``; it
+    is not a setting of the run (it changes no weight), so a resumed run may change it."""
 
     def __init__(self, folder: str | Path, hidden: int = 40, alpha: float = 0.1,
                  lam: float = 0.7, seed: int = 0, eval_every: int = 1000,
                  eval_games: int = 200, resume: bool = False, force: bool = False,
                  checkpoint_every: float = 60.0, alpha_halflife: int = 0,
-                 encoding: str = "tesauro") -> None:
+                 encoding: str = "tesauro", keep_every: int = 0) -> None:
+        if keep_every < 0:
+            raise GameSearchError(f"--keep-every must be >= 0 games, got {keep_every}")
         self.folder = Path(folder)
         self.checkpoint = self.folder / "checkpoint.npz"
         self.checkpoint_every = checkpoint_every
+        self.keep_every = keep_every
         self.games, self.plays, self.seconds = 0, 0, 0.0
         self.curve: list[dict] = []
         if self.folder.exists() and not self.folder.is_dir():
@@ -208,6 +215,8 @@ class TDGammonTraining:
             self.plays += self._train_one(self.games)
             self.games += 1
             self.seconds += time.monotonic() - began
+            if self.keep_every and self.games % self.keep_every == 0:
+                self.keep()
             if self.games % every == 0:
                 score = self.evaluate()
                 lo, hi = score.interval()
@@ -246,6 +255,20 @@ class TDGammonTraining:
                 "seconds": self.seconds, "curve": self.curve}
         save_checkpoint(self.checkpoint, CHECKPOINT_KIND, self.net.arrays(), meta)
         sync_log(self.log, self.curve)
+
+    def snapshot_path(self, games: int) -> Path:
+        """Where :meth:`keep` puts the snapshot taken at ``games`` games."""
+        return self.folder / "snapshots" / f"games-{games}.npz"
+
+    def keep(self) -> Path:
+        """Write a snapshot of the run as it is now (a checkpoint file: ``load_network``
+        and the ``td-gammon:weights=`` agent read it); returns its path."""
+        path = self.snapshot_path(self.games)
+        path.parent.mkdir(exist_ok=True)
+        meta = {"settings": self.settings, "games": self.games, "plays": self.plays,
+                "seconds": self.seconds, "curve": self.curve}
+        save_checkpoint(path, CHECKPOINT_KIND, self.net.arrays(), meta)
+        return path
 
     def close(self) -> None:
         """Release the files."""

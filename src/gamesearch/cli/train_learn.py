@@ -2,7 +2,8 @@
 
 Files in ``--out``: ``checkpoint.npz`` (the network and the run's counters, written
 atomically every ``--checkpoint-every`` seconds, after each evaluation, at the end and on
-Ctrl-C), ``log.jsonl`` (one JSON line per evaluation against pubeval) and ``curve.png``.
+Ctrl-C), ``log.jsonl`` (one JSON line per evaluation against pubeval), ``curve.png`` and,
+with ``--keep-every N``, ``snapshots/games-N.npz`` (the weights every N games).
 ``--resume`` continues; with ``--total N`` the same command repeated after a kill ends
 the run at exactly N games, with the weights an unbroken run would have.
 """
@@ -69,6 +70,9 @@ def train_td(
     resume: bool = typer.Option(False, "--resume", help="continue from --out's checkpoint"),
     checkpoint_every: float = typer.Option(60.0, "--checkpoint-every", metavar="SECONDS",
                                            help="write the checkpoint this often"),
+    keep_every: int = typer.Option(0, "--keep-every", metavar="GAMES",
+                                   help="also keep the weights every GAMES games in "
+                                   "OUT/snapshots/games-N.npz (0: never)"),
     force: bool = typer.Option(False, "--force", help="start --out afresh"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
@@ -93,7 +97,8 @@ def train_td(
     run = TDGammonTraining(folder, hidden=hidden, alpha=alpha, lam=lam, seed=seed,
                            eval_every=eval_every, eval_games=eval_games, resume=resume,
                            force=force, checkpoint_every=checkpoint_every,
-                           alpha_halflife=alpha_halflife, encoding=encoding)
+                           alpha_halflife=alpha_halflife, encoding=encoding,
+                           keep_every=keep_every)
     start = run.games
     target = total if total is not None else start + (games or 1000)
     if target < start:
