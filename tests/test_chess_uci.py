@@ -88,7 +88,7 @@ def _session():
     "position banana",
     "go depth x", "go wtime", "go sideways 3",
     "setoption name Hash value 0", "setoption name Hash value many",
-    "setoption name Threads value 8", "setoption name Colour value 2", "setoption Hash",
+    "setoption name Threads value 1000", "setoption name Colour value 2", "setoption Hash",
     "\x00\xff garbage", "frobnicate",
 ])
 def test_bad_input_is_an_info_string(line):

@@ -55,15 +55,16 @@ register_agent("pig-optimal", _pig_optimal, "Pig: optimal play from the solved t
 
 
 def _chess_engine(time: float = 1.0, depth: int | None = None, hash: int = 64,
-                  tables: str | None = None) -> Agent:
+                  tables: str | None = None, threads: int = 1) -> Agent:
     from gamesearch.catalog.chess import ChessAgent
 
-    return ChessAgent(time=time, depth=depth, hash_mb=hash, tables=tables)
+    return ChessAgent(time=time, depth=depth, hash_mb=hash, tables=tables, threads=threads)
 
 
 register_agent("chess-engine", _chess_engine, "chess: the compiled engine (PVS, TT, "
                "quiescence), time=T seconds a move or depth=N plies, hash=MB, "
-               "tables=DIR (endgame tables: perfect play where they hold the position)")
+               "tables=DIR (endgame tables: perfect play where they hold the position), "
+               "threads=N (Lazy SMP, 1-64)")
 
 
 def _checkers_engine(time: float = 1.0, depth: int | None = None, nodes: int | None = None,

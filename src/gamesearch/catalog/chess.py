@@ -8,11 +8,29 @@ clock does not say); no new iteration starts after 60% of it, and the search sto
 three times it (never more than a third of the time left). ``stop()`` from another thread
 ends the search at once (the compiled code reads the flag every 1,024 nodes; it releases
 the GIL).
+
+Threads (``set_threads``, UCI's ``Threads``): Lazy SMP. The compiled search is
+``nogil``, so ``threads - 1`` helper *Python threads* each run it truly in parallel with
+the caller's thread, all on the same root and the same transposition table (one numpy
+array pair; lockless, see ``chess_search``): no processes, no shared memory, no pickling,
+and no second compiled function. Each worker (the main one is the caller's thread) has its
+own board copy, move stacks, killers, history and ``info`` array (nodes, stop flag,
+deadline); the helpers run iterative deepening without time management, skipping depths by
+Stockfish 10's pattern (helper ``k`` skips depth ``d`` when ``(d + phase) // size`` is
+odd, ``size``/``phase`` from ``SKIP_SIZE``/``SKIP_PHASE``), so the workers search different
+depths at once, and their differing killers and history reorder moves too: what one finds
+reaches the others through the table. The main worker alone keeps the clock, the depth and
+node limits, the ``info`` reports and the result: the move played is the main worker's
+(its last finished iteration, which the helpers' table entries made cheaper or deeper).
+When it ends, for any reason, it raises every helper's stop flag and joins them, so no
+helper outlives ``go``; ``stop()`` raises all the flags at once. Reported nodes are all
+workers' together. A node limit counts the main worker's nodes only.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +45,26 @@ from gamesearch.result import SearchResult, SearchStats
 
 MATE = 30000
 ENTRY_BYTES = 16
+MAX_THREADS = 64
+"""The most search threads ``set_threads`` (UCI ``Threads``) accepts."""
+SKIP_SIZE = (1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4)
+SKIP_PHASE = (0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7)
+"""Lazy SMP's depth skipping for helper threads (Stockfish 10, ``search.cpp``)."""
+
+
+class _Worker:
+    """One searcher's own move-ordering statistics and ``info`` array (chess_search)."""
+
+    def __init__(self) -> None:
+        self.info = np.zeros(8, np.int64)
+        self.killers = np.zeros((B.MAX_PLY, 2), np.int64)
+        self.hist = np.zeros((16, 128), np.int64)
+
+
+def skips(helper: int, depth: int) -> bool:
+    """True where helper thread ``helper`` (1, 2, ...) does not search ``depth``."""
+    i = (helper - 1) % len(SKIP_SIZE)
+    return ((depth + SKIP_PHASE[i]) // SKIP_SIZE[i]) % 2 == 1
 
 
 @dataclass
@@ -81,8 +119,10 @@ def budget(limits: Limits) -> tuple[float | None, float | None]:
 class ChessEngine:
     """A searcher with its own table; ``position`` then ``go``."""
 
-    def __init__(self, hash_mb: int = 64) -> None:
+    def __init__(self, hash_mb: int = 64, threads: int = 1) -> None:
         self.info = np.zeros(8, np.int64)
+        self.helpers: list[_Worker] = []
+        self.set_threads(threads)
         self.set_hash(hash_mb)
         self.board = chess.Board()
         self.history: list[int] = []
@@ -120,6 +160,18 @@ class ChessEngine:
         self.killers = np.zeros((B.MAX_PLY, 2), np.int64)
         self.hist = np.zeros((16, 128), np.int64)
 
+    def set_threads(self, threads: int) -> None:
+        """Search with ``threads`` threads (1..MAX_THREADS): the caller's and helpers."""
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be 1..{MAX_THREADS}, got {threads}")
+        self.helpers = self.helpers[:threads - 1]
+        self.helpers += [_Worker() for _ in range(threads - 1 - len(self.helpers))]
+
+    @property
+    def threads(self) -> int:
+        """How many threads a search uses."""
+        return 1 + len(self.helpers)
+
     @property
     def hash_mb(self) -> float:
         """The table's size in MiB."""
@@ -131,6 +183,7 @@ class ChessEngine:
         self.tt_data[:] = 0
         self.killers = np.zeros((B.MAX_PLY, 2), np.int64)
         self.hist = np.zeros((16, 128), np.int64)
+        self.helpers = [_Worker() for _ in self.helpers]
 
     def position(self, board: chess.Board) -> None:
         """Search from this board; its move stack gives the positions repetition looks at."""
@@ -146,35 +199,29 @@ class ChessEngine:
     def warm_up(self) -> None:
         """Load (or compile, the first time: about 30 s) the compiled search."""
         if not getattr(self, "_warm", False):
-            board = self.board
-            self.position(chess.Board())
-            self.go(Limits(depth=1))
+            board, helpers = self.board, self.helpers
+            self.helpers = []  # one thread compiles
+            try:
+                self.position(chess.Board())
+                self.go(Limits(depth=1))
+            finally:
+                self.helpers = helpers
             self.position(board)
             self._warm = True
 
     def stop(self) -> None:
         """End the running search as soon as possible (safe from another thread)."""
         self.info[1] = 1
+        for helper in self.helpers:
+            helper.info[1] = 1
 
     def arm(self) -> None:
         """Clear the stop flag (before starting a search thread: a ``stop`` that comes
         while the thread starts is then kept, not erased)."""
         self.info[1] = 0
 
-    def go(self, limits: Limits, on_iteration: Callable[[Report], None] | None = None,
-           armed: bool = False) -> tuple[str | None, Report | None]:
-        """Search the position; return the best move (UCI) and the last finished iteration
-        (``armed``: the caller has called :meth:`arm`, a stop since then counts)."""
-        from gamesearch.catalog.chess_search import INF, search
-
-        legal = list(self.board.legal_moves)
-        if not legal:
-            return None, None
-        known = self._from_tables()
-        if known is not None:  # an endgame the tables hold: no search
-            if on_iteration is not None:
-                on_iteration(known[1])
-            return known
+    def _arrays(self) -> tuple[np.ndarray, ...]:
+        """A worker's own board, state, undo stack, keys, move stacks and PV (chess_search)."""
         b, st, undo = arrays_of(self.board)
         keys = np.zeros(B.MAX_PLY, np.int64)
         keys[:len(self.history)] = self.history
@@ -183,7 +230,55 @@ class ChessEngine:
         scores = np.zeros((B.MAX_PLY, B.MAX_MOVES), np.int64)
         pv = np.zeros((B.MAX_PLY, B.MAX_PLY), np.int64)
         pv_len = np.zeros(B.MAX_PLY, np.int64)
-        self.hist //= 8
+        return b, st, undo, keys, moves, scores, pv, pv_len
+
+    def _iterate(self, arrays: tuple[np.ndarray, ...], killers: np.ndarray,
+                 hist: np.ndarray, info: np.ndarray, depth: int, score: int) -> int:
+        """One iteration at ``depth`` in an aspiration window around ``score``, widened
+        until the value falls inside (or the stop flag is up: the value is then void)."""
+        from gamesearch.catalog.chess_search import INF, search
+
+        b, st, undo, keys, moves, scores, pv, pv_len = arrays
+        delta = 35
+        alpha, beta = (score - delta, score + delta) if depth >= 4 else (-INF, INF)
+        while True:
+            info[3] = 0
+            value = search(b, st, undo, keys, moves, scores, depth, alpha, beta, 0, False,
+                           self.tt_key, self.tt_data, killers, hist, pv, pv_len, info, self.tb)
+            if info[1]:
+                return int(value)
+            if value <= alpha:
+                alpha, delta = max(-INF, value - delta), delta * 2
+            elif value >= beta:
+                beta, delta = min(INF, value + delta), delta * 2
+            else:
+                return int(value)
+
+    def _help(self, k: int, worker: _Worker, arrays: tuple[np.ndarray, ...]) -> None:
+        """Helper thread ``k``'s search: deepening until its stop flag is raised."""
+        score = 0
+        for depth in range(1, 65):
+            if skips(k, depth):
+                continue
+            value = self._iterate(arrays, worker.killers, worker.hist, worker.info, depth,
+                                  score)
+            if worker.info[1]:
+                return
+            score = value
+
+    def go(self, limits: Limits, on_iteration: Callable[[Report], None] | None = None,
+           armed: bool = False) -> tuple[str | None, Report | None]:
+        """Search the position; return the best move (UCI) and the last finished iteration
+        (``armed``: the caller has called :meth:`arm`, a stop since then counts)."""
+        legal = list(self.board.legal_moves)
+        if not legal:
+            return None, None
+        known = self._from_tables()
+        if known is not None:  # an endgame the tables hold: no search
+            if on_iteration is not None:
+                on_iteration(known[1])
+            return known
+        arrays = self._arrays()
         soft, hard = budget(limits)
         start = time.perf_counter()
         info = self.info
@@ -193,32 +288,45 @@ class ChessEngine:
         if hard is not None:
             info[2] = int((start + hard) * 1e6)
         info[4] = limits.nodes or 0
-        best, last = legal[0].uci(), None
+        infos = [info, *(helper.info for helper in self.helpers)]
+        helpers = []
+        for k, helper in enumerate(self.helpers, 1):
+            helper.info[:] = 0
+            helper.info[1] = info[1]
+            helper.info[2] = info[2]
+            helpers.append(threading.Thread(target=self._help, name=f"chess helper {k}",
+                                            args=(k, helper, self._arrays()), daemon=True))
+        for hist in (self.hist, *(helper.hist for helper in self.helpers)):
+            hist //= 8
+        for thread in helpers:
+            thread.start()
+        try:
+            return self._deepen(limits, on_iteration, arrays, soft, start, legal[0].uci(),
+                                infos)
+        finally:  # no helper outlives its search
+            for helper in self.helpers:
+                helper.info[1] = 1
+            for thread in helpers:
+                thread.join()
+
+    def _deepen(self, limits: Limits, on_iteration: Callable[[Report], None] | None,
+                arrays: tuple[np.ndarray, ...], soft: float | None, start: float,
+                best: str, infos: list[np.ndarray]) -> tuple[str | None, Report | None]:
+        """The main worker's iterative deepening (see :meth:`go`)."""
+        info = self.info
+        pv, pv_len = arrays[6], arrays[7]
+        last = None
         max_depth = min(limits.depth or 64, 64)
         score = 0
         for depth in range(1, max_depth + 1):
-            delta = 35
-            alpha, beta = (score - delta, score + delta) if depth >= 4 else (-INF, INF)
-            while True:
-                info[3] = 0
-                value = search(b, st, undo, keys, moves, scores, depth, alpha, beta, 0, False,
-                               self.tt_key, self.tt_data, self.killers, self.hist, pv, pv_len,
-                               info, self.tb)
-                if info[1]:
-                    break
-                if value <= alpha:
-                    alpha, delta = max(-INF, value - delta), delta * 2
-                elif value >= beta:
-                    beta, delta = min(INF, value + delta), delta * 2
-                else:
-                    break
+            value = self._iterate(arrays, self.killers, self.hist, info, depth, score)
             if info[1] and depth > 1:
                 break
-            score = int(value)
+            score = value
             if pv_len[0] > 0:
                 best = uci_of(int(pv[0, 0]))
-            last = Report(depth, int(info[5]), score, int(info[0]),
-                          time.perf_counter() - start,
+            last = Report(depth, max(int(i[5]) for i in infos), score,
+                          sum(int(i[0]) for i in infos), time.perf_counter() - start,
                           [uci_of(int(m)) for m in pv[0, :pv_len[0]]] or [best])
             if on_iteration is not None:
                 on_iteration(last)
@@ -240,12 +348,13 @@ class ChessAgent(Agent):
     interactive = False
 
     def __init__(self, time: float | None = 1.0, depth: int | None = None,
-                 hash_mb: int = 64, tables: str | None = None) -> None:
-        self.engine = ChessEngine(hash_mb)
+                 hash_mb: int = 64, tables: str | None = None, threads: int = 1) -> None:
+        self.engine = ChessEngine(hash_mb, threads)
         self.engine.set_tables(tables)
         self.limits = Limits(depth=depth, movetime=None if depth is not None else time)
-        self.spec = f"chess-engine:depth={depth}" if depth is not None else \
-            f"chess-engine:time={time:g}"
+        self.spec = (f"chess-engine:depth={depth}" if depth is not None else
+                     f"chess-engine:time={time:g}") + (f",threads={threads}" if threads > 1
+                                                        else "")
 
     def prepare(self, game: object) -> None:
         """Load the compiled search before any clock runs."""

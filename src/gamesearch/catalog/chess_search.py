@@ -16,9 +16,14 @@ numba crashes reloading a cached function that calls another cached recursive on
 (docs/KERNELS.md), so the recursion is the only entry point. The driver (iterative
 deepening, aspiration windows, time) is ``catalog/chess.py``.
 
-Transposition table: two int64 arrays (key, data), 16 bytes an entry, always-replace
-unless the stored entry is deeper and of the same search; ``data`` packs the move
-(20 bits), the score (+32768, 16 bits), the depth (8 bits) and the bound (2 bits).
+Transposition table: two int64 arrays (key, data), 16 bytes an entry, always-replace;
+``data`` packs the move (20 bits), the score (+32768, 16 bits), the depth (8 bits) and the
+bound (2 bits). The table is lockless for several threads searching at once (``Threads``,
+Lazy SMP in ``catalog/chess.py``): ``key`` holds the position's hash xor ``data``, and an
+entry counts only where ``key ^ data`` equals the hash, so an entry torn by two threads
+writing the same slot at once (one's key with the other's data) is a miss, not a wrong
+score (Hyatt and Mann's lockless hashing). A table move is only ever used to order the
+generated moves, never played unchecked.
 
 ``info`` (int64 array): [0] nodes, [1] stop (set by the caller's thread or the clock),
 [2] deadline in microseconds of ``perf_counter`` (0: none), [3] best root move, [4] node
@@ -68,8 +73,9 @@ def _tt_store(tt_key, tt_data, h, move, score, depth, flag, ply):
     elif score < -MATE + 1000:
         score -= ply
     i = h & (tt_key.shape[0] - 1)
-    tt_key[i] = h
-    tt_data[i] = move | ((score + 32768) << 20) | (max(depth, 0) << 36) | (flag << 44)
+    data = move | ((score + 32768) << 20) | (max(depth, 0) << 36) | (flag << 44)
+    tt_key[i] = h ^ data  # lockless (see the module's docstring): read back as key ^ data
+    tt_data[i] = data
 
 
 @njit(cache=True)
@@ -228,8 +234,8 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
     slot = h & (tt_key.shape[0] - 1)
     tt_move = 0
     pv_node = beta - alpha > 1
-    if tt_key[slot] == h:
-        d = tt_data[slot]
+    d = tt_data[slot]
+    if (tt_key[slot] ^ d) == h:
         tt_move = d & ((1 << 20) - 1)
         tscore = ((d >> 20) & 0xFFFF) - 32768
         tdepth = (d >> 36) & 0xFF

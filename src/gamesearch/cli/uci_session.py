@@ -4,7 +4,9 @@ Commands: ``uci``, ``isready``, ``ucinewgame``, ``position startpos|fen F [moves
 ``go`` (``wtime btime winc binc movestogo movetime depth nodes infinite``), ``stop``,
 ``ponderhit``, ``setoption name Hash|Threads value N``, ``setoption name TablesPath value
 DIR`` (endgame tables, probed before searching), ``quit``. The search runs in a
-thread, so ``stop``, ``isready`` and ``quit`` are answered while it thinks. Nothing the GUI
+thread, so ``stop``, ``isready`` and ``quit`` are answered while it thinks; with
+``Threads`` N > 1 that thread runs N - 1 helper threads beside it (Lazy SMP on one shared
+table, ``catalog/chess.py``), all stopped and joined before its ``bestmove``. Nothing the GUI
 sends can end the dialogue but ``quit`` and the end of input: malformed or out-of-order
 commands are answered with one ``info string`` line and otherwise ignored.
 """
@@ -17,7 +19,7 @@ from collections.abc import Callable, Iterable
 
 import chess
 
-from gamesearch.catalog.chess import ChessEngine, Limits, Report
+from gamesearch.catalog.chess import MAX_THREADS, ChessEngine, Limits, Report
 from gamesearch.errors import GameSearchError
 
 NAME = "gamesearch chess"
@@ -91,7 +93,7 @@ class UciSession:
         self.send(f"id name {NAME}")
         self.send("id author the gamesearch authors")
         self.send(f"option name Hash type spin default 64 min 1 max {MAX_HASH_MB}")
-        self.send("option name Threads type spin default 1 min 1 max 1")
+        self.send(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
         self.send("option name TablesPath type string default <empty>")
         self.send("uciok")
 
@@ -147,8 +149,9 @@ class UciSession:
                 raise UciError(f"Hash must be 1..{MAX_HASH_MB} MB, got {number}")
             self.engine.set_hash(number)
         elif name == "threads":
-            if number != 1:
-                raise UciError("Threads: this engine searches with one thread")
+            if not 1 <= number <= MAX_THREADS:
+                raise UciError(f"Threads must be 1..{MAX_THREADS}, got {number}")
+            self.engine.set_threads(number)
         else:
             raise UciError(f"unknown option {name[:40]!r} (known: Hash, Threads, TablesPath)")
 
