@@ -7,6 +7,7 @@ Stockfish the Debian package at /usr/games/stockfish)::
     python bench/chess_perft.py nps [--seconds 3]
     python bench/chess_perft.py match [--games 8] [--movetime 0.2] [--stockfish-elo 1500]
         [--pgn games.pgn]
+    python bench/chess_perft.py threads [--seconds 2] [--depth 8] [--threads 1 2]
 
 perft: leaves per second of our compiled perft, python-chess's (legal moves, push/pop, the
 last ply counted without playing it) and Stockfish's ``go perft``, on the start position
@@ -15,6 +16,11 @@ engine, sunfish's searcher and Stockfish (one thread) for the same time on the s
 positions. match: our UCI engine against sunfish's UCI engine at equal
 time per move, from seeded random 4-ply openings, each played with both colours; games
 longer than 200 plies are adjudicated drawn. Prints the score with a 95% Wilson interval.
+threads: our engine with each ``--threads`` count (Lazy SMP) on ``THREAD_FENS``, a fresh
+table each search: the depth finished and all threads' nodes per second in ``--seconds``
+a position (every node searched, the unfinished iteration's too), then the seconds to
+finish ``--depth``; one table row a position, totals last, then the CPU seconds the
+process got per wall second (a loaded machine's scheduler may give two threads no more).
 """
 
 from __future__ import annotations
@@ -37,6 +43,19 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
 NPS_FENS = [START]
 """sunfish has no FEN reader: speed is compared on the start position only."""
 STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"
+THREAD_FENS = [
+    START,
+    KIWIPETE,
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R b KQ - 3 9",
+    "r2q1rk1/pp1bbppp/2n1pn2/3p4/2PP4/2N1PN2/PP1QBPPP/R3KB1R w KQ - 0 9",
+    "2r3k1/pp3ppp/4p3/3n4/3P4/1B3N2/PP3PPP/3R2K1 w - - 0 25",
+    "8/5pk1/6p1/8/4P3/5PK1/8/8 w - - 0 50",
+]
+"""The CPW perft positions 1-5 and 6 (middlegame), four openings/middlegames, an endgame."""
 
 
 def python_chess_perft(board: chess.Board, depth: int) -> int:
@@ -190,6 +209,50 @@ def bench_match(games: int, movetime: float, seed: int, elo: int | None = None,
           f"{centre + half:.3f})")
 
 
+def bench_threads(seconds: float, depth: int, counts: list[int]) -> None:
+    from gamesearch.catalog.chess import ChessEngine, Limits
+
+    engine = ChessEngine(64)
+    engine.warm_up()
+    for n in counts:  # the table's pages and each count's arrays touched before timing
+        engine.set_threads(n)
+        engine.position(chess.Board(KIWIPETE))
+        engine.go(Limits(movetime=min(seconds, 0.5)))
+    cols = " | ".join(f"{n}T depth | {n}T knps | {n}T s to d{depth}" for n in counts)
+    print(f"| position | {cols} |")
+    print("|---|" + "---|" * 3 * len(counts))
+    totals = {n: [0, 0, 0.0, 0.0, 0.0] for n in counts}  # depth, nodes, s, to depth, CPU s
+    for i, fen in enumerate(THREAD_FENS, 1):
+        cells = []
+        for n in counts:
+            engine.set_threads(n)
+            runs = []
+            for limits in (Limits(movetime=seconds), Limits(depth=depth)):
+                engine.new_game()
+                engine.position(chess.Board(fen))
+                start, cpu = time.perf_counter(), time.process_time()
+                _, report = engine.go(limits)
+                used = time.perf_counter() - start
+                nodes = int(engine.info[0]) + sum(int(h.info[0]) for h in engine.helpers)
+                runs.append((report.depth, nodes, used, time.process_time() - cpu))
+            (reached, nodes, used, cpu), (_, _, to_depth, _) = runs
+            t = totals[n]
+            t[0] += reached
+            t[1] += nodes
+            t[2] += used
+            t[3] += to_depth
+            t[4] += cpu
+            cells.append(f"{reached} | {nodes / used / 1000:,.0f} | {to_depth:.2f}")
+        print(f"| {i} | " + " | ".join(cells) + " |")
+    cells = [f"{t[0] / len(THREAD_FENS):.1f} avg | {t[1] / t[2] / 1000:,.0f} | {t[3]:.2f} sum"
+             for t in totals.values()]
+    print("| all | " + " | ".join(cells) + " |")
+    # what the machine gave: CPU seconds per wall second in the timed searches (n threads
+    # on n free cores: about n)
+    print("\nCPU seconds per wall second in the timed searches: " + ", ".join(
+        f"{n}T {t[4] / t[2]:.2f}" for n, t in totals.items()))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="what", required=True)
@@ -208,11 +271,17 @@ def main() -> None:
     m.add_argument("--stockfish-elo", type=int, default=None,
                    help="play Stockfish with UCI_LimitStrength at this UCI_Elo, not sunfish")
     m.add_argument("--pgn", default=None, help="append every game to this PGN file")
+    t = sub.add_parser("threads")
+    t.add_argument("--seconds", type=float, default=2)
+    t.add_argument("--depth", type=int, default=8)
+    t.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     args = parser.parse_args()
     if args.what == "perft":
         bench_perft(args.depth, args.kiwipete, args.python_depth, args.repeat)
     elif args.what == "nps":
         bench_nps(args.seconds)
+    elif args.what == "threads":
+        bench_threads(args.seconds, args.depth, args.threads)
     else:
         bench_match(args.games, args.movetime, args.seed, args.stockfish_elo, args.pgn)
 

@@ -145,3 +145,17 @@ def test_the_program_exits_on_quit_during_a_two_thread_search():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_the_engine_agent_takes_threads():
+    from gamesearch.agents import make_agent
+    from gamesearch.errors import GameSearchError
+    from gamesearch.games import load_game
+
+    game = load_game("chess")
+    agent = make_agent("chess-engine:depth=3,threads=2")
+    assert agent.engine.threads == 2 and agent.spec == "chess-engine:depth=3,threads=2"
+    result = agent(game, game.state_from_string("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"))
+    assert result.action == "a1a8" and result.value == 1.0
+    with pytest.raises(GameSearchError, match="threads"):
+        make_agent("chess-engine:threads=0")
