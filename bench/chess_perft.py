@@ -19,8 +19,10 @@ longer than 200 plies are adjudicated drawn. Prints the score with a 95% Wilson 
 threads: our engine with each ``--threads`` count (Lazy SMP) on ``THREAD_FENS``, a fresh
 table each search: the depth finished and all threads' nodes per second in ``--seconds``
 a position (every node searched, the unfinished iteration's too), then the seconds to
-finish ``--depth``; one table row a position, totals last, then the CPU seconds the
-process got per wall second (a loaded machine's scheduler may give two threads no more).
+finish ``--depth`` and the main worker's own nodes to finish it (on n free cores the time
+to depth goes with those: the helpers run beside it); one table row a position, totals
+last, then the CPU seconds the process got per wall second (a loaded machine's scheduler
+may give two threads no more than one).
 """
 
 from __future__ import annotations
@@ -218,10 +220,12 @@ def bench_threads(seconds: float, depth: int, counts: list[int]) -> None:
         engine.set_threads(n)
         engine.position(chess.Board(KIWIPETE))
         engine.go(Limits(movetime=min(seconds, 0.5)))
-    cols = " | ".join(f"{n}T depth | {n}T knps | {n}T s to d{depth}" for n in counts)
+    cols = " | ".join(f"{n}T depth | {n}T knps | {n}T s to d{depth} | {n}T main kn to d{depth}"
+                      for n in counts)
     print(f"| position | {cols} |")
-    print("|---|" + "---|" * 3 * len(counts))
-    totals = {n: [0, 0, 0.0, 0.0, 0.0] for n in counts}  # depth, nodes, s, to depth, CPU s
+    print("|---|" + "---|" * 4 * len(counts))
+    # depth, nodes, seconds, time to depth, CPU seconds, main worker's nodes to depth
+    totals = {n: [0, 0, 0.0, 0.0, 0.0, 0] for n in counts}
     for i, fen in enumerate(THREAD_FENS, 1):
         cells = []
         for n in counts:
@@ -234,18 +238,21 @@ def bench_threads(seconds: float, depth: int, counts: list[int]) -> None:
                 _, report = engine.go(limits)
                 used = time.perf_counter() - start
                 nodes = int(engine.info[0]) + sum(int(h.info[0]) for h in engine.helpers)
-                runs.append((report.depth, nodes, used, time.process_time() - cpu))
-            (reached, nodes, used, cpu), (_, _, to_depth, _) = runs
+                runs.append((report.depth, nodes, used, time.process_time() - cpu,
+                             int(engine.info[0])))
+            (reached, nodes, used, cpu, _), (_, _, to_depth, _, main) = runs
             t = totals[n]
             t[0] += reached
             t[1] += nodes
             t[2] += used
             t[3] += to_depth
             t[4] += cpu
-            cells.append(f"{reached} | {nodes / used / 1000:,.0f} | {to_depth:.2f}")
+            t[5] += main
+            cells.append(f"{reached} | {nodes / used / 1000:,.0f} | {to_depth:.2f} | "
+                         f"{main / 1000:,.0f}")
         print(f"| {i} | " + " | ".join(cells) + " |")
     cells = [f"{t[0] / len(THREAD_FENS):.1f} avg | {t[1] / t[2] / 1000:,.0f} | {t[3]:.2f} sum"
-             for t in totals.values()]
+             f" | {t[5] / 1000:,.0f} sum" for t in totals.values()]
     print("| all | " + " | ".join(cells) + " |")
     # what the machine gave: CPU seconds per wall second in the timed searches (n threads
     # on n free cores: about n)
