@@ -164,8 +164,8 @@ class ChessEngine:
         """Search with ``threads`` threads (1..MAX_THREADS): the caller's and helpers."""
         if not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads must be 1..{MAX_THREADS}, got {threads}")
-        self.helpers = self.helpers[:threads - 1]
-        self.helpers += [_Worker() for _ in range(threads - 1 - len(self.helpers))]
+        kept = self.helpers[:threads - 1]
+        self.helpers = kept + [_Worker() for _ in range(threads - 1 - len(kept))]
 
     @property
     def threads(self) -> int:
@@ -199,13 +199,10 @@ class ChessEngine:
     def warm_up(self) -> None:
         """Load (or compile, the first time: about 30 s) the compiled search."""
         if not getattr(self, "_warm", False):
-            board, helpers = self.board, self.helpers
-            self.helpers = []  # one thread compiles
-            try:
-                self.position(chess.Board())
-                self.go(Limits(depth=1))
-            finally:
-                self.helpers = helpers
+            board = self.board
+            self.position(chess.Board())
+            # one thread compiles; and UCI's setoption Threads may come meanwhile
+            self._go(Limits(depth=1), None, False, [])
             self.position(board)
             self._warm = True
 
@@ -270,6 +267,11 @@ class ChessEngine:
            armed: bool = False) -> tuple[str | None, Report | None]:
         """Search the position; return the best move (UCI) and the last finished iteration
         (``armed``: the caller has called :meth:`arm`, a stop since then counts)."""
+        return self._go(limits, on_iteration, armed, list(self.helpers))
+
+    def _go(self, limits: Limits, on_iteration: Callable[[Report], None] | None,
+            armed: bool, workers: list[_Worker]) -> tuple[str | None, Report | None]:
+        """:meth:`go` with these helpers."""
         legal = list(self.board.legal_moves)
         if not legal:
             return None, None
@@ -288,15 +290,15 @@ class ChessEngine:
         if hard is not None:
             info[2] = int((start + hard) * 1e6)
         info[4] = limits.nodes or 0
-        infos = [info, *(helper.info for helper in self.helpers)]
+        infos = [info, *(helper.info for helper in workers)]
         helpers = []
-        for k, helper in enumerate(self.helpers, 1):
+        for k, helper in enumerate(workers, 1):
             helper.info[:] = 0
             helper.info[1] = info[1]
             helper.info[2] = info[2]
             helpers.append(threading.Thread(target=self._help, name=f"chess helper {k}",
                                             args=(k, helper, self._arrays()), daemon=True))
-        for hist in (self.hist, *(helper.hist for helper in self.helpers)):
+        for hist in (self.hist, *(helper.hist for helper in workers)):
             hist //= 8
         for thread in helpers:
             thread.start()
@@ -304,7 +306,7 @@ class ChessEngine:
             return self._deepen(limits, on_iteration, arrays, soft, start, legal[0].uci(),
                                 infos)
         finally:  # no helper outlives its search
-            for helper in self.helpers:
+            for helper in workers:
                 helper.info[1] = 1
             for thread in helpers:
                 thread.join()
