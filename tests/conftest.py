@@ -49,6 +49,34 @@ def _kernels_compiled_once(tmp_path_factory: pytest.TempPathFactory) -> None:
                 done.touch()
 
 
+FILE_SECONDS = {
+    "test_checkers_tables": 120, "test_arena_tournament": 106, "test_durable_kill": 86,
+    "test_check_game": 83, "test_web_e2e": 82, "test_web_api": 75, "test_chess_tables": 58,
+    "test_checkers_engine": 48, "test_web_robust": 37, "test_checkers": 32,
+    "test_connect4_cli": 29, "test_theory_agent_qre": 22, "test_go_kernel": 21,
+    "test_cli_truth": 20, "test_catalog": 19, "test_chess_uci_threads": 18,
+    "test_speed_startup": 18, "test_td_gammon": 15,
+}
+"""About how long each of the slowest test files runs on one core (CI, 2026-11-26): the order
+in which the two workers take files, heaviest first."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Hand files to the workers heaviest first (``--dist loadfile``). xdist's default order
+    (most tests first) left files of a few long kill tests for the end, one worker running
+    them while the other had finished: longest-first ends the two workers together."""
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Heaviest files first (FILE_SECONDS), each file's tests kept together and in order."""
+    first = {}
+    for k, item in enumerate(items):
+        first.setdefault(item.path, k)
+    items.sort(key=lambda item: (-FILE_SECONDS.get(item.path.stem, 0), first[item.path]))
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     """A test that leaves a non-daemon thread running (an outside engine's reader nobody
     closed) would hold the process open after the summary, for ever, since Python joins

@@ -35,9 +35,11 @@ ALWAYS = {"attributes", "initial-state", "terminal-test", "to-move", "legal-acti
           "bad-input", "render"}
 
 
-PLAYOUTS = {"chess": 6}
+PLAYOUTS = {"chess": 6, "go": 8}
 """Fewer random games where one is long and slow to check: a random chess game runs about
-300 plies through python-chess, so 6 check some 2,000 positions (20 took 75-95 s)."""
+300 plies through python-chess, so 6 check some 2,000 positions (20 took 75-95 s); a random
+9x9 Go game runs about 100 plies, each with superko's history, so 8 check some 800
+(20 took 20-25 s of the suite's 10 minutes)."""
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))
