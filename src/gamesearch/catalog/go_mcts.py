@@ -16,8 +16,8 @@ The tree is kept between moves (``reuse``, on by default): when the next positio
 move followed by a reply the tree holds, that grandchild's subtree becomes the new root,
 with its visits and AMAF statistics (``stats.extra["reused"]``: the simulations kept).
 
-A prior and a value function (AlphaGo-style) belong in ``expand`` and the leaf
-evaluation; they are not built yet (issue 15's learning backend).
+A prior and a value function (AlphaGo-style) are what ``learn/puct.py``'s PUCT takes, for
+Go as for any game (docs/GO.md); this compiled player uses neither.
 """
 
 from __future__ import annotations
