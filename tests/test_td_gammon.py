@@ -32,6 +32,7 @@ from gamesearch.catalog.backgammon_td import (
 from gamesearch.catalog.backgammon_td_kernel import hit_chance
 from gamesearch.catalog.backgammon_training import (
     TDGammonTraining,
+    average_snapshots,
     compiled_train_game,
     game_dice,
     scheduled_alpha,
@@ -267,6 +268,27 @@ def test_snapshots_are_the_run_at_their_games_and_survive_a_resume(tmp_path) -> 
             np.testing.assert_array_equal(a, b)
     with pytest.raises(GameSearchError, match="keep-every"):
         TDGammonTraining(tmp_path / "bad", keep_every=-1)
+
+
+def test_averaged_snapshots_are_the_mean_of_their_weights(tmp_path) -> None:
+    run = TDGammonTraining(tmp_path / "run", hidden=4, seed=2, eval_every=10**6,
+                           keep_every=3, encoding="features")
+    run.run(6)
+    run.close()
+    paths = [run.snapshot_path(3), run.snapshot_path(6)]
+    net = average_snapshots(paths, tmp_path / "mean.npz")
+    a, b = (load_network(p) for p in paths)
+    assert not np.array_equal(a.params[0], b.params[0])
+    for i in range(4):
+        np.testing.assert_allclose(net.params[i], (a.params[i] + b.params[i]) / 2)
+        np.testing.assert_array_equal(load_network(tmp_path / "mean.npz").params[i],
+                                      net.params[i])
+    assert load_checkpoint(tmp_path / "mean.npz", CHECKPOINT_KIND)[1]["averaged"] == [3, 6]
+    other = TDGammonTraining(tmp_path / "other", hidden=5, eval_every=10**6, keep_every=1)
+    other.run(1)
+    other.close()
+    with pytest.raises(GameSearchError, match="different networks"):
+        average_snapshots([paths[0], other.snapshot_path(1)], tmp_path / "bad.npz")
 
 
 @pytest.mark.slow  # two CLI start-ups (about 20 s on a busy machine)

@@ -129,6 +129,30 @@ def scheduled_alpha(alpha: float, halflife: int, games: int) -> float:
     return alpha / (1.0 + games / halflife) if halflife > 0 else alpha
 
 
+def average_snapshots(paths: list[str | Path], out: str | Path) -> ValueNetwork:
+    """The mean of the weights of several snapshots of one run (``--keep-every``), written
+    to ``out`` as a checkpoint file and returned. Late in a run the weights wander around
+    a good region with the step noise of online TD; their average (Polyak-Ruppert
+    averaging) sits nearer its middle. Snapshots of different shapes or encodings are
+    refused; ``out``'s meta is the last snapshot's, with ``averaged`` listing the games of
+    each one."""
+    if not paths:
+        raise GameSearchError("give at least one snapshot to average")
+    loaded = [load_checkpoint(path, CHECKPOINT_KIND) for path in paths]
+    nets = [ValueNetwork.from_arrays(arrays) for arrays, _ in loaded]
+    encodings = {meta.get("settings", {}).get("encoding", "tesauro") for _, meta in loaded}
+    shapes = {tuple(p.shape for p in net.params) for net in nets}
+    if len(shapes) > 1 or len(encodings) > 1:
+        raise GameSearchError("snapshots of different networks (shapes or encodings) "
+                              "cannot be averaged")
+    net = nets[0].copy()
+    for i, p in enumerate(net.params):
+        p[...] = np.mean([other.params[i] for other in nets], axis=0)
+    meta = {**loaded[-1][1], "averaged": [m.get("games") for _, m in loaded]}
+    save_checkpoint(out, CHECKPOINT_KIND, net.arrays(), meta)
+    return net
+
+
 class TDGammonTraining:
     """A training run in ``folder``: ``checkpoint.npz``, ``log.jsonl`` (and the CLI's
     ``curve.png``). ``resume`` continues the checkpoint there (settings come from it).
