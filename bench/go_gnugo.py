@@ -1,0 +1,144 @@
+"""go-mcts against GNU Go 3.8 on 9x9 (komi 7, Tromp-Taylor area scoring): win rates by GNU Go
+level and by our simulations a move, with 95% Wilson intervals, and the plot of win rate
+against simulations.
+
+``python bench/go_gnugo.py --runs 1:500,1:2000,1:8000,10:2000 --games 100 --dir go-runs``
+plays each LEVEL:SIMULATIONS pairing as ``gamesearch match go go-mcts:playouts=N
+gtp:cmd=gnugo ... --level L --games G --out DIR/L{L}_p{N}.jsonl`` (colours alternate, each
+game stored as it ends; the same command resumes a killed run and replays nothing), then
+prints one table and writes ``DIR/go-gnugo.png``. ``--no-play`` only reads what ``DIR``
+holds. A fixed number of simulations (not a time) makes each game independent of the
+machine's load: a busy machine changes the wall time, not the result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from gamesearch.arena.match import elo_difference, wilson_interval
+
+GNUGO = "gnugo --mode gtp --chinese-rules --capture-all-dead --level {level}"
+
+
+def parse_runs(text: str) -> list[tuple[int, int]]:
+    """``1:500,10:2000`` -> [(1, 500), (10, 2000)]: GNU Go level, our simulations a move."""
+    runs = []
+    for item in text.split(","):
+        level, _, playouts = item.partition(":")
+        runs.append((int(level), int(playouts)))
+    return runs
+
+
+def match_file(folder: Path, level: int, playouts: int) -> Path:
+    return folder / f"L{level}_p{playouts}.jsonl"
+
+
+def play(folder: Path, level: int, playouts: int, games: int, seed: int) -> None:
+    """Play (or finish) one pairing through the CLI's resumable match."""
+    cmd = [sys.executable, "-m", "gamesearch", "match", "go", f"go-mcts:playouts={playouts}",
+           "gtp:cmd=" + GNUGO.format(level=level), "--games", str(games),
+           "--seed", str(seed), "--out", str(match_file(folder, level, playouts))]
+    subprocess.run(cmd, check=True)
+
+
+def tally(path: Path) -> dict[str, float] | None:
+    """Games, our points, wins, draws, losses and mean game length of one match file."""
+    if not path.exists():
+        return None
+    games = wins = draws = 0
+    plies = 0
+    for line in path.read_text().splitlines():
+        record = json.loads(line)
+        if record.get("type") != "game":
+            continue
+        games += 1
+        wins += record["score_a"] == 1.0
+        draws += record["score_a"] == 0.5
+        plies += len(record["moves"])
+    if not games:
+        return None
+    points = wins + draws / 2
+    return {"games": games, "wins": wins, "draws": draws, "losses": games - wins - draws,
+            "score": points / games, "plies": plies / games}
+
+
+def plot(rows: list[tuple[int, int, dict[str, float]]], image: Path) -> None:
+    """Win rate against simulations a move, one line per GNU Go level, with the intervals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    levels = sorted({level for level, _, _ in rows})
+    for k, level in enumerate(levels):
+        points = sorted((p, t) for lv, p, t in rows if lv == level)
+        xs = [p * 1.12 ** k for p, _ in points]  # levels side by side at the same x
+        ys = [t["score"] * 100 for _, t in points]
+        lows = [(t["score"] - wilson_interval(t["score"], int(t["games"]))[0]) * 100
+                for _, t in points]
+        highs = [(wilson_interval(t["score"], int(t["games"]))[1] - t["score"]) * 100
+                 for _, t in points]
+        ax.errorbar(xs, ys, yerr=[lows, highs], marker="o", capsize=4,
+                    label=f"GNU Go level {level}")
+        for x, y, (_, t) in zip(xs, ys, points):
+            ax.annotate(f"{int(t['games'])}", (x, y), textcoords="offset points",
+                        xytext=(5, 4), fontsize=8, color=f"C{k}")
+    ax.set_xscale("log", base=2)
+    ticks = sorted({p for _, p, _ in rows})
+    ax.set_xticks(ticks, [f"{p:,}" for p in ticks])
+    ax.minorticks_off()
+    ax.set_xlabel("go-mcts simulations a move")
+    ax.set_ylabel("our score, % (95% Wilson interval)")
+    ax.set_ylim(-2, 102)
+    ax.axhline(50, color="grey", linewidth=0.8, linestyle=":")
+    ax.set_title("go-mcts against GNU Go 3.8, 9x9, komi 7 (numbers: games)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(image, dpi=110)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=parse_runs, default=parse_runs("1:500,1:2000,1:8000"),
+                        help="LEVEL:SIMULATIONS pairings, comma-separated")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=31)
+    parser.add_argument("--dir", type=Path, default=Path("go-runs"))
+    parser.add_argument("--no-play", action="store_true", help="only report what --dir holds")
+    args = parser.parse_args()
+    args.dir.mkdir(parents=True, exist_ok=True)
+    if not args.no_play:
+        if shutil.which("gnugo") is None:
+            parser.error("gnugo is not on PATH (Debian: apt install gnugo; it is in /usr/games)")
+        for k, (level, playouts) in enumerate(args.runs):
+            play(args.dir, level, playouts, args.games, args.seed + k)
+    rows = []
+    print("| GNU Go level | our simulations a move | games | wins | draws | losses | our score "
+          "| 95% interval | Elo | plies a game |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for level, playouts in args.runs:
+        t = tally(match_file(args.dir, level, playouts))
+        if t is None:
+            continue
+        rows.append((level, playouts, t))
+        low, high = wilson_interval(t["score"], int(t["games"]))
+        elo = elo_difference(t["score"])
+        elo_text = f"{elo:+.0f}" if math.isfinite(elo) else ("+inf" if elo > 0 else "-inf")
+        print(f"| {level} | {playouts:,} | {t['games']} | {t['wins']} | {t['draws']} "
+              f"| {t['losses']} | {t['score']:.1%} | {low:.1%} - {high:.1%} | {elo_text} "
+              f"| {t['plies']:.0f} |")
+    if rows:
+        image = args.dir / "go-gnugo.png"
+        plot(rows, image)
+        print(f"plot: {image}")
+
+
+if __name__ == "__main__":
+    main()
