@@ -12,8 +12,11 @@ what effect.
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 from gamesearch.catalog.backgammon_training import average_snapshots
+from gamesearch.errors import GameSearchError
 
 
 def main() -> None:
@@ -21,8 +24,16 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("snapshots", nargs="+")
     parser.add_argument("--out", required=True)
+    parser.add_argument("--force", action="store_true", help="replace an existing --out")
     args = parser.parse_args()
-    net = average_snapshots(args.snapshots, args.out)
+    if Path(args.out).exists() and not args.force:
+        print(f"error: {args.out} exists (--force replaces it)", file=sys.stderr)
+        sys.exit(2)
+    try:
+        net = average_snapshots(args.snapshots, args.out)
+    except (GameSearchError, OSError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        sys.exit(2)
     print(f"{args.out}: the mean of {len(args.snapshots)} snapshots "
           f"({net.inputs} -> {net.hidden} -> 1)")
 
