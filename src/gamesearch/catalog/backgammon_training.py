@@ -273,11 +273,15 @@ class TDGammonTraining:
         first, dice = game_dice(np.random.default_rng([self.settings["seed"], game]))
         return compiled_train_game(self.td, first, dice, self._work, self._dies, features)
 
-    def save(self) -> None:
-        """Write the checkpoint atomically, then the log lines it adds."""
+    def _write(self, path: Path) -> None:
+        """The network and the run's counters as a checkpoint file at ``path`` (atomic)."""
         meta = {"settings": self.settings, "games": self.games, "plays": self.plays,
                 "seconds": self.seconds, "curve": self.curve}
-        save_checkpoint(self.checkpoint, CHECKPOINT_KIND, self.net.arrays(), meta)
+        save_checkpoint(path, CHECKPOINT_KIND, self.net.arrays(), meta)
+
+    def save(self) -> None:
+        """Write the checkpoint atomically, then the log lines it adds."""
+        self._write(self.checkpoint)
         sync_log(self.log, self.curve)
 
     def snapshot_path(self, games: int) -> Path:
@@ -289,9 +293,7 @@ class TDGammonTraining:
         and the ``td-gammon:weights=`` agent read it); returns its path."""
         path = self.snapshot_path(self.games)
         path.parent.mkdir(exist_ok=True)
-        meta = {"settings": self.settings, "games": self.games, "plays": self.plays,
-                "seconds": self.seconds, "curve": self.curve}
-        save_checkpoint(path, CHECKPOINT_KIND, self.net.arrays(), meta)
+        self._write(path)
         return path
 
     def close(self) -> None:
