@@ -149,9 +149,10 @@ class UciSession:
                 raise UciError(f"Hash must be 1..{MAX_HASH_MB} MB, got {number}")
             self.engine.set_hash(number)
         elif name == "threads":
-            if not 1 <= number <= MAX_THREADS:
-                raise UciError(f"Threads must be 1..{MAX_THREADS}, got {number}")
-            self.engine.set_threads(number)
+            try:
+                self.engine.set_threads(number)  # the engine checks the range
+            except ValueError as err:
+                raise UciError(str(err)) from None
         else:
             raise UciError(f"unknown option {name[:40]!r} (known: Hash, Threads, TablesPath)")
 
