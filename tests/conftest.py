@@ -10,6 +10,8 @@ nothing: kernels compile on first use and are cached for the next run.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -47,6 +49,40 @@ def _kernels_compiled_once(tmp_path_factory: pytest.TempPathFactory) -> None:
             if not done.exists():
                 steps[k][1]()
                 done.touch()
+
+
+def built_once(tmp_path_factory: pytest.TempPathFactory, name: str,
+               build: Callable[[Path], object]) -> Path:
+    """A folder ``build`` fills once per test run, shared by the xdist workers: the first
+    worker to ask builds it (under a lock; the other waits for it), later askers find it
+    done. Read-only for the tests: a test that changes it copies it first."""
+    base = tmp_path_factory.getbasetemp()
+    # under xdist each worker's base is popen-gwN in the run's folder: share that folder
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder, done = shared / name, shared / f"{name}.done"
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: each worker builds its own
+        folder, done, fcntl = base / name, base / f"{name}.done", None
+    with open(folder.with_name(f"{name}.lock"), "w") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            build(folder)
+            done.touch()
+    return folder
+
+
+@pytest.fixture(scope="session")
+def checkers_tables3(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The 3-piece checkers tables (34 slices), built once per run: test_checkers_tables and
+    test_checkers_engine both read them (each built its own before, and the first of those
+    built them four times over)."""
+    from gamesearch.catalog.checkers_tables import table_spec
+    from gamesearch.tables.build import build_tables
+
+    return built_once(tmp_path_factory, "checkers-tables-3",
+                      lambda folder: build_tables(table_spec(3), folder))
 
 
 FILE_SECONDS = {

@@ -17,11 +17,10 @@ from gamesearch.agents import make_agent
 from gamesearch.catalog import checkers_learn as L
 from gamesearch.catalog import checkers_search as S
 from gamesearch.catalog.checkers import CheckersEngine
-from gamesearch.catalog.checkers_tables import Tables, table_spec
+from gamesearch.catalog.checkers_tables import Tables
 from gamesearch.games import load_game
 from gamesearch.games.checkers.evaluation import HAND_WEIGHTS, features
 from gamesearch.games.checkers.kernel import encode_state
-from gamesearch.tables.build import build_tables
 from gamesearch.tables.retrograde import DRAW, LOSS, WIN
 
 GAMESEARCH = [sys.executable, "-m", "gamesearch"]
@@ -34,10 +33,10 @@ def game():
 
 
 @pytest.fixture(scope="module")
-def tables(tmp_path_factory) -> Tables:
-    folder = tmp_path_factory.mktemp("tables3")
-    build_tables(table_spec(3), folder)
-    return Tables(folder)
+def tables(checkers_tables3) -> Tables:
+    """The 3-piece tables, built once per run (conftest; test_checkers_tables reads them
+    too)."""
+    return Tables(checkers_tables3)
 
 
 def random_positions(game, pieces: int, count: int, seed: int) -> list[tuple]:

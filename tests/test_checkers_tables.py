@@ -101,10 +101,12 @@ def _checkers_states(game, pieces: int):
 
 
 @pytest.fixture(scope="module")
-def built3(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("tables")
-    report, values, dist = build_tables(table_spec(3), folder)
-    return folder, values, dist
+def built3(checkers_tables3):
+    """The 3-piece tables built once per run (conftest), with every slot's value and
+    distance (loaded and checked against the checksums)."""
+    report, values, dist = build_tables(table_spec(3), checkers_tables3)
+    assert not report.built and len(report.loaded) == 34
+    return checkers_tables3, values, dist
 
 
 def test_compiled_build_equals_the_readable_retrograde_to_two_pieces(built3) -> None:
@@ -162,14 +164,13 @@ def test_distances_equal_exact_alpha_beta_on_random_positions(built3) -> None:
     assert min(checked.values()) >= 100, checked
 
 
-def test_two_kings_beat_one_in_the_corner_and_probe_names_each_move(tmp_path) -> None:
-    build_tables(table_spec(3), tmp_path)
+def test_two_kings_beat_one_in_the_corner_and_probe_names_each_move(built3) -> None:
     game = load_game("checkers")
-    tables = Tables(tmp_path)
+    tables = Tables(built3[0])
     value, plies = tables.probe(game.state_from_string("B:WK4:BK18,K22"))
     assert value == WIN and 0 < plies < 40
     out = subprocess.run([*GAMESEARCH, "tables", "probe", "checkers", "B:WK4:BK18,K22",
-                          "--dir", str(tmp_path), "--json"], capture_output=True, text=True)
+                          "--dir", str(built3[0]), "--json"], capture_output=True, text=True)
     data = json.loads(out.stdout)
     assert data["value"] == "win" and data["plies"] == plies
     assert min(m["plies"] for m in data["moves"].values() if m["value"] == "win") == plies
@@ -180,10 +181,10 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([*GAMESEARCH, *args], capture_output=True, text=True, timeout=300)
 
 
-def test_a_killed_build_resumes_and_ends_with_the_same_files(tmp_path) -> None:
-    whole, killed = tmp_path / "whole", tmp_path / "killed"
-    assert _cli("tables", "build", "checkers", "--pieces", "3", "--dir", str(whole)
-                ).returncode == 0
+def test_a_killed_build_resumes_and_ends_with_the_same_files(built3, tmp_path) -> None:
+    """Killed mid-build, the same command resumes and its files equal those of a build
+    that was never killed (the run's shared 3-piece build)."""
+    whole, killed = built3[0], tmp_path / "killed"
     job = subprocess.Popen([*GAMESEARCH, "tables", "build", "checkers", "--pieces", "3",
                             "--dir", str(killed)], stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
