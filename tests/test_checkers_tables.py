@@ -5,7 +5,9 @@ files: resumable after kill -9, damage detected, nothing foreign overwritten."""
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import json
 import os
 import random
@@ -13,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -100,6 +103,48 @@ def _checkers_states(game, pieces: int):
                 yield (cells, mover, 0)
 
 
+class _CheckersStates(Sequence):
+    """``list(_checkers_states(game, pieces))`` without making it: the same states in the
+    same order, each made when read (a sample of 3,000 of the 536,632 three-piece states
+    then makes 3,000, not all of them: listing them took 8-12 s)."""
+
+    def __init__(self, pieces: int) -> None:
+        self.code = I.compiled()
+        self.configs = [c for n in range(1, pieces + 1) for c in I.slices_of(n)]
+        self.starts = np.cumsum([0] + [2 * I.slice_size(c) for c in self.configs]).tolist()
+
+    def __len__(self) -> int:
+        return self.starts[-1]
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[j] for j in range(*k.indices(len(self)))]
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        c = bisect.bisect_right(self.starts, k) - 1
+        config, (i, mover) = self.configs[c], divmod(k - self.starts[c], 2)
+        offsets, _, kb, kw = I.slice_layout(config)
+        black, white, kings = self.code.position_at(i, *config, offsets, kb, kw)
+        cells = "".join("B" if (black & kings) >> q & 1 else "b" if black >> q & 1 else
+                        "W" if (white & kings) >> q & 1 else "w" if white >> q & 1 else "."
+                        for q in range(32))
+        return (cells, mover, 0)
+
+
+def test_the_lazy_states_are_the_listed_states() -> None:
+    """What the distance test samples from is what ``_checkers_states`` lists."""
+    game = load_game("checkers")
+    listed = list(_checkers_states(game, 2))
+    lazy = _CheckersStates(2)
+    assert len(lazy) == len(listed) and lazy[:] == listed and lazy[-1] == listed[-1]
+    big = _CheckersStates(3)
+    assert len(big) == 2 * sum(PUBLISHED[n] for n in (1, 2, 3))
+    assert big[len(lazy):len(lazy) + 50] == list(itertools.islice(
+        _checkers_states(game, 3), len(lazy), len(lazy) + 50))
+
+
 @pytest.fixture(scope="module")
 def built3(checkers_tables3):
     """The 3-piece tables built once per run (conftest), with every slot's value and
@@ -142,7 +187,7 @@ def test_distances_equal_exact_alpha_beta_on_random_positions(built3) -> None:
 
     game = load_game("checkers")
     tables = Tables(built3[0])
-    states = list(_checkers_states(game, 3))
+    states = _CheckersStates(3)  # list(_checkers_states(game, 3)), made as read
     rng = random.Random(7)
     checked = {WIN: 0, LOSS: 0, DRAW: 0}
     for s in rng.sample(states, 3000):
