@@ -108,3 +108,34 @@ def policy_accuracy(net: PolicyValueNetwork, positions: list[str], solver=None) 
         good += scores[choice] == max(scores.values())
     return {"positions": len(positions), "perfect_moves": good,
             "accuracy": good / len(positions) if positions else 0.0}
+
+
+def load_labelled(path: str | Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Positions labelled by ``bench/connect4_labels.py`` as arrays for a policy's accuracy:
+    the network inputs (n, 84), the legal columns (n, 7) and each column's score for the
+    mover (n, 7; +1 win, 0 draw, -1 loss, -9 where the column is full)."""
+    import json
+
+    from gamesearch.games.connect4 import ConnectFour
+
+    game = ConnectFour()
+    encode = Connect4Encoder(game)
+    xs, legal, scores = [], [], []
+    try:
+        lines = Path(path).read_text().splitlines()
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            state = game.state_from_string(row["moves"])
+            cols = row["scores"]
+            if not isinstance(cols, list) or len(cols) != game.width:
+                raise ValueError(f"line {number}: scores must list {game.width} columns")
+            xs.append(encode(state))
+            legal.append([c is not None for c in cols])
+            scores.append([-9 if c is None else int(c) for c in cols])
+    except (OSError, ValueError, KeyError, TypeError, GameSearchError) as err:
+        raise GameSearchError(f"{str(path)!r}: not a labelled-positions file ({err})") from None
+    if not xs:
+        raise GameSearchError(f"{str(path)!r} holds no labelled positions")
+    return (np.array(xs, np.float32), np.array(legal, bool), np.array(scores, np.int32))

@@ -101,5 +101,6 @@ def train_cfr(
         sys.exit(130)
 
 
+import gamesearch.cli.train_az_jax  # noqa: E402, F401  (``train alphazero-jax``: batched)
 import gamesearch.cli.train_learn  # noqa: E402, F401  (``train td``: learning by self-play)
 import gamesearch.cli.train_samuel  # noqa: E402, F401  (``train samuel``: checkers)

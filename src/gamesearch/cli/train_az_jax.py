@@ -1,0 +1,149 @@
+"""``gamesearch train alphazero-jax connect4``: AlphaZero with batched self-play in JAX.
+
+Thousands of games search at once (mctx's Gumbel MuZero search) on a GPU when JAX sees
+one, else on the CPU. Files in ``--out``: ``checkpoint.npz`` (after every iteration,
+atomically), ``weights.npz`` (for ``alphazero:weights=FILE``), ``log.jsonl`` and
+``curve.png``. ``--labels FILE`` (from ``bench/connect4_labels.py``) logs the policy's
+accuracy against the perfect solver after every iteration. Needs the ``[gpu]`` extra.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import typer
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+from gamesearch.cli.common import console, print_json, print_report
+from gamesearch.cli.train_cfr import train_app
+from gamesearch.errors import GameSearchError
+
+
+def plot_jax_curve(curve: list[dict], path: Path) -> None:
+    """Losses, and the policy's accuracy when measured, against positions searched."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from gamesearch.durable import PNG_MARK, atomic_writer, check_output, png_is_ours
+
+    check_output(path, png_is_ours, what="picture")
+    x = [p["positions"] for p in curve]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6))
+    left.plot(x, [p["policy"] for p in curve], label="policy cross-entropy")
+    left.plot(x, [p["value"] for p in curve], label="value squared error")
+    left.set_xlabel("self-play positions")
+    left.set_title("training losses")
+    left.legend()
+    if all("accuracy" in p for p in curve):
+        right.plot(x, [100 * p["accuracy"] for p in curve], color="C2")
+        right.axhline(90, color="grey", lw=0.8, ls="--", label="target 90%")
+        right.set_ylabel("% of positions")
+        right.legend()
+    right.set_xlabel("self-play positions")
+    right.set_title("policy alone plays a perfect move")
+    fig.tight_layout()
+    with atomic_writer(path) as handle:
+        fig.savefig(handle, format="png", dpi=90, metadata=PNG_MARK)
+    plt.close(fig)
+
+
+@train_app.command("alphazero-jax")
+def train_alphazero_jax(
+    game_name: str = typer.Argument(..., metavar="GAME", help="connect4"),
+    iterations: int | None = typer.Option(None, "--iterations", "-n", help="train until the "
+                                          "run holds this many iterations"),
+    seconds: float | None = typer.Option(None, "--seconds", help="train for this many "
+                                         "seconds more (default: 10 iterations more)"),
+    batch: int = typer.Option(1024, "--batch", help="self-play games at once (a new run)"),
+    simulations: int = typer.Option(32, "--simulations", help="search simulations per move"),
+    hidden: int = typer.Option(512, "--hidden", help="hidden units per layer"),
+    random_plies: int = typer.Option(8, "--random-plies", help="at most this many random "
+                                     "opening moves per game"),
+    minibatch: int = typer.Option(4096, "--minibatch", help="positions per Adam step"),
+    lr: float = typer.Option(1e-3, "--lr", help="Adam's learning rate"),
+    anneal: int = typer.Option(0, "--anneal", help="iterations over which the rate falls "
+                               "to a tenth (0: constant)"),
+    seed: int = typer.Option(0, "--seed", help="seed (a new run)"),
+    labels: Path | None = typer.Option(None, "--labels", help="positions scored by the "
+                                       "solver (bench/connect4_labels.py): log the accuracy"),
+    init_from: Path | None = typer.Option(None, "--init-from", help="start a new run from "
+                                          "another run's weights.npz (same --hidden)"),
+    out: str | None = typer.Option(None, "--out", help="folder for the files "
+                                   "(az-jax-connect4)"),
+    resume: bool = typer.Option(False, "--resume", help="continue from --out's checkpoint"),
+    force: bool = typer.Option(False, "--force", help="start --out afresh"),
+    json_out: bool = typer.Option(False, "--json", help="JSON output"),
+) -> None:
+    """Train AlphaZero's network with batched self-play (JAX, mctx); Ctrl-C keeps the work."""
+    if game_name != "connect4":
+        raise GameSearchError(f"train alphazero-jax plays connect4 only, not {game_name!r}")
+    if iterations is not None and iterations < 1:
+        raise GameSearchError(f"--iterations must be at least 1, got {iterations}")
+    if seconds is not None and not seconds > 0:
+        raise GameSearchError(f"--seconds must be positive, got {seconds}")
+    try:
+        import jax  # noqa: F401
+        import mctx  # noqa: F401
+        import optax  # noqa: F401
+    except ImportError as err:
+        raise GameSearchError(f"train alphazero-jax needs the gpu extra ({err.name} is "
+                              "missing): pip install -e \".[gpu]\"") from None
+    from gamesearch.catalog.connect4_az import load_labelled
+    from gamesearch.catalog.connect4_jax import CONNECT4
+    from gamesearch.durable import StopRequest
+    from gamesearch.learn.checkpoint import check_run_folder
+    from gamesearch.learn.jax_alphazero import JaxAlphaZeroTraining, JaxSettings
+
+    labelled = load_labelled(labels) if labels is not None else None
+    folder = check_run_folder(Path(out or "az-jax-connect4"), resume)
+    settings = JaxSettings(batch=batch, simulations=simulations, hidden=hidden,
+                           random_plies=random_plies, minibatch=minibatch, lr=lr,
+                           anneal=anneal, seed=seed)
+    if init_from is not None and resume:
+        raise GameSearchError("--init-from starts a new run; it does not go with --resume")
+    run = JaxAlphaZeroTraining(CONNECT4, folder, settings, resume=resume, force=force,
+                               labelled=labelled, init_from=init_from)
+    if iterations is None and seconds is None:
+        iterations = run.iterations + 10
+    interrupted = False
+    try:
+        with Progress(TextColumn("AlphaZero (JAX)"), BarColumn(),
+                      TextColumn("{task.completed} iterations"),
+                      TextColumn("{task.fields[note]}"), TimeElapsedColumn(),
+                      console=console, disable=json_out) as bar, StopRequest() as stop:
+            task = bar.add_task("az", total=iterations, completed=run.iterations, note="")
+
+            def shown(r: JaxAlphaZeroTraining) -> None:
+                last = r.curve[-1]
+                note = f"policy {last['policy']:.3f} value {last['value']:.3f}"
+                if "accuracy" in last:
+                    note += f" accuracy {100 * last['accuracy']:.1f}%"
+                bar.update(task, completed=r.iterations, note=note)
+
+            with contextlib.suppress(KeyboardInterrupt):
+                run.run(iterations, seconds, stop=lambda: stop.requested, progress=shown)
+            interrupted = stop.requested
+        if run.curve:
+            plot_jax_curve(run.curve, folder / "curve.png")
+    finally:
+        run.close()
+    import jax
+
+    summary = {"game": "connect4", "iterations": run.iterations, "positions": run.positions,
+               "games": run.games, "seconds": round(run.seconds, 1),
+               "device": jax.devices()[0].platform,
+               "settings": asdict(run.settings),
+               "last_iteration": run.curve[-1] if run.curve else None,
+               "interrupted": interrupted, "weights": str(folder / "weights.npz")}
+    if json_out:
+        print_json(summary)
+    else:
+        print_report(summary)
+    if interrupted:
+        print("interrupted: the work so far is saved (continue with --resume)", file=sys.stderr)
+        sys.exit(130)
