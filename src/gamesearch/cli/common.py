@@ -172,3 +172,28 @@ class progress_bar:  # noqa: N801 - used as a context manager, like rich's own
     def __exit__(self, *exc: object) -> None:
         if self.tasks:
             self.bar.stop()
+
+
+def pyplot_for(path: Any) -> Any:
+    """matplotlib's pyplot, headless, once ``path`` is known to be writable: a new file or
+    a picture gamesearch made (a user's other file is refused with one line)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from gamesearch.durable import check_output, png_is_ours
+
+    check_output(path, png_is_ours, what="picture")
+    return plt
+
+
+def save_png(fig: Any, path: Any, dpi: int = 90) -> None:
+    """Write ``fig`` to ``path`` atomically, marked as ours, and free it."""
+    import matplotlib.pyplot as plt
+
+    from gamesearch.durable import PNG_MARK, atomic_writer
+
+    with atomic_writer(path) as handle:
+        fig.savefig(handle, format="png", dpi=dpi, metadata=PNG_MARK)
+    plt.close(fig)

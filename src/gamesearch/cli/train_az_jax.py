@@ -17,21 +17,14 @@ from pathlib import Path
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from gamesearch.cli.common import console, print_json, print_report
+from gamesearch.cli.common import console, print_json, print_report, pyplot_for, save_png
 from gamesearch.cli.train_cfr import train_app
 from gamesearch.errors import GameSearchError
 
 
 def plot_jax_curve(curve: list[dict], path: Path) -> None:
     """Losses, and the policy's accuracy when measured, against positions searched."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from gamesearch.durable import PNG_MARK, atomic_writer, check_output, png_is_ours
-
-    check_output(path, png_is_ours, what="picture")
+    plt = pyplot_for(path)
     x = [p["positions"] for p in curve]
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6))
     left.plot(x, [p["policy"] for p in curve], label="policy cross-entropy")
@@ -47,9 +40,7 @@ def plot_jax_curve(curve: list[dict], path: Path) -> None:
     right.set_xlabel("self-play positions")
     right.set_title("policy alone plays a perfect move")
     fig.tight_layout()
-    with atomic_writer(path) as handle:
-        fig.savefig(handle, format="png", dpi=90, metadata=PNG_MARK)
-    plt.close(fig)
+    save_png(fig, path)
 
 
 @train_app.command("alphazero-jax")

@@ -17,21 +17,14 @@ from pathlib import Path
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-from gamesearch.cli.common import console, print_json, print_report
+from gamesearch.cli.common import console, print_json, print_report, pyplot_for, save_png
 from gamesearch.cli.train_cfr import train_app
 from gamesearch.errors import GameSearchError
 
 
 def plot_curve(curve: list[dict], path: Path, title: str, key: str, label: str) -> None:
     """Draw the learning curve (win rate with its 95% interval against games) as a PNG."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from gamesearch.durable import PNG_MARK, atomic_writer, check_output, png_is_ours
-
-    check_output(path, png_is_ours, what="picture")
+    plt = pyplot_for(path)
     games = [p["games"] for p in curve]
     fig, ax = plt.subplots(figsize=(6, 4))
     ax.plot(games, [p[key] for p in curve], marker="o", label=label)
@@ -43,9 +36,7 @@ def plot_curve(curve: list[dict], path: Path, title: str, key: str, label: str) 
     ax.set_ylim(0, 1)
     ax.set_title(title)
     ax.legend()
-    with atomic_writer(path) as handle:
-        fig.savefig(handle, format="png", dpi=90, metadata=PNG_MARK)
-    plt.close(fig)
+    save_png(fig, path)
 
 
 @train_app.command("td")
