@@ -81,8 +81,11 @@ def test_a_tournament_stores_every_game_and_the_report_rates_them(tmp_path: Path
 
 def test_a_killed_tournament_resumes_and_replays_nothing(tmp_path: Path) -> None:
     db = tmp_path / "results.sqlite"
+    # 8 games: killed once the third is stored, five are left (a game takes 1-3 s, the
+    # poll 0.2 s); 14 left eleven for the resume to play, a third of the test's time
+    games = 8
     args = ["tournament", "connect4", "--players", "mcts:iterations=2000", "--players", "random",
-            "--games", "14", "--seed", "1", "--db", str(db)]
+            "--games", str(games), "--seed", "1", "--db", str(db)]
     proc = subprocess.Popen([*CLI, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
     before: list[tuple] = []
@@ -99,12 +102,12 @@ def test_a_killed_tournament_resumes_and_replays_nothing(tmp_path: Path) -> None
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     before = rows(db)
-    assert 3 <= len(before) < 14
+    assert 3 <= len(before) < games
     resumed = run(*args, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     assert f"({len(before)} from before)" in resumed.stdout
     after = rows(db)
-    assert [r[0] for r in after] == list(range(14))  # every game exactly once
+    assert [r[0] for r in after] == list(range(games))  # every game exactly once
     assert after[:len(before)] == before  # what was stored is unchanged
 
 
