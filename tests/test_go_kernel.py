@@ -149,3 +149,26 @@ def test_the_tree_is_kept_for_the_next_move() -> None:
     fresh = GoMCTSAgent(playouts=3000, seed=1, reuse=False)
     fresh(game, state)
     assert fresh(game, game.result(after, mover)).stats.extra["reused"] == 0
+
+
+def test_first_play_urgency_zero_lets_amaf_concentrate_the_search() -> None:
+    """fpu=1 tries each of the ~80 children of a 9x9 node once before any twice; with fpu=0
+    the AMAF values choose, so the most visited root move gets a larger share, and the
+    capture above is still found."""
+    from gamesearch.agents import make_agent
+    from gamesearch.errors import GameSearchError
+
+    game = Go(size=9)
+    shares = {}
+    for fpu in (1, 0):
+        agent = make_agent(f"go-mcts:playouts=2000,seed=2,reuse=false,fpu={fpu}")
+        _, visits, _, done = agent.search(game, game.initial_state(), playouts=2000)
+        shares[fpu] = visits.max() / done
+    assert shares[0] > 2 * shares[1], shares
+    small = Go(size=7, komi=0.5)
+    state = small.state_from_string("XXXXXXX/OOOOOO./XXXXXX./......./......./......./"
+                                    "....... b")
+    result = make_agent("go-mcts:playouts=3000,seed=1,fpu=0")(small, state)
+    assert small.action_to_string(state, result.action) == "G6"
+    with pytest.raises(GameSearchError, match="fpu"):
+        make_agent("go-mcts:fpu=-1")

@@ -10,8 +10,11 @@ chain of two or more stones (MoGo's and Fuego's first play-out rules; ``selfatar
 turns that off, for comparison); ``patterns=true`` adds MoGo's 3x3 patterns next to the
 last move (games/go/patterns.py) before the random move.
 The blend is ``(1 - beta) * Q + beta * AMAF`` with ``beta = sqrt(k / (3 n + k))``
-(``k = rave``): early on the AMAF value guides, later the child's own. The move played is
-the most visited child that the rules allow (positional superko, which the tree ignores).
+(``k = rave``): early on the AMAF value guides, later the child's own. An unvisited child
+is worth its AMAF value plus ``fpu``: with 1 (the default) every child is tried once
+before any is tried twice; with 0 the AMAF value alone decides, as in MoGo and Fuego. The
+move played is the most visited child that the rules allow (positional superko, which the
+tree ignores).
 The tree is kept between moves (``reuse``, on by default): when the next position is our
 move followed by a reply the tree holds, that grandchild's subtree becomes the new root,
 with its visits and AMAF statistics (``stats.extra["reused"]``: the simulations kept).
@@ -61,8 +64,9 @@ def _expand(B, node, tree, n_nodes):
 
 
 @njit(cache=True)
-def _select(node, tree, stats, rave, c_uct):
-    """The child with the best blend of its value, its AMAF value and exploration."""
+def _select(node, tree, stats, rave, c_uct, fpu):
+    """The child with the best blend of its value, its AMAF value and exploration; an
+    unvisited child is worth its AMAF value plus ``fpu`` (first-play urgency)."""
     first, n = tree[1][node], tree[2][node]
     visits, wins, amaf_n, amaf_w = stats[0], stats[1], stats[2], stats[3]
     parent_log = math.log(visits[node] + 1.0)
@@ -75,7 +79,7 @@ def _select(node, tree, stats, rave, c_uct):
             beta = math.sqrt(rave / (3.0 * visits[c] + rave))
             value = (1 - beta) * q + beta * amaf + c_uct * math.sqrt(parent_log / visits[c])
         else:
-            value = amaf + 1.0  # try unvisited children first, best AMAF first
+            value = amaf + fpu  # fpu 1: every child tried once first; 0: RAVE alone
         if value > best_value:
             best, best_value = c, value
     return best
@@ -83,7 +87,7 @@ def _select(node, tree, stats, rave, c_uct):
 
 @njit(cache=True)
 def simulate(root, tree, stats, n_nodes, sims, komi, max_moves, rave, c_uct, seed,
-             avoid_self_atari, patterns):
+             avoid_self_atari, patterns, fpu):
     """Run ``sims`` simulations from board ``root``; returns the node count."""
     np.random.seed(seed)
     size_points = root[0].shape[0]
@@ -105,7 +109,7 @@ def simulate(root, tree, stats, n_nodes, sims, komi, max_moves, rave, c_uct, see
                 n_nodes = _expand(B, node, tree, n_nodes)
                 if n_children[node] < 0:
                     break  # the tree is full: this node stays a leaf
-            child = _select(node, tree, stats, rave, c_uct)
+            child = _select(node, tree, stats, rave, c_uct, fpu)
             colour = B[9][K.TO_MOVE]
             p = move[child]
             K.play(B, p, colour)
@@ -186,7 +190,10 @@ class GoMCTSAgent(Agent):
     def __init__(self, time: float | None = 1.0, playouts: int | None = None,
                  rave: float = 1000.0, c: float = 0.2, seed: int | None = None,
                  nodes: int = 2_000_000, selfatari: bool = True, reuse: bool = True,
-                 patterns: bool = False) -> None:
+                 patterns: bool = False, fpu: float = 1.0) -> None:
+        if not 0.0 <= fpu <= 10.0:
+            raise GameSearchError(f"fpu must be in 0..10, got {fpu:g}")
+        self.fpu = fpu
         self.time = None if playouts is not None else time
         self.playouts = playouts
         self.rave, self.c, self.max_nodes = rave, c, nodes
@@ -200,7 +207,7 @@ class GoMCTSAgent(Agent):
         bound = f"playouts={playouts}" if playouts is not None else f"time={time:g}"
         self.spec = f"go-mcts:{bound}" + (f",seed={seed}" if seed is not None else "") \
             + ("" if selfatari else ",selfatari=false") + ("" if reuse else ",reuse=false") \
-            + (",patterns=true" if patterns else "")
+            + (",patterns=true" if patterns else "") + (f",fpu={fpu:g}" if fpu != 1.0 else "")
 
     def reset(self) -> None:
         """A new game: forget the kept tree."""
@@ -277,7 +284,7 @@ class GoMCTSAgent(Agent):
                 break
             n_nodes = simulate(root, tree, stats, n_nodes, batch, game.komi, max_moves,
                                self.rave, self.c, seed + done, self.selfatari,
-                               self.patterns)
+                               self.patterns, self.fpu)
             done += batch
             if seconds is not None and clock.perf_counter() - began >= seconds:
                 break
