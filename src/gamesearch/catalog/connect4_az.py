@@ -74,12 +74,16 @@ class AlphaZeroAgent(Agent):
         if self.simulations == 0:
             priors, value = evaluate(state)
             action = max(priors, key=priors.get)
-            return SearchResult(value, action, [action], SearchStats(seconds=clock.elapsed()))
-        visits = PUCT(game, evaluate, self.c_puct).search(state, self.simulations)
+            return SearchResult(value, action, [action], SearchStats(seconds=clock.elapsed()),
+                                pov=game.to_move(state))
+        search = PUCT(game, evaluate, self.c_puct)
+        visits = search.search(state, self.simulations)
         action = max(visits, key=visits.get)
+        # the chosen move's mean value in the search, for the player to move (as shown live)
+        value = search.root.values[action] / max(1, visits[action])
         stats = SearchStats(nodes=self.simulations, iterations=self.simulations,
                             seconds=clock.elapsed())
-        return SearchResult(None, action, [action], stats)
+        return SearchResult(value, action, [action], stats, pov=game.to_move(state))
 
 
 def alphazero_agent(simulations: int = 800, weights: str | None = None,
