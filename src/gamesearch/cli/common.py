@@ -197,3 +197,17 @@ def save_png(fig: Any, path: Any, dpi: int = 90) -> None:
     with atomic_writer(path) as handle:
         fig.savefig(handle, format="png", dpi=dpi, metadata=PNG_MARK)
     plt.close(fig)
+
+
+def finish_training(summary: dict[str, Any], json_out: bool, interrupted: bool) -> None:
+    """Print a training run's summary (JSON or the report); an interrupted run, whose work
+    is saved, then says how to continue and exits 130 like any interrupted command."""
+    import sys
+
+    if json_out:
+        print_json(summary)
+    else:
+        print_report(summary)
+    if interrupted:
+        print("interrupted: the work so far is saved (continue with --resume)", file=sys.stderr)
+        sys.exit(130)

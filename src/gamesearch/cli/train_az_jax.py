@@ -10,14 +10,18 @@ accuracy against the perfect solver after every iteration. Needs the ``[gpu]`` e
 from __future__ import annotations
 
 import contextlib
-import sys
 from dataclasses import asdict
 from pathlib import Path
 
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from gamesearch.cli.common import console, print_json, print_report, pyplot_for, save_png
+from gamesearch.cli.common import (
+    console,
+    finish_training,
+    pyplot_for,
+    save_png,
+)
 from gamesearch.cli.train_cfr import train_app
 from gamesearch.errors import GameSearchError
 
@@ -131,10 +135,4 @@ def train_alphazero_jax(
                "settings": asdict(run.settings),
                "last_iteration": run.curve[-1] if run.curve else None,
                "interrupted": interrupted, "weights": str(folder / "weights.npz")}
-    if json_out:
-        print_json(summary)
-    else:
-        print_report(summary)
-    if interrupted:
-        print("interrupted: the work so far is saved (continue with --resume)", file=sys.stderr)
-        sys.exit(130)
+    finish_training(summary, json_out, interrupted)

@@ -11,13 +11,12 @@ command, repeated after a kill, finishes the run at exactly N iterations.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-from gamesearch.cli.common import console, print_json, print_report
+from gamesearch.cli.common import console, finish_training
 from gamesearch.cli.main import app
 from gamesearch.errors import GameSearchError
 
@@ -92,13 +91,7 @@ def train_cfr(
                "iterations": run.solver.iterations, "exploitability": run.curve[-1][1],
                "value": run.value(), "interrupted": interrupted,
                "files": {k: str(v) for k, v in files.items()}}
-    if json_out:
-        print_json(summary)
-    else:
-        print_report(summary)
-    if interrupted:  # the files are written; exit 130 like any interrupted command
-        print("interrupted: the work so far is saved (continue with --resume)", file=sys.stderr)
-        sys.exit(130)
+    finish_training(summary, json_out, interrupted)
 
 
 import gamesearch.cli.train_az_jax  # noqa: E402, F401  (``train alphazero-jax``: batched)

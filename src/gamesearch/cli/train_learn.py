@@ -11,13 +11,17 @@ the run at exactly N games, with the weights an unbroken run would have.
 from __future__ import annotations
 
 import contextlib
-import sys
 from pathlib import Path
 
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-from gamesearch.cli.common import console, print_json, print_report, pyplot_for, save_png
+from gamesearch.cli.common import (
+    console,
+    finish_training,
+    pyplot_for,
+    save_png,
+)
 from gamesearch.cli.train_cfr import train_app
 from gamesearch.errors import GameSearchError
 
@@ -122,13 +126,7 @@ def train_td(
                "seconds": round(run.seconds, 1), "settings": run.settings,
                "last_evaluation": run.curve[-1] if run.curve else None,
                "interrupted": interrupted, "folder": str(folder)}
-    if json_out:
-        print_json(summary)
-    else:
-        print_report(summary)
-    if interrupted:
-        print("interrupted: the work so far is saved (continue with --resume)", file=sys.stderr)
-        sys.exit(130)
+    finish_training(summary, json_out, interrupted)
 
 
 @train_app.command("alphazero")
@@ -218,10 +216,4 @@ def train_alphazero(
                "seconds": round(run.seconds, 1), "settings": run.settings,
                "last_round": run.curve[-1] if run.curve else None,
                "interrupted": interrupted, "folder": str(folder)}
-    if json_out:
-        print_json(summary)
-    else:
-        print_report(summary)
-    if interrupted:
-        print("interrupted: the work so far is saved (continue with --resume)", file=sys.stderr)
-        sys.exit(130)
+    finish_training(summary, json_out, interrupted)

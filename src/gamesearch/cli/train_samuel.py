@@ -11,13 +11,12 @@ the weights an unbroken run would have.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
-from gamesearch.cli.common import console, print_json, print_report
+from gamesearch.cli.common import console, finish_training
 from gamesearch.cli.train_cfr import train_app
 from gamesearch.errors import GameSearchError
 
@@ -95,10 +94,4 @@ def train_samuel(
                "weights": {f: round(w, 2) for f, w in zip(L.FEATURES, record["weights"])},
                "last_evaluation": record["curve"][-1] if record["curve"] else None,
                "interrupted": interrupted, "folder": str(folder)}
-    if json_out:
-        print_json(summary)
-    else:
-        print_report(summary)
-    if interrupted:
-        print("interrupted: the work so far is saved (continue with --resume)", file=sys.stderr)
-        sys.exit(130)
+    finish_training(summary, json_out, interrupted)
