@@ -3,9 +3,10 @@ level and by our simulations a move, with 95% Wilson intervals, and the plot of 
 against simulations.
 
 ``python bench/go_gnugo.py --runs 1:500,1:2000,1:8000,10:2000 --games 100 --dir go-runs``
-plays each LEVEL:SIMULATIONS[:FPU] pairing (FPU: go-mcts's first-play urgency, default 0)
-as ``gamesearch match go go-mcts:playouts=N,fpu=F gtp:cmd=gnugo ... --level L --games G
---out DIR/L{L}_p{N}_fpu{F}.jsonl`` (colours alternate, each
+plays each LEVEL:SIMULATIONS[:FPU[:PRIOR]] pairing (FPU: go-mcts's first-play urgency,
+PRIOR: the weight of its tree knowledge, both 0 unless given) as ``gamesearch match go
+go-mcts:playouts=N,fpu=F,prior=P gtp:cmd=gnugo ... --level L --games G --out
+DIR/L{L}_p{N}_fpu{F}[_prior{P}].jsonl`` (colours alternate, each
 game stored as it ends; the same command resumes a killed run and replays nothing), then
 prints one table and writes ``DIR/go-gnugo.png``. ``--no-play`` only reads what ``DIR``
 holds. A fixed number of simulations (not a time) makes each game independent of the
@@ -21,35 +22,53 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 from gamesearch.arena.match import elo_difference, wilson_interval
 
 GNUGO = "gnugo --mode gtp --chinese-rules --capture-all-dead --level {level}"
 
 
-def parse_runs(text: str) -> list[tuple[int, int, int]]:
-    """``1:500,10:2000:1`` -> [(1, 500, 0), (10, 2000, 1)]: GNU Go level, our simulations a
-    move, go-mcts's fpu (0 unless given)."""
+class Run(NamedTuple):
+    """One pairing: GNU Go's level, our simulations a move, go-mcts's fpu and prior."""
+
+    level: int
+    playouts: int
+    fpu: int = 0
+    prior: int = 0
+
+    @property
+    def spec(self) -> str:
+        tail = f",prior={self.prior}" if self.prior else ""
+        return f"go-mcts:playouts={self.playouts},fpu={self.fpu}{tail}"
+
+    @property
+    def label(self) -> str:
+        return f"fpu={self.fpu}" + (f", prior={self.prior}" if self.prior else "")
+
+
+def parse_runs(text: str) -> list[Run]:
+    """``1:500,10:2000:1,10:2000:0:20`` -> Run(1, 500, 0, 0), Run(10, 2000, 1, 0),
+    Run(10, 2000, 0, 20)."""
     runs = []
     for item in text.split(","):
         parts = item.split(":")
-        if len(parts) not in (2, 3):
-            raise ValueError(f"{item!r} is not LEVEL:SIMULATIONS[:FPU]")
-        level, playouts, fpu = (int(x) for x in parts + ["0"] * (3 - len(parts)))
-        runs.append((level, playouts, fpu))
+        if len(parts) not in (2, 3, 4):
+            raise ValueError(f"{item!r} is not LEVEL:SIMULATIONS[:FPU[:PRIOR]]")
+        runs.append(Run(*(int(x) for x in parts)))
     return runs
 
 
-def match_file(folder: Path, level: int, playouts: int, fpu: int) -> Path:
-    return folder / f"L{level}_p{playouts}_fpu{fpu}.jsonl"
+def match_file(folder: Path, run: Run) -> Path:
+    tail = f"_prior{run.prior}" if run.prior else ""
+    return folder / f"L{run.level}_p{run.playouts}_fpu{run.fpu}{tail}.jsonl"
 
 
-def play(folder: Path, level: int, playouts: int, fpu: int, games: int, seed: int) -> None:
+def play(folder: Path, run: Run, games: int, seed: int) -> None:
     """Play (or finish) one pairing through the CLI's resumable match."""
-    cmd = [sys.executable, "-m", "gamesearch", "match", "go",
-           f"go-mcts:playouts={playouts},fpu={fpu}", "gtp:cmd=" + GNUGO.format(level=level),
-           "--games", str(games), "--seed", str(seed),
-           "--out", str(match_file(folder, level, playouts, fpu))]
+    cmd = [sys.executable, "-m", "gamesearch", "match", "go", run.spec,
+           "gtp:cmd=" + GNUGO.format(level=run.level),
+           "--games", str(games), "--seed", str(seed), "--out", str(match_file(folder, run))]
     subprocess.run(cmd, check=True)
 
 
@@ -74,19 +93,19 @@ def tally(path: Path) -> dict[str, float] | None:
             "score": points / games, "plies": plies / games}
 
 
-def plot(rows: list[tuple[int, int, int, dict[str, float]]], image: Path) -> None:
-    """Win rate against simulations a move, one line per GNU Go level and fpu, with the
-    intervals."""
+def plot(rows: list[tuple[Run, dict[str, float]]], image: Path) -> None:
+    """Win rate against simulations a move, one line per GNU Go level and go-mcts setting,
+    with the intervals."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6.5, 4.2))
-    lines = sorted({(level, fpu) for level, _, fpu, _ in rows})
-    for k, (level, fpu) in enumerate(lines):
-        points = sorted(((p, t) for lv, p, f, t in rows if (lv, f) == (level, fpu)),
-                        key=lambda pt: pt[0])
+    lines = sorted({(run.level, run.fpu, run.prior) for run, _ in rows})
+    for k, line in enumerate(lines):
+        points = sorted(((run.playouts, t) for run, t in rows
+                         if (run.level, run.fpu, run.prior) == line), key=lambda pt: pt[0])
         xs = [p * 1.12 ** k for p, _ in points]  # levels side by side at the same x
         ys = [t["score"] * 100 for _, t in points]
         lows = [(t["score"] - wilson_interval(t["score"], int(t["games"]))[0]) * 100
@@ -94,12 +113,13 @@ def plot(rows: list[tuple[int, int, int, dict[str, float]]], image: Path) -> Non
         highs = [(wilson_interval(t["score"], int(t["games"]))[1] - t["score"]) * 100
                  for _, t in points]
         ax.errorbar(xs, ys, yerr=[lows, highs], marker="o", capsize=4,
-                    label=f"GNU Go level {level}, fpu={fpu}")
+                    label=f"GNU Go level {line[0]}, "
+                    f"{Run(line[0], 0, line[1], line[2]).label}")
         for x, y, (_, t) in zip(xs, ys, points):
             ax.annotate(f"{int(t['games'])}", (x, y), textcoords="offset points",
                         xytext=(5, 4), fontsize=8, color=f"C{k}")
     ax.set_xscale("log", base=2)
-    ticks = sorted({p for _, p, _, _ in rows})
+    ticks = sorted({run.playouts for run, _ in rows})
     ax.set_xticks(ticks, [f"{p:,}" for p in ticks])
     ax.minorticks_off()
     ax.set_xlabel("go-mcts simulations a move")
@@ -115,7 +135,7 @@ def plot(rows: list[tuple[int, int, int, dict[str, float]]], image: Path) -> Non
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=parse_runs, default=parse_runs("1:500,1:2000,1:8000"),
-                        help="LEVEL:SIMULATIONS[:FPU] pairings, comma-separated")
+                        help="LEVEL:SIMULATIONS[:FPU[:PRIOR]] pairings, comma-separated")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--dir", type=Path, default=Path("go-runs"))
@@ -125,21 +145,22 @@ def main() -> None:
     if not args.no_play:
         if shutil.which("gnugo") is None:
             parser.error("gnugo is not on PATH (Debian: apt install gnugo; it is in /usr/games)")
-        for k, (level, playouts, fpu) in enumerate(args.runs):
-            play(args.dir, level, playouts, fpu, args.games, args.seed + k)
+        for k, run in enumerate(args.runs):
+            play(args.dir, run, args.games, args.seed + k)
     rows = []
-    print("| GNU Go level | our simulations a move | fpu | games | wins | draws | losses "
-          "| our score | 95% interval | Elo | plies a game |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for level, playouts, fpu in args.runs:
-        t = tally(match_file(args.dir, level, playouts, fpu))
+    print("| GNU Go level | our simulations a move | fpu | prior | games | wins | draws "
+          "| losses | our score | 95% interval | Elo | plies a game |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for run in args.runs:
+        t = tally(match_file(args.dir, run))
         if t is None:
             continue
-        rows.append((level, playouts, fpu, t))
+        rows.append((run, t))
         low, high = wilson_interval(t["score"], int(t["games"]))
         elo = elo_difference(t["score"])
         elo_text = f"{elo:+.0f}" if math.isfinite(elo) else ("+inf" if elo > 0 else "-inf")
-        print(f"| {level} | {playouts:,} | {fpu} | {t['games']} | {t['wins']} | {t['draws']} "
+        print(f"| {run.level} | {run.playouts:,} | {run.fpu} | {run.prior} | {t['games']} "
+              f"| {t['wins']} | {t['draws']} "
               f"| {t['losses']} | {t['score']:.1%} | {low:.1%} - {high:.1%} | {elo_text} "
               f"| {t['plies']:.0f} |")
     if rows:

@@ -172,3 +172,80 @@ def test_first_play_urgency_zero_lets_amaf_concentrate_the_search() -> None:
     assert small.action_to_string(state, result.action) == "G6"
     with pytest.raises(GameSearchError, match="fpu"):
         make_agent("go-mcts:fpu=-1")
+
+
+def _expected_prior(game: Go, cells: str, mover: int, p: int) -> tuple[float, float]:
+    """The prior kernel.prior should give, worked out with the readable rules' chains."""
+    from gamesearch.games.go.rules import chain_and_liberties, neighbours
+
+    size = game.size
+    own, other = "XO"[mover], "OX"[mover]
+    after = game.play_stone(cells, mover, p)
+    assert after is not None
+    if after.count(other) < cells.count(other):
+        return 1.0, 2.0  # a capture
+    in_atari = any(cells[q] == own and len(chain_and_liberties(cells, size, q)[1]) == 1
+                   for q in neighbours(size)[p])
+    chain, liberties = chain_and_liberties(after, size, p)
+    self_atari = len(chain) >= 2 and len(liberties) == 1
+    if in_atari and not self_atari:
+        return 1.0, 1.0
+    if self_atari:
+        return 0.0, 1.0
+    B = K.from_state((cells, mover, 0, 0, frozenset()), size)
+    if K.PATTERN_TABLE[K.pattern_code(B, K.from_point(p, size))]:
+        return 0.8, 1.0
+    r, c = divmod(p, size)
+    if r in (0, size - 1) or c in (0, size - 1):
+        near = [(r + dr, c + dc) for dr in range(-2, 3) for dc in range(-2, 3)
+                if abs(dr) + abs(dc) <= 2]
+        if all(cells[rr * size + cc] == "." for rr, cc in near
+               if 0 <= rr < size and 0 <= cc < size):
+            return 0.1, 1.0
+    return 0.5, 0.0
+
+
+def test_tree_prior_knowledge_matches_the_rules_chains() -> None:
+    """kernel.prior (go-mcts's ``prior=N``) names captures, saves, self-ataris, patterns
+    and empty first-line points as the readable rules' chains and liberties do, on every
+    legal point of positions from random games."""
+    game, rng = Go(size=9, komi=0.5), random.Random(18)
+    seen: dict[tuple[float, float], int] = {}
+    for _ in range(6):
+        state = game.initial_state()
+        for _ in range(rng.randrange(10, 90)):
+            moves = [a for a in game.actions(state) if a != game.pass_action]
+            if not moves or game.is_terminal(state):
+                break
+            state = game.result(state, rng.choice(moves))
+        cells, mover = state[0], state[1]
+        B = K.from_state(state, 9)
+        colour = K.BLACK if mover == 0 else K.WHITE
+        for p in range(81):
+            kp = K.from_point(p, 9)
+            if cells[p] != "." or not K.is_legal(B, kp, colour):
+                continue
+            got = K.prior(B, kp, colour)
+            assert got == _expected_prior(game, cells, mover, p), (cells, mover, p)
+            seen[got] = seen.get(got, 0) + 1
+    assert len(seen) == 6, seen  # every kind met
+
+
+def test_prior_knowledge_finds_the_capture_with_fewer_simulations() -> None:
+    """With ``prior=20`` the capture that saves a big chain gets most of 300 simulations;
+    a bad ``prior`` is one clear error."""
+    from gamesearch.agents import make_agent
+    from gamesearch.errors import GameSearchError
+
+    small = Go(size=7, komi=0.5)
+    state = small.state_from_string("XXXXXXX/OOOOOO./XXXXXX./......./......./......./"
+                                    "....... b")
+    shares = {}
+    for prior in (0, 20):
+        agent = make_agent(f"go-mcts:playouts=300,seed=3,reuse=false,prior={prior}")
+        moves, visits, _, done = agent.search(small, state, playouts=300)
+        g6 = K.from_point(small.string_to_action(state, "G6"), 7)
+        shares[prior] = float(visits[list(moves).index(g6)]) / done
+    assert shares[20] > 0.8 and shares[20] > shares[0], shares
+    with pytest.raises(GameSearchError, match="prior"):
+        make_agent("go-mcts:prior=-1")

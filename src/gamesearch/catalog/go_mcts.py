@@ -43,8 +43,10 @@ PASS = -1
 
 
 @njit(cache=True)
-def _expand(B, node, tree, n_nodes):
-    """Give ``node`` its children; returns the new node count (unchanged when full)."""
+def _expand(B, node, tree, stats, n_nodes, prior):
+    """Give ``node`` its children, each child's AMAF statistics starting from the
+    kernel's ``prior`` knowledge worth ``prior`` simulations a unit; returns the new node
+    count (unchanged when full)."""
     move, first_child, n_children, to_move = tree[0], tree[1], tree[2], tree[3]
     colour = B[9][K.TO_MOVE]
     count = B[9][K.N_EMPTY]
@@ -57,6 +59,10 @@ def _expand(B, node, tree, n_nodes):
         if K.is_legal(B, p, colour) and not K.is_eye(B, p, colour):
             c = n_nodes + k
             move[c], first_child[c], n_children[c], to_move[c] = p, -1, -1, 3 - colour
+            if prior > 0:
+                value, weight = K.prior(B, p, colour)
+                stats[2][c] = weight * prior
+                stats[3][c] = value * weight * prior
             k += 1
     c = n_nodes + k
     move[c], first_child[c], n_children[c], to_move[c] = PASS, -1, -1, 3 - colour
@@ -88,7 +94,7 @@ def _select(node, tree, stats, rave, c_uct, fpu):
 
 @njit(cache=True)
 def simulate(root, tree, stats, n_nodes, sims, komi, max_moves, rave, c_uct, seed,
-             avoid_self_atari, patterns, fpu):
+             avoid_self_atari, patterns, fpu, prior):
     """Run ``sims`` simulations from board ``root``; returns the node count."""
     np.random.seed(seed)
     size_points = root[0].shape[0]
@@ -107,7 +113,7 @@ def simulate(root, tree, stats, n_nodes, sims, komi, max_moves, rave, c_uct, see
             if n_children[node] < 0:
                 if node != 0 and visits[node] < 1:
                     break
-                n_nodes = _expand(B, node, tree, n_nodes)
+                n_nodes = _expand(B, node, tree, stats, n_nodes, prior)
                 if n_children[node] < 0:
                     break  # the tree is full: this node stays a leaf
             child = _select(node, tree, stats, rave, c_uct, fpu)
@@ -191,10 +197,12 @@ class GoMCTSAgent(Agent):
     def __init__(self, time: float | None = 1.0, playouts: int | None = None,
                  rave: float = 1000.0, c: float = 0.2, seed: int | None = None,
                  nodes: int = 2_000_000, selfatari: bool = True, reuse: bool = True,
-                 patterns: bool = False, fpu: float = 0.0) -> None:
+                 patterns: bool = False, fpu: float = 0.0, prior: float = 0.0) -> None:
         if not 0.0 <= fpu <= 10.0:
             raise GameSearchError(f"fpu must be in 0..10, got {fpu:g}")
-        self.fpu = fpu
+        if not 0.0 <= prior <= 10_000.0:
+            raise GameSearchError(f"prior must be in 0..10000, got {prior:g}")
+        self.fpu, self.prior = fpu, prior
         self.time = None if playouts is not None else time
         self.playouts = playouts
         self.rave, self.c, self.max_nodes = rave, c, nodes
@@ -208,7 +216,8 @@ class GoMCTSAgent(Agent):
         bound = f"playouts={playouts}" if playouts is not None else f"time={time:g}"
         self.spec = f"go-mcts:{bound}" + (f",seed={seed}" if seed is not None else "") \
             + ("" if selfatari else ",selfatari=false") + ("" if reuse else ",reuse=false") \
-            + (",patterns=true" if patterns else "") + (f",fpu={fpu:g}" if fpu != 0.0 else "")
+            + (",patterns=true" if patterns else "") + (f",fpu={fpu:g}" if fpu != 0.0 else "") \
+            + (f",prior={prior:g}" if prior != 0.0 else "")
 
     def reset(self) -> None:
         """A new game: forget the kept tree."""
@@ -285,7 +294,7 @@ class GoMCTSAgent(Agent):
                 break
             n_nodes = simulate(root, tree, stats, n_nodes, batch, game.komi, max_moves,
                                self.rave, self.c, seed + done, self.selfatari,
-                               self.patterns, self.fpu)
+                               self.patterns, self.fpu, self.prior)
             done += batch
             if seconds is not None and clock.perf_counter() - began >= seconds:
                 break
