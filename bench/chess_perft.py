@@ -184,11 +184,19 @@ def bench_match(games: int, movetime: float, seed: int, elo: int | None = None,
                 opening.push(rng.choice(list(opening.legal_moves)))
         board = opening.copy()
         white_is_ours = g % 2 == 0
+        result = None
         while not board.is_game_over(claim_draw=True) and board.ply() < 200:
             engine = ours if (board.turn == chess.WHITE) == white_is_ours else fish
-            board.push(engine.play(board, chess.engine.Limit(time=movetime)).move)
-        result = board.result(claim_draw=True) if board.is_game_over(claim_draw=True) \
-            else "1/2-1/2"
+            move = engine.play(board, chess.engine.Limit(time=movetime)).move
+            if move is None:  # "bestmove (none)" in a live position: that side resigns
+                result = "0-1" if board.turn == chess.WHITE else "1-0"
+                print(f"game {g + 1}: {'ours' if engine is ours else who} resigned at ply "
+                      f"{board.ply()} ({board.fen()})", flush=True)
+                break
+            board.push(move)
+        if result is None:
+            result = board.result(claim_draw=True) if board.is_game_over(claim_draw=True) \
+                else "1/2-1/2"
         if pgn_path:  # every game kept, appended as it ends
             record = chess.pgn.Game.from_board(board)
             names = ("gamesearch", who) if white_is_ours else (who, "gamesearch")
