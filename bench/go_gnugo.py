@@ -4,9 +4,10 @@ against simulations.
 
 ``python bench/go_gnugo.py --runs 1:500,1:2000,1:8000,10:2000 --games 100 --dir go-runs``
 plays each LEVEL:SIMULATIONS[:FPU[:PRIOR]] pairing (FPU: go-mcts's first-play urgency,
-PRIOR: the weight of its tree knowledge, both 0 unless given) as ``gamesearch match go
-go-mcts:playouts=N,fpu=F,prior=P gtp:cmd=gnugo ... --level L --games G --out
-DIR/L{L}_p{N}_fpu{F}[_prior{P}].jsonl`` (colours alternate, each
+PRIOR: the weight of its tree knowledge; go-mcts's defaults, 0 and 20, unless given) as
+``gamesearch match go go-mcts:playouts=N,fpu=F,prior=P gtp:cmd=gnugo ... --level L --games
+G --out DIR/L{L}_p{N}_fpu{F}[_prior{P}].jsonl`` (no ``_prior`` part for prior 0, the runs
+made before the option; colours alternate, each
 game stored as it ends; the same command resumes a killed run and replays nothing), then
 prints one table and writes ``DIR/go-gnugo.png``. ``--no-play`` only reads what ``DIR``
 holds. A fixed number of simulations (not a time) makes each game independent of the
@@ -35,12 +36,11 @@ class Run(NamedTuple):
     level: int
     playouts: int
     fpu: int = 0
-    prior: int = 0
+    prior: int = 20
 
     @property
     def spec(self) -> str:
-        tail = f",prior={self.prior}" if self.prior else ""
-        return f"go-mcts:playouts={self.playouts},fpu={self.fpu}{tail}"
+        return f"go-mcts:playouts={self.playouts},fpu={self.fpu},prior={self.prior}"
 
     @property
     def label(self) -> str:
@@ -48,8 +48,8 @@ class Run(NamedTuple):
 
 
 def parse_runs(text: str) -> list[Run]:
-    """``1:500,10:2000:1,10:2000:0:20`` -> Run(1, 500, 0, 0), Run(10, 2000, 1, 0),
-    Run(10, 2000, 0, 20)."""
+    """``1:500,10:2000:1,10:2000:0:0`` -> Run(1, 500, 0, 20), Run(10, 2000, 1, 20),
+    Run(10, 2000, 0, 0)."""
     runs = []
     for item in text.split(","):
         parts = item.split(":")

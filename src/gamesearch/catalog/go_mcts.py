@@ -197,7 +197,7 @@ class GoMCTSAgent(Agent):
     def __init__(self, time: float | None = 1.0, playouts: int | None = None,
                  rave: float = 1000.0, c: float = 0.2, seed: int | None = None,
                  nodes: int = 2_000_000, selfatari: bool = True, reuse: bool = True,
-                 patterns: bool = False, fpu: float = 0.0, prior: float = 0.0) -> None:
+                 patterns: bool = False, fpu: float = 0.0, prior: float = 20.0) -> None:
         if not 0.0 <= fpu <= 10.0:
             raise GameSearchError(f"fpu must be in 0..10, got {fpu:g}")
         if not 0.0 <= prior <= 10_000.0:
@@ -217,7 +217,7 @@ class GoMCTSAgent(Agent):
         self.spec = f"go-mcts:{bound}" + (f",seed={seed}" if seed is not None else "") \
             + ("" if selfatari else ",selfatari=false") + ("" if reuse else ",reuse=false") \
             + (",patterns=true" if patterns else "") + (f",fpu={fpu:g}" if fpu != 0.0 else "") \
-            + (f",prior={prior:g}" if prior != 0.0 else "")
+            + (f",prior={prior:g}" if prior != 20.0 else "")
 
     def reset(self) -> None:
         """A new game: forget the kept tree."""
