@@ -13,15 +13,20 @@ The blend is ``(1 - beta) * Q + beta * AMAF`` with ``beta = sqrt(k / (3 n + k))`
 (``k = rave``): early on the AMAF value guides, later the child's own. An unvisited child
 is worth its AMAF value plus ``fpu``: with 0 (the default) the AMAF value alone decides, as
 in MoGo and Fuego; with 1 every child is tried once before any is tried twice (the default
-until 2026-11-26: against GNU Go level 1 it scored 6% where 0 scores about 24%). The
+until 2026-11-26: against GNU Go level 1 it scored 6% where 0 scored 14%). The
 move played is the most visited child that the rules allow (positional superko, which the
 tree ignores).
+A new child's AMAF statistics start from Go knowledge (``prior=N``, 20 by default; 0: none),
+Gelly and Silver's prior knowledge as MoGo and Fuego used it: a capture counts as 2N won
+simulations, the save of a chain in atari as N won, a 3x3 pattern as 0.8 N won of N, a
+self-atari of two or more stones as N lost, a first-line move far from every stone as
+0.1 N won of N (games/go/kernel.py, ``prior``); real AMAF counts soon outweigh it.
 The tree is kept between moves (``reuse``, on by default): when the next position is our
 move followed by a reply the tree holds, that grandchild's subtree becomes the new root,
 with its visits and AMAF statistics (``stats.extra["reused"]``: the simulations kept).
 
-A prior and a value function (AlphaGo-style) are what ``learn/puct.py``'s PUCT takes, for
-Go as for any game (docs/GO.md); this compiled player uses neither.
+A learned prior and a value function (AlphaGo-style) are what ``learn/puct.py``'s PUCT
+takes, for Go as for any game (docs/GO.md); this compiled player uses neither.
 """
 
 from __future__ import annotations
