@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import functools
 import math
+import os
 import random
 import shutil
 import sys
@@ -165,16 +166,32 @@ def _sunfish_nodes(sunfish, board: chess.Board, seconds: float) -> tuple[int, fl
 
 def bench_match(games: int, movetime: float, seed: int, elo: int | None = None,
                 pgn_path: str | None = None) -> None:
-    ours = chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "gamesearch", "uci"],
-                                               timeout=120)
-    ours.ping()
+    """Our UCI engine against sunfish (or Stockfish at ``elo``); both engines are quit
+    however the match ends (an error used to leave their threads holding the process)."""
     if elo is None:
-        fish = chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "sunfish"])
-        who = "sunfish"
+        command, who, options = [sys.executable, "-m", "sunfish"], "sunfish", {}
     else:
-        fish = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
-        fish.configure({"Threads": 1, "UCI_LimitStrength": True, "UCI_Elo": elo})
-        who = f"Stockfish UCI_Elo {elo}"
+        command, who = STOCKFISH, f"Stockfish UCI_Elo {elo}"
+        options = {"Threads": 1, "UCI_LimitStrength": True, "UCI_Elo": elo}
+    with chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "gamesearch", "uci"],
+                                             timeout=120) as ours, \
+            chess.engine.SimpleEngine.popen_uci(command) as fish:
+        ours.ping()
+        if options:
+            fish.configure(options)
+        score, played = _play_games(ours, fish, who, games, movetime, seed, pgn_path)
+    p = score / played
+    z = 1.96
+    centre = (p + z * z / (2 * played)) / (1 + z * z / played)
+    half = z * math.sqrt(p * (1 - p) / played + z * z / (4 * played ** 2)) / (1 + z * z / played)
+    print(f"ours vs {who}: {score}/{played} = {p:.3f} (95% Wilson {centre - half:.3f} .. "
+          f"{centre + half:.3f})")
+
+
+def _play_games(ours, fish, who: str, games: int, movetime: float, seed: int,
+                pgn_path: str | None) -> tuple[float, int]:
+    """Play the games (seeded 4-ply openings, each with both colours); our points and
+    the games played."""
     rng = random.Random(seed)
     score, played = 0.0, 0
     for g in range(games):
@@ -209,14 +226,7 @@ def bench_match(games: int, movetime: float, seed: int, elo: int | None = None,
         played += 1
         print(f"game {g + 1}: ours {'white' if white_is_ours else 'black'}, {result}, "
               f"{board.ply()} plies; ours {score}/{played}", flush=True)
-    ours.quit()
-    fish.quit()
-    p = score / played
-    z = 1.96
-    centre = (p + z * z / (2 * played)) / (1 + z * z / played)
-    half = z * math.sqrt(p * (1 - p) / played + z * z / (4 * played ** 2)) / (1 + z * z / played)
-    print(f"ours vs {who}: {score}/{played} = {p:.3f} (95% Wilson {centre - half:.3f} .. "
-          f"{centre + half:.3f})")
+    return score, played
 
 
 def bench_threads(seconds: float, depth: int, counts: list[int]) -> None:
@@ -298,6 +308,10 @@ def main() -> None:
     elif args.what == "threads":
         bench_threads(args.seconds, args.depth, args.threads)
     else:
+        if args.games < 1 or args.movetime <= 0:
+            parser.error("--games must be at least 1 and --movetime above 0")
+        if args.pgn and os.path.isdir(args.pgn):
+            parser.error(f"--pgn {args.pgn} is a folder, not a PGN file")
         bench_match(args.games, args.movetime, args.seed, args.stockfish_elo, args.pgn)
 
 
