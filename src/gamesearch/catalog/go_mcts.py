@@ -88,7 +88,10 @@ def _select(node, tree, stats, rave, c_uct, fpu):
         amaf = amaf_w[c] / amaf_n[c] if amaf_n[c] > 0 else unseen
         if visits[c] > 0:
             q = wins[c] / visits[c]
-            beta = math.sqrt(rave / (3.0 * visits[c] + rave))
+            # the pass has no AMAF statistics (play-outs never pass early): its own value
+            # alone, not its made-up unseen value (which made it the best move of a lost
+            # position and go-mcts pass there, handing GNU Go the board)
+            beta = 0.0 if tree[0][c] == PASS else math.sqrt(rave / (3.0 * visits[c] + rave))
             value = (1 - beta) * q + beta * amaf + c_uct * math.sqrt(parent_log / visits[c])
         else:
             value = amaf + fpu  # fpu 0: RAVE alone; 1: every child tried once first
@@ -311,17 +314,38 @@ class GoMCTSAgent(Agent):
         return tree[0][kids].copy(), stats[0][kids].copy(), stats[1][kids].copy(), done
 
     def __call__(self, game, state) -> SearchResult:
-        """The most visited move the rules allow; the value is the root mover's win rate
-        as seen by that move, on (-1, 1)."""
+        """The most visited move the rules allow, other than the pass; the value is the
+        root mover's win rate as seen by that move, on (-1, 1).
+
+        Under area scoring a move in one's own area costs nothing, so go-mcts passes only
+        to end a game it has won (the opponent has just passed and the board's count is
+        ours), when its tree holds no other move, or when the pass is clearly better than
+        every move (a seki); a lost-looking position is played on, where the opponent may
+        still go wrong."""
         began = clock.perf_counter()
+        mover = state[1]
+        margin = game.score(state) * (1 if mover == 0 else -1)
+        if state[2] == 1 and margin > 0:  # the opponent passed and the count is ours
+            stats = SearchStats(nodes=0, iterations=0, extra={"reused": 0})
+            stats.seconds = clock.perf_counter() - began
+            self.kept = None
+            return SearchResult(1.0, game.pass_action, [game.pass_action], stats, pov=mover)
         moves, visits, wins, done = self.search(game, state, self.playouts, self.time)
         legal = set(game.actions(state))
         best, best_visits, value, best_i = game.pass_action, -1.0, 0.0, -1
         for i, (m, v, w) in enumerate(zip(moves, visits, wins)):
             action = self._action(game, int(m))
-            if action in legal and v > best_visits:
+            if m != PASS and action in legal and v > best_visits:
                 best, best_visits, best_i = action, v, i
                 value = 2 * w / v - 1 if v > 0 else 0.0
+        for i, m in enumerate(moves):
+            if m != PASS:
+                continue
+            rate = 2 * wins[i] / visits[i] - 1 if visits[i] > 0 else 0.0
+            # the pass when nothing else is in the tree, or when every move loses what
+            # the pass keeps (a seki whose shared liberty would be a self-atari)
+            if best_i < 0 or (visits[i] >= 0.1 * done and rate > value + 0.2):
+                best, best_i, value = game.pass_action, i, rate
         if self.reuse and best_i >= 0:
             self.kept = (game, state, self.tree, self.stats, int(self.tree[1][0]) + best_i)
         stats = SearchStats(nodes=done, iterations=done, extra={"reused": self.reused})
