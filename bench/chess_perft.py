@@ -32,6 +32,7 @@ import functools
 import math
 import os
 import random
+import shlex
 import shutil
 import sys
 import time
@@ -165,18 +166,22 @@ def _sunfish_nodes(sunfish, board: chess.Board, seconds: float) -> tuple[int, fl
 
 
 def bench_match(games: int, movetime: float, seed: int, elo: int | None = None,
-                pgn_path: str | None = None) -> None:
-    """Our UCI engine against sunfish (or Stockfish at ``elo``); both engines are quit
-    however the match ends (an error used to leave their threads holding the process)."""
-    if elo is None:
+                pgn_path: str | None = None, opponent: str | None = None) -> None:
+    """Our UCI engine against sunfish, Stockfish at ``elo``, or the UCI command
+    ``opponent`` (another build of ours, say); both engines are quit however the match
+    ends (an error used to leave their threads holding the process)."""
+    if opponent is not None:
+        command, who, options = shlex.split(opponent), opponent, {}
+    elif elo is None:
         command, who, options = [sys.executable, "-m", "sunfish"], "sunfish", {}
     else:
         command, who = STOCKFISH, f"Stockfish UCI_Elo {elo}"
         options = {"Threads": 1, "UCI_LimitStrength": True, "UCI_Elo": elo}
     with chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "gamesearch", "uci"],
                                              timeout=120) as ours, \
-            chess.engine.SimpleEngine.popen_uci(command) as fish:
+            chess.engine.SimpleEngine.popen_uci(command, timeout=120) as fish:
         ours.ping()
+        fish.ping()
         if options:
             fish.configure(options)
         score, played = _play_games(ours, fish, who, games, movetime, seed, pgn_path)
@@ -296,6 +301,9 @@ def main() -> None:
     m.add_argument("--stockfish-elo", type=int, default=None,
                    help="play Stockfish with UCI_LimitStrength at this UCI_Elo, not sunfish")
     m.add_argument("--pgn", default=None, help="append every game to this PGN file")
+    m.add_argument("--opponent", default=None,
+                   help="play this UCI engine command instead (e.g. an older build: "
+                   "'env PYTHONPATH=OLD/src python -m gamesearch uci')")
     t = sub.add_parser("threads")
     t.add_argument("--seconds", type=float, default=2)
     t.add_argument("--depth", type=int, default=8)
@@ -312,7 +320,10 @@ def main() -> None:
             parser.error("--games must be at least 1 and --movetime above 0")
         if args.pgn and os.path.isdir(args.pgn):
             parser.error(f"--pgn {args.pgn} is a folder, not a PGN file")
-        bench_match(args.games, args.movetime, args.seed, args.stockfish_elo, args.pgn)
+        if args.opponent is not None and args.stockfish_elo is not None:
+            parser.error("--opponent and --stockfish-elo exclude each other")
+        bench_match(args.games, args.movetime, args.seed, args.stockfish_elo, args.pgn,
+                    args.opponent)
 
 
 if __name__ == "__main__":

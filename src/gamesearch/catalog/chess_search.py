@@ -2,12 +2,13 @@
 
 Principal variation search (null windows after the first move, re-search on fail-high)
 with a transposition table, check extensions, null-move pruning (R = 2 + depth / 4),
-late-move reductions for quiet moves, move ordering by the table's move, captures
-(most valuable victim, least valuable attacker), killer moves and the history heuristic;
-at depth 0 a quiescence search of captures and promotions (all moves when in check: check
+reverse futility, futility and late-move pruning near the leaves, late-move reductions
+for quiet moves, move ordering by the table's move, captures (most valuable victim, least
+valuable attacker), killer moves and the history heuristic; at depth 0 a quiescence
+search of captures and promotions with delta pruning (all moves when in check: check
 evasions, so mates are seen). Draws by repetition (one repetition of a position since the
-last capture or pawn move, on the game's moves or the search path), the fifty-move rule and
-dead positions score 0; mate scores are ``MATE - plies``. Below the root, a position the
+last capture or pawn move, on the game's moves or the search path), the fifty-move rule
+and dead positions score 0; mate scores are ``MATE - plies``. Below the root, a position the
 endgame tables hold (up to four pieces, no castling rights, no en passant square) is not
 searched: its score is the tables' exact value, a mate at the tables' distance or a draw.
 
@@ -50,6 +51,15 @@ NODES, STOP, DEADLINE, ROOT_MOVE, NODE_LIMIT, SELDEPTH = range(6)
 EXACT, LOWER, UPPER = 1, 2, 3
 TB_WIN, TB_LOSS = 1, 2  # the tables' values (tables/sweep.py), for the side to move
 VICTIM = np.array([0, 100, 300, 300, 500, 900, 0, 0], np.int64)
+STATIC_MARGIN = 80
+"""Reverse futility: a non-PV node at depth <= 6 whose static value is this much a ply
+above beta returns it."""
+FUTILITY = np.array([0, 150, 250, 350], np.int64)
+"""Futility: at depth 1-3 a quiet move that gives no check is not searched when the static
+value plus this margin cannot reach alpha."""
+DELTA = 200
+"""Delta pruning: quiescence skips a capture that cannot lift the stand-pat value plus the
+victim's value plus this margin to alpha."""
 
 
 @njit(cache=True)
@@ -212,6 +222,10 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
         best = stand
         for i in range(n):
             m = _pick(row, srow, i, n)
+            if (m >> 14) & 7 == 0 and alpha < MATE - 1000 and \
+                    stand + VICTIM[board[(m >> 7) & 127] & 7] + DELTA <= alpha \
+                    and not (m >> 18) & B.EP:
+                continue  # delta pruning: even winning the piece leaves us below alpha
             B.make(board, st, undo, m)
             if B.in_check(board, st, us):
                 B.unmake(board, st, undo)
@@ -249,8 +263,13 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
                 or (tflag == UPPER and tscore <= alpha)):
             return tscore
 
+    static = -INF if checked else evaluate(board, st)
+    if not pv_node and not checked and ply > 0 and depth <= 6 and abs(beta) < MATE - 1000 \
+            and static - STATIC_MARGIN * depth >= beta:
+        return static  # reverse futility: too far above beta to fall below it so soon
+
     if null_ok and not pv_node and not checked and depth >= 3 and _has_pieces(board, us) \
-            and evaluate(board, st) >= beta:
+            and static >= beta:
         r = 2 + depth // 4
         keys[st[B.PLY]] = h
         B.make_null(board, st, undo)
@@ -269,6 +288,12 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
     best_move = 0
     legal = 0
     keys[st[B.PLY]] = h
+    # quiet moves late in the list, or hopeless ones, are not searched near the leaves
+    # (futility pruning and late-move pruning); never in check, at PV nodes, or in a
+    # window of mate scores (a quiet move may be the shortest mate)
+    prune = not pv_node and not checked and depth <= 4 and abs(alpha) < MATE - 1000
+    futile = prune and depth <= 3 and static + FUTILITY[min(depth, 3)] <= alpha
+    late = 3 + depth * depth
     for i in range(n):
         m = _pick(row, srow, i, n)
         quiet = board[(m >> 7) & 127] == 0 and (m >> 14) & 7 == 0 and not (m >> 18) & B.EP
@@ -277,13 +302,18 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
             B.unmake(board, st, undo)
             continue
         legal += 1
+        gives_check = False
+        if quiet and legal > 1 and (prune or depth >= 3):
+            gives_check = B.in_check(board, st, us ^ 1)
+            if prune and not gives_check and (futile or legal > late):
+                B.unmake(board, st, undo)
+                continue
         if legal == 1:
             score = -search(board, st, undo, keys, moves, scores, depth - 1, -beta, -alpha,
                             ply + 1, yes, tt_key, tt_data, killers, history, pv, pv_len, info, tb)
         else:
             r = 0
-            if depth >= 3 and legal > 3 and quiet and not checked \
-                    and not B.in_check(board, st, us ^ 1):
+            if depth >= 3 and legal > 3 and quiet and not checked and not gives_check:
                 r = 1 + (legal > 8) + depth // 8
                 if pv_node:
                     r -= 1
