@@ -263,7 +263,7 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
                 or (tflag == UPPER and tscore <= alpha)):
             return tscore
 
-    static = -INF if checked else evaluate(board, st)
+    static = -INF if checked or pv_node else evaluate(board, st)  # read at non-PV nodes only
     if not pv_node and not checked and ply > 0 and depth <= 6 and abs(beta) < MATE - 1000 \
             and static - STATIC_MARGIN * depth >= beta:
         return static  # reverse futility: too far above beta to fall below it so soon
@@ -303,9 +303,10 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
             continue
         legal += 1
         gives_check = False
-        if quiet and legal > 1 and (prune or depth >= 3):
+        skip = prune and (futile or legal > late)
+        if quiet and legal > 1 and (skip or (depth >= 3 and legal > 3)):  # else unread
             gives_check = B.in_check(board, st, us ^ 1)
-            if prune and not gives_check and (futile or legal > late):
+            if skip and not gives_check:
                 B.unmake(board, st, undo)
                 continue
         if legal == 1:
