@@ -3,15 +3,19 @@ level and by our simulations a move, with 95% Wilson intervals, and the plot of 
 against simulations.
 
 ``python bench/go_gnugo.py --runs 1:500,1:2000,1:8000,10:2000 --games 100 --dir go-runs``
-plays each LEVEL:SIMULATIONS[:FPU[:PRIOR]] pairing (FPU: go-mcts's first-play urgency,
-PRIOR: the weight of its tree knowledge; go-mcts's defaults, 0 and 20, unless given) as
-``gamesearch match go go-mcts:playouts=N,fpu=F,prior=P gtp:cmd=gnugo ... --level L --games
-G --out DIR/L{L}_p{N}_fpu{F}[_prior{P}].jsonl`` (no ``_prior`` part for prior 0, the runs
-made before the option; colours alternate, each
-game stored as it ends; the same command resumes a killed run and replays nothing), then
-prints one table and writes ``DIR/go-gnugo.png``. ``--no-play`` only reads what ``DIR``
-holds. A fixed number of simulations (not a time) makes each game independent of the
-machine's load: a busy machine changes the wall time, not the result.
+plays each LEVEL:SIMULATIONS[:FPU[:PRIOR[:PATTERNS]]] pairing (FPU: go-mcts's first-play
+urgency, PRIOR: the weight of its tree knowledge, PATTERNS: 1 for MoGo's 3x3 patterns in
+the play-outs; go-mcts's defaults, 0, 20 and 0, unless given) as ``gamesearch match go
+go-mcts:playouts=N,fpu=F,prior=P[,patterns=true] gtp:cmd=gnugo ... --level L --games G
+--out DIR/L{L}_p{N}_fpu{F}[_prior{P}][_pat].jsonl`` (no ``_prior`` part for prior 0, the
+runs made before the option; colours alternate, each game stored as it ends; the same
+command resumes a killed run and replays nothing), then prints one table and writes
+``DIR/go-gnugo.png``. ``--jobs K`` plays K matches of a pairing at once (for a machine with
+cores to spare): the games still missing are shared out, job j > 0 writing
+``....job{j}.jsonl`` with seed + 1000 j; the table counts every file of a pairing.
+``--no-play`` only reads what ``DIR`` holds. A fixed number of simulations (not a time)
+makes each game independent of the machine's load: a busy machine changes the wall time,
+not the result.
 """
 
 from __future__ import annotations
@@ -31,61 +35,98 @@ GNUGO = "gnugo --mode gtp --chinese-rules --capture-all-dead --level {level}"
 
 
 class Run(NamedTuple):
-    """One pairing: GNU Go's level, our simulations a move, go-mcts's fpu and prior."""
+    """One pairing: GNU Go's level, our simulations a move, go-mcts's fpu, prior and
+    play-out patterns (0 or 1)."""
 
     level: int
     playouts: int
     fpu: int = 0
     prior: int = 20
+    patterns: int = 0
 
     @property
     def spec(self) -> str:
-        return f"go-mcts:playouts={self.playouts},fpu={self.fpu},prior={self.prior}"
+        return (f"go-mcts:playouts={self.playouts},fpu={self.fpu},prior={self.prior}"
+                + (",patterns=true" if self.patterns else ""))
 
     @property
     def label(self) -> str:
-        return f"fpu={self.fpu}" + (f", prior={self.prior}" if self.prior else "")
+        return f"fpu={self.fpu}" + (f", prior={self.prior}" if self.prior else "") \
+            + (", patterns" if self.patterns else "")
 
 
 def parse_runs(text: str) -> list[Run]:
-    """``1:500,10:2000:1,10:2000:0:0`` -> Run(1, 500, 0, 20), Run(10, 2000, 1, 20),
-    Run(10, 2000, 0, 0)."""
+    """``1:500,10:2000:1,10:2000:0:0,10:2000:0:20:1`` -> Run(1, 500, 0, 20),
+    Run(10, 2000, 1, 20), Run(10, 2000, 0, 0), Run(10, 2000, 0, 20, 1)."""
     runs = []
     for item in text.split(","):
         parts = item.split(":")
-        if len(parts) not in (2, 3, 4):
-            raise ValueError(f"{item!r} is not LEVEL:SIMULATIONS[:FPU[:PRIOR]]")
-        runs.append(Run(*(int(x) for x in parts)))
+        if len(parts) not in (2, 3, 4, 5):
+            raise ValueError(f"{item!r} is not LEVEL:SIMULATIONS[:FPU[:PRIOR[:PATTERNS]]]")
+        run = Run(*(int(x) for x in parts))
+        if run.playouts < 1 or run.patterns not in (0, 1):
+            raise ValueError(f"{item!r}: SIMULATIONS must be positive and PATTERNS 0 or 1")
+        runs.append(run)
     return runs
 
 
-def match_file(folder: Path, run: Run) -> Path:
-    tail = f"_prior{run.prior}" if run.prior else ""
-    return folder / f"L{run.level}_p{run.playouts}_fpu{run.fpu}{tail}.jsonl"
+def match_file(folder: Path, run: Run, job: int = 0) -> Path:
+    """The match file of one pairing (``job`` > 0: one of its parallel parts)."""
+    tail = (f"_prior{run.prior}" if run.prior else "") + ("_pat" if run.patterns else "")
+    part = f".job{job}" if job else ""
+    return folder / f"L{run.level}_p{run.playouts}_fpu{run.fpu}{tail}{part}.jsonl"
 
 
-def play(folder: Path, run: Run, games: int, seed: int) -> None:
-    """Play (or finish) one pairing through the CLI's resumable match."""
-    cmd = [sys.executable, "-m", "gamesearch", "match", "go", run.spec,
-           "gtp:cmd=" + GNUGO.format(level=run.level),
-           "--games", str(games), "--seed", str(seed), "--out", str(match_file(folder, run))]
-    subprocess.run(cmd, check=True)
+def match_files(folder: Path, run: Run) -> list[Path]:
+    """Every file of a pairing that exists: the main one, then its parallel parts."""
+    first = match_file(folder, run)
+    parts = sorted(folder.glob(first.stem + ".job*.jsonl"),
+                   key=lambda p: int(p.stem.rsplit(".job", 1)[1]))
+    return [p for p in [first, *parts] if p.exists()]
 
 
-def tally(path: Path) -> dict[str, float] | None:
-    """Games, our points, wins, draws, losses and mean game length of one match file."""
+def count_games(path: Path) -> int:
+    """Games stored in one match file (0 if none)."""
     if not path.exists():
-        return None
+        return 0
+    return sum(json.loads(line).get("type") == "game"
+               for line in path.read_text().splitlines() if line.strip())
+
+
+def play(folder: Path, run: Run, games: int, seed: int, jobs: int = 1) -> None:
+    """Play (or finish) one pairing through the CLI's resumable match, in ``jobs``
+    processes at once: the games still missing are shared out among the jobs' files."""
+    files = [match_file(folder, run, j) for j in range(jobs)]
+    have = [count_games(f) for f in files]
+    missing = games - sum(count_games(f) for f in match_files(folder, run))
+    procs = []
+    for j, (path, done) in enumerate(zip(files, have)):
+        share = max(0, missing) // jobs + (j < max(0, missing) % jobs)
+        if share == 0:
+            continue
+        cmd = [sys.executable, "-m", "gamesearch", "match", "go", run.spec,
+               "gtp:cmd=" + GNUGO.format(level=run.level), "--games", str(done + share),
+               "--seed", str(seed + 1000 * j), "--out", str(path)]
+        procs.append(subprocess.Popen(cmd))
+    failed = [p.args for p in procs if p.wait() != 0]
+    if failed:
+        raise SystemExit(f"go_gnugo: a match failed: {' '.join(failed[0])}")
+
+
+def tally(paths: list[Path]) -> dict[str, float] | None:
+    """Games, our points, wins, draws, losses and mean game length of a pairing's match
+    files."""
     games = wins = draws = 0
     plies = 0
-    for line in path.read_text().splitlines():
-        record = json.loads(line)
-        if record.get("type") != "game":
-            continue
-        games += 1
-        wins += record["score_a"] == 1.0
-        draws += record["score_a"] == 0.5
-        plies += len(record["moves"])
+    for path in paths:
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            if record.get("type") != "game":
+                continue
+            games += 1
+            wins += record["score_a"] == 1.0
+            draws += record["score_a"] == 0.5
+            plies += len(record["moves"])
     if not games:
         return None
     points = wins + draws / 2
@@ -102,10 +143,11 @@ def plot(rows: list[tuple[Run, dict[str, float]]], image: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6.5, 4.2))
-    lines = sorted({(run.level, run.fpu, run.prior) for run, _ in rows})
+    lines = sorted({(run.level, run.fpu, run.prior, run.patterns) for run, _ in rows})
     for k, line in enumerate(lines):
         points = sorted(((run.playouts, t) for run, t in rows
-                         if (run.level, run.fpu, run.prior) == line), key=lambda pt: pt[0])
+                         if (run.level, run.fpu, run.prior, run.patterns) == line),
+                        key=lambda pt: pt[0])
         xs = [p * 1.12 ** k for p, _ in points]  # levels side by side at the same x
         ys = [t["score"] * 100 for _, t in points]
         lows = [(t["score"] - wilson_interval(t["score"], int(t["games"]))[0]) * 100
@@ -114,7 +156,7 @@ def plot(rows: list[tuple[Run, dict[str, float]]], image: Path) -> None:
                  for _, t in points]
         ax.errorbar(xs, ys, yerr=[lows, highs], marker="o", capsize=4,
                     label=f"GNU Go level {line[0]}, "
-                    f"{Run(line[0], 0, line[1], line[2]).label}")
+                    f"{Run(line[0], 0, *line[1:]).label}")
         for x, y, (_, t) in zip(xs, ys, points):
             ax.annotate(f"{int(t['games'])}", (x, y), textcoords="offset points",
                         xytext=(5, 4), fontsize=8, color=f"C{k}")
@@ -135,31 +177,36 @@ def plot(rows: list[tuple[Run, dict[str, float]]], image: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=parse_runs, default=parse_runs("1:500,1:2000,1:8000"),
-                        help="LEVEL:SIMULATIONS[:FPU[:PRIOR]] pairings, comma-separated")
+                        help="LEVEL:SIMULATIONS[:FPU[:PRIOR[:PATTERNS]]] pairings, comma-separated")
     parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="matches of a pairing played at once (each a process pair)")
     parser.add_argument("--seed", type=int, default=31)
     parser.add_argument("--dir", type=Path, default=Path("go-runs"))
     parser.add_argument("--no-play", action="store_true", help="only report what --dir holds")
     args = parser.parse_args()
+    if args.games < 1 or not 1 <= args.jobs <= 64:
+        parser.error("--games must be positive and --jobs in 1..64")
     args.dir.mkdir(parents=True, exist_ok=True)
     if not args.no_play:
         if shutil.which("gnugo") is None:
             parser.error("gnugo is not on PATH (Debian: apt install gnugo; it is in /usr/games)")
         for k, run in enumerate(args.runs):
-            play(args.dir, run, args.games, args.seed + k)
+            play(args.dir, run, args.games, args.seed + k, args.jobs)
     rows = []
-    print("| GNU Go level | our simulations a move | fpu | prior | games | wins | draws "
-          "| losses | our score | 95% interval | Elo | plies a game |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| GNU Go level | our simulations a move | fpu | prior | patterns | games | wins "
+          "| draws | losses | our score | 95% interval | Elo | plies a game |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for run in args.runs:
-        t = tally(match_file(args.dir, run))
+        t = tally(match_files(args.dir, run))
         if t is None:
             continue
         rows.append((run, t))
         low, high = wilson_interval(t["score"], int(t["games"]))
         elo = elo_difference(t["score"])
         elo_text = f"{elo:+.0f}" if math.isfinite(elo) else ("+inf" if elo > 0 else "-inf")
-        print(f"| {run.level} | {run.playouts:,} | {run.fpu} | {run.prior} | {t['games']} "
+        print(f"| {run.level} | {run.playouts:,} | {run.fpu} | {run.prior} "
+              f"| {'on' if run.patterns else 'off'} | {t['games']} "
               f"| {t['wins']} | {t['draws']} "
               f"| {t['losses']} | {t['score']:.1%} | {low:.1%} - {high:.1%} | {elo_text} "
               f"| {t['plies']:.0f} |")
