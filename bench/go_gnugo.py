@@ -5,8 +5,8 @@ against simulations.
 ``python bench/go_gnugo.py --runs 1:500,1:2000,1:8000,10:2000 --games 100 --dir go-runs``
 plays each LEVEL:SIMULATIONS[:FPU[:PRIOR[:PATTERNS]]] pairing (FPU: go-mcts's first-play
 urgency, PRIOR: the weight of its tree knowledge, PATTERNS: 1 for MoGo's 3x3 patterns in
-the play-outs; go-mcts's defaults, 0, 20 and 0, unless given) as ``gamesearch match go
-go-mcts:playouts=N,fpu=F,prior=P[,patterns=true] gtp:cmd=gnugo ... --level L --games G
+the play-outs, 0 for none; go-mcts's defaults, 0, 20 and 1, unless given) as ``gamesearch
+match go go-mcts:playouts=N,fpu=F,prior=P,patterns=B gtp:cmd=gnugo ... --level L --games G
 --out DIR/L{L}_p{N}_fpu{F}[_prior{P}][_pat].jsonl`` (no ``_prior`` part for prior 0, the
 runs made before the option; colours alternate, each game stored as it ends; the same
 command resumes a killed run and replays nothing), then prints one table and writes
@@ -42,12 +42,12 @@ class Run(NamedTuple):
     playouts: int
     fpu: int = 0
     prior: int = 20
-    patterns: int = 0
+    patterns: int = 1
 
     @property
     def spec(self) -> str:
         return (f"go-mcts:playouts={self.playouts},fpu={self.fpu},prior={self.prior}"
-                + (",patterns=true" if self.patterns else ""))
+                + (",patterns=true" if self.patterns else ",patterns=false"))
 
     @property
     def label(self) -> str:
@@ -56,8 +56,8 @@ class Run(NamedTuple):
 
 
 def parse_runs(text: str) -> list[Run]:
-    """``1:500,10:2000:1,10:2000:0:0,10:2000:0:20:1`` -> Run(1, 500, 0, 20),
-    Run(10, 2000, 1, 20), Run(10, 2000, 0, 0), Run(10, 2000, 0, 20, 1)."""
+    """``1:500,10:2000:1,10:2000:0:0,10:2000:0:20:0`` -> Run(1, 500, 0, 20, 1),
+    Run(10, 2000, 1, 20, 1), Run(10, 2000, 0, 0, 1), Run(10, 2000, 0, 20, 0)."""
     runs = []
     for item in text.split(","):
         parts = item.split(":")

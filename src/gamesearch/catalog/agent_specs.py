@@ -82,7 +82,7 @@ register_agent("checkers-engine", _checkers_engine, "checkers: the compiled engi
 
 def _go_mcts(time: float = 1.0, playouts: int | None = None, rave: float = 1000.0,
              c: float = 0.2, seed: int | None = None, selfatari: bool = True,
-             reuse: bool = True, patterns: bool = False, fpu: float = 0.0,
+             reuse: bool = True, patterns: bool = True, fpu: float = 0.0,
              prior: float = 20.0) -> Agent:
     from gamesearch.catalog.go_mcts import GoMCTSAgent
 
@@ -94,7 +94,8 @@ def _go_mcts(time: float = 1.0, playouts: int | None = None, rave: float = 1000.
 register_agent("go-mcts", _go_mcts, "go: compiled MCTS with RAVE and eye-aware random "
                "play-outs, time=T seconds a move or playouts=N, rave=K, c=C, seed=N, "
                "selfatari=false lets play-outs self-atari big chains, reuse=false starts "
-               "each move with a new tree, patterns=true adds MoGo's 3x3 patterns, fpu=F: an "
+               "each move with a new tree, patterns=false drops MoGo's 3x3 patterns from the "
+               "play-outs, fpu=F: an "
                "unvisited child's bonus over its AMAF value (0; 1: try each child once first), "
                "prior=N: new children's AMAF statistics start from Go knowledge (captures, "
                "saves, patterns, self-ataris) worth N simulations (20; 0: none)")

@@ -5,10 +5,12 @@ children by UCT blended with RAVE (all-moves-as-first: a move's value over every
 simulation in which the side to move played that point later on, Gelly and Silver 2007),
 expands a leaf on its second visit (every legal point that is not the mover's own eye,
 and the pass), plays out at random without filling eyes, and scores by area with komi.
-Play-outs answer the last move (captures, saves) and, by default, never self-atari a
-chain of two or more stones (MoGo's and Fuego's first play-out rules; ``selfatari=false``
-turns that off, for comparison); ``patterns=true`` adds MoGo's 3x3 patterns next to the
-last move (games/go/patterns.py) before the random move.
+Play-outs answer the last move (captures, saves), then play MoGo's 3x3 patterns next to
+it (games/go/patterns.py) before a random move, and never self-atari a chain of two or
+more stones (MoGo's and Fuego's first play-out rules; ``selfatari=false`` and
+``patterns=false`` turn them off, for comparison; the patterns are on by default since
+2026-11-26: against GNU Go level 10 they raised the score from 17.5% to 31.5%, 100 games
+each).
 The blend is ``(1 - beta) * Q + beta * AMAF`` with ``beta = sqrt(k / (3 n + k))``
 (``k = rave``): early on the AMAF value guides, later the child's own. An unvisited child
 is worth its AMAF value plus ``fpu``: with 0 (the default) the AMAF value alone decides, as
@@ -205,7 +207,7 @@ class GoMCTSAgent(Agent):
     def __init__(self, time: float | None = 1.0, playouts: int | None = None,
                  rave: float = 1000.0, c: float = 0.2, seed: int | None = None,
                  nodes: int = 2_000_000, selfatari: bool = True, reuse: bool = True,
-                 patterns: bool = False, fpu: float = 0.0, prior: float = 20.0) -> None:
+                 patterns: bool = True, fpu: float = 0.0, prior: float = 20.0) -> None:
         if not 0.0 <= fpu <= 10.0:
             raise GameSearchError(f"fpu must be in 0..10, got {fpu:g}")
         if not 0.0 <= prior <= 10_000.0:
@@ -224,7 +226,7 @@ class GoMCTSAgent(Agent):
         bound = f"playouts={playouts}" if playouts is not None else f"time={time:g}"
         self.spec = f"go-mcts:{bound}" + (f",seed={seed}" if seed is not None else "") \
             + ("" if selfatari else ",selfatari=false") + ("" if reuse else ",reuse=false") \
-            + (",patterns=true" if patterns else "") + (f",fpu={fpu:g}" if fpu != 0.0 else "") \
+            + ("" if patterns else ",patterns=false") + (f",fpu={fpu:g}" if fpu != 0.0 else "") \
             + (f",prior={prior:g}" if prior != 20.0 else "")
 
     def reset(self) -> None:
