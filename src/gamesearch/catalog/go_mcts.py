@@ -326,8 +326,9 @@ class GoMCTSAgent(Agent):
         still go wrong."""
         began = clock.perf_counter()
         mover = state[1]
-        margin = game.score(state) * (1 if mover == 0 else -1)
-        if state[2] == 1 and margin > 0:  # the opponent passed and the count is ours
+        # the opponent passed and the count is ours (counted only then: it is read nowhere
+        # else)
+        if state[2] == 1 and game.score(state) * (1 if mover == 0 else -1) > 0:
             stats = SearchStats(nodes=0, iterations=0, extra={"reused": 0})
             stats.seconds = clock.perf_counter() - began
             self.kept = None
