@@ -85,20 +85,12 @@ def match_files(folder: Path, run: Run) -> list[Path]:
     return [p for p in [first, *parts] if p.exists()]
 
 
-def count_games(path: Path) -> int:
-    """Games stored in one match file (0 if none)."""
-    if not path.exists():
-        return 0
-    return sum(json.loads(line).get("type") == "game"
-               for line in path.read_text().splitlines() if line.strip())
-
-
 def play(folder: Path, run: Run, games: int, seed: int, jobs: int = 1) -> None:
     """Play (or finish) one pairing through the CLI's resumable match, in ``jobs``
     processes at once: the games still missing are shared out among the jobs' files."""
     files = [match_file(folder, run, j) for j in range(jobs)]
-    have = [count_games(f) for f in files]
-    missing = games - sum(count_games(f) for f in match_files(folder, run))
+    have = [int((tally([f]) or {}).get("games", 0)) if f.exists() else 0 for f in files]
+    missing = games - int((tally(match_files(folder, run)) or {}).get("games", 0))
     procs = []
     for j, (path, done) in enumerate(zip(files, have)):
         share = max(0, missing) // jobs + (j < max(0, missing) % jobs)
