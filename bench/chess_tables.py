@@ -7,13 +7,14 @@ Run from the repository root (Stockfish the Debian package at /usr/games/stockfi
     python bench/chess_tables.py --dir tables/chess --positions 100 --nodes 3000000
 
 For every table in the folder: slots, real positions, wins/draws/losses, the build's
-seconds and passes (from the manifest), the longest win in plies and as a mate in moves
-beside the published longest mate where there is one (KQvK 10, KRvK 16, KBBvK 19,
-KBNvK 33), then Stockfish on ``--positions`` random positions of each table (seeded, both
-sides to move, ``--nodes`` nodes a position, hash cleared): whether it agrees on
-win/draw/loss (a mate score, or beyond 1.5 pawns either way where it announces none), and of
-the mates it announces, how many equal ours, are longer (Stockfish found a slower mate)
-or shorter (which would mean our tables are wrong).
+seconds and levels (passes, for a build by the older forward method; from the manifest),
+the longest win in plies and as a mate in moves beside the published longest mate where
+there is one (KQvK 10, KRvK 16, KBBvK 19, KBNvK 33), then Stockfish on ``--positions``
+random positions of each table (seeded, both sides to move, ``--nodes`` nodes a position,
+hash cleared): whether it agrees on win/draw/loss (a mate score, or beyond 1.5 pawns
+either way where it announces none), and of the mates it announces, how many equal ours,
+are longer (Stockfish found a slower mate) or shorter (which would mean our tables are
+wrong).
 """
 
 from __future__ import annotations
@@ -51,7 +52,8 @@ def table_rows(folder: Path) -> list[dict]:
         rows.append({"table": name, "slots": info["slots"], "positions": int(real.sum()),
                      "wins": int(wins.sum()), "draws": int(((values == DRAW) & real).sum()),
                      "losses": int(((values == LOSS) & real).sum()),
-                     "seconds": info.get("seconds"), "passes": info.get("passes"),
+                     "seconds": info.get("seconds"),
+                     "levels": info.get("levels", info.get("passes")),
                      "longest_plies": longest, "longest_mate": (longest + 1) // 2,
                      "published": LONGEST_MATES.get(name)})
     return rows
@@ -122,13 +124,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.only:
         rows = [r for r in rows if r["table"] in args.only.split(",")]
     print(f"{'table':>7} {'slots':>11} {'positions':>11} {'wins':>11} {'draws':>10} "
-          f"{'losses':>10} {'s':>7} {'passes':>6} {'longest':>8} {'mate in':>7} "
+          f"{'losses':>10} {'s':>7} {'levels':>6} {'longest':>8} {'mate in':>7} "
           f"{'published':>9}")
     for r in rows:
         pub = "" if r["published"] is None else str(r["published"])
         secs = "" if r["seconds"] is None else f"{r['seconds']:.1f}"
         print(f"{r['table']:>7} {r['slots']:>11,} {r['positions']:>11,} {r['wins']:>11,} "
-              f"{r['draws']:>10,} {r['losses']:>10,} {secs:>7} {r['passes'] or '':>6} "
+              f"{r['draws']:>10,} {r['losses']:>10,} {secs:>7} {r['levels'] or '':>6} "
               f"{r['longest_plies']:>8} {r['longest_mate']:>7} {pub:>9}")
     sf = []
     if args.positions and Path(STOCKFISH).exists():

@@ -17,7 +17,7 @@ from gamesearch.errors import GameSearchError
 from gamesearch.games.checkers import index as I
 from gamesearch.games.checkers import kernel as K
 from gamesearch.games.checkers.kernel import MAX_ACTIONS, encode_state, primitives
-from gamesearch.tables import store, sweep
+from gamesearch.tables import levels, store, sweep
 from gamesearch.tables.build import TableSpec
 
 MAX_PIECES = 8
@@ -40,7 +40,7 @@ def compiled_sweep() -> Any:
     prims = primitives()
     # the tag names every source compiled in, the kernel's too: numba's cache does not
     # notice a change in a function that a cached one calls
-    templates = (*sweep.TEMPLATES, *sweep.DEFAULT_END, *I.TEMPLATES)
+    templates = (*sweep.TEMPLATES, *levels.TEMPLATES, *sweep.DEFAULT_END, *I.TEMPLATES)
     tag = f"checkers_tables_{source_tag(*templates, *K.TEMPLATES)}"
     return specialize(templates,
                       {"legal": prims.legal, "play": prims.play}, tag)

@@ -20,7 +20,7 @@ import numpy as np
 
 from gamesearch.errors import GameSearchError
 from gamesearch.games.chess import tables_index as T
-from gamesearch.tables import store, sweep
+from gamesearch.tables import levels, store, sweep
 from gamesearch.tables.build import TableSpec
 
 P, N, B, R, Q = 1, 2, 3, 4, 5
@@ -62,10 +62,11 @@ def compiled_sweep() -> Any:
     from gamesearch.games.chess import legal as legal_module
     from gamesearch.kernels.specialize import source_tag, specialize
 
-    sources = source_tag(*sweep.TEMPLATES, T, board_module, legal_module, bitboards_module)
+    templates = (*sweep.TEMPLATES, *levels.TEMPLATES)
+    sources = source_tag(*templates, T, board_module, legal_module, bitboards_module)
     tag = f"chess_tables_{sources}"
     bindings = {f.__name__: f for f in T.TABLE_FUNCTIONS}
-    return specialize(sweep.TEMPLATES, bindings, tag)
+    return specialize(templates, bindings, tag)
 
 
 def table_spec(pieces: int, only: list[str] | None = None) -> TableSpec:

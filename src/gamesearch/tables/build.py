@@ -10,7 +10,7 @@ the game's kernel and indexing, and the largest move buffer the kernel needs.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ import numpy as np
 from gamesearch.durable import OutputFileError, StopRequest, hold_folder_lock
 from gamesearch.errors import GameSearchError
 from gamesearch.tables import store
+from gamesearch.tables.levels import TOO_LONG
 from gamesearch.tables.sweep import DRAW, LOSS, MAX_DISTANCE, NO_POSITION_DISTANCE, WIN
 
 Progress = Callable[[str, int, int], None]
@@ -57,23 +58,29 @@ class BuildReport:
 
 
 def build_tables(spec: TableSpec, folder: Path, progress: Progress | None = None,
-                 ) -> tuple[BuildReport, np.ndarray, np.ndarray]:
+                 method: str = "levels") -> tuple[BuildReport, np.ndarray, np.ndarray]:
     """Build (or resume) ``spec``'s tables in ``folder``; returns the report and the
-    values and distances of every slot."""
+    values and distances of every slot. ``method`` is "levels" (tables/levels.py: each
+    position's moves generated twice) or "passes" (tables/sweep.py: once a pass, the
+    reference)."""
+    if method not in SOLVERS:
+        raise GameSearchError(f"tables: method is one of {', '.join(SOLVERS)}, not "
+                              f"{method!r}")
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise OutputFileError(f"{str(folder)!r} is a file, not a folder for tables")
     folder.mkdir(parents=True, exist_ok=True)
     lock = hold_folder_lock(folder, "tables folder")
     try:
-        return _build(spec, folder, progress)
+        return _build(spec, folder, progress, SOLVERS[method])
     finally:
         import os
 
         os.close(lock)
 
 
-def _build(spec: TableSpec, folder: Path, progress: Progress | None):
+def _build(spec: TableSpec, folder: Path, progress: Progress | None,
+           solve: Callable[..., dict[str, int] | None]):
     manifest = store.read_manifest(folder, spec.game)
     values = np.zeros(spec.total_slots, np.uint8)
     dist = np.zeros(spec.total_slots, np.uint8)
@@ -93,13 +100,11 @@ def _build(spec: TableSpec, folder: Path, progress: Progress | None):
                     report.interrupted = True
                     break
                 slice_began = time.perf_counter()
-                passes = _solve_slice(spec, values, dist, name, lo, n, buf, progress,
-                                      number, stop)
-                if passes is None:  # Ctrl-C between two passes: this slice is redone
+                info = solve(spec, values, dist, name, lo, n, buf, progress, number, stop)
+                if info is None:  # Ctrl-C between two steps: this slice is redone
                     report.interrupted = True
                     break
-                info = {"passes": passes, "seconds": round(time.perf_counter()
-                                                           - slice_began, 3)}
+                info["seconds"] = round(time.perf_counter() - slice_began, 3)
                 store.save_slice(folder, name, values[lo:lo + n], dist[lo:lo + n],
                                  manifest, info)
                 report.built.append(name)
@@ -112,13 +117,90 @@ def _build(spec: TableSpec, folder: Path, progress: Progress | None):
     return report, values, dist
 
 
+CHUNK = 1 << 18
+"""Slots linked per compiled call: the unit of progress and of a stop request."""
+
+
 def _solve_slice(spec: TableSpec, values: np.ndarray, dist: np.ndarray, name: str, lo: int,
                  n: int, buf: np.ndarray, progress: Progress | None,
-                 number: int, stop: StopRequest) -> int | None:
-    """Mark the ends, then sweep until a pass decides nothing and every distance the
-    slice's positions reach in other slices has been seen (a move to a loss in 30 decides
-    nothing before pass 31); the number of passes, or None when asked to stop (the slice
-    is left unfinished)."""
+                 number: int, stop: StopRequest) -> dict[str, int] | None:
+    """Mark the ends, link the slice backwards (every move into it, as lists of
+    predecessors) and decide it level by level (tables/levels.py); the number of levels
+    and of moves into the slice (for the manifest), or None when asked to stop (the slice
+    is left unfinished, and redone)."""
+    sid = spec.slice_ids[name]
+    code = spec.code
+    hi = lo + n
+    code.mark_ends(values, dist, spec.meta, sid, lo, hi, buf)
+    inside = np.zeros(n, np.int16)
+    npred = np.zeros(n, np.int32)
+    sched = np.zeros(n, np.uint8)
+    out_win = np.zeros(n, np.uint8)
+    blocked = np.zeros(n, np.uint8)
+
+    def abandon() -> None:
+        values[lo:hi] = 0
+        dist[lo:hi] = 0
+
+    def chunks(step: str) -> Iterator[tuple[int, int]]:
+        for a in range(lo, hi, CHUNK):
+            yield a, min(a + CHUNK, hi)
+            if progress is not None:
+                progress(f"slice {name} {step} {min(a + CHUNK, hi) - lo:,}/{n:,}", number,
+                         len(spec.slices))
+
+    for a, b in chunks("moves out"):
+        missing, too_long = code.link_out(values, dist, spec.meta, sid, lo, hi, a, b, buf,
+                                          inside, npred, sched, out_win, blocked)
+        if missing:
+            raise GameSearchError(f"{spec.game} tables: slice {name} reaches positions of "
+                                  "a slice not built yet (the build order is wrong)")
+        if too_long:
+            raise _too_long(spec, name)
+        if stop.requested:
+            abandon()
+            return None
+    start = np.zeros(n + 1, np.int64)
+    np.cumsum(npred, out=start[1:])
+    pred = np.empty(int(start[-1]), np.int32)
+    npred[:] = 0
+    for a, b in chunks("moves in"):
+        code.link_in(values, spec.meta, sid, lo, a, b, buf, start, npred, pred)
+        if stop.requested:
+            abandon()
+            return None
+    del npred
+    latest = code.seed_losses(values, lo, hi, inside, sched, out_win, blocked)
+    frontier = np.empty(n, np.int32)
+    level = 0
+    while True:
+        if latest == TOO_LONG:
+            raise _too_long(spec, name)
+        scheduled = code.decide_level(values, dist, lo, hi, level, start, pred, inside,
+                                      sched, out_win, blocked, frontier)
+        if scheduled == TOO_LONG:
+            raise _too_long(spec, name)
+        latest = max(latest, scheduled)
+        if progress is not None:
+            progress(f"slice {name} level {level}", number, len(spec.slices))
+        if stop.requested:
+            abandon()
+            return None
+        if level >= latest:
+            break
+        level += 1
+    code.settle(values, lo, hi)
+    return {"levels": level + 1, "moves_in": len(pred)}
+
+
+def _sweep_slice(spec: TableSpec, values: np.ndarray, dist: np.ndarray, name: str, lo: int,
+                 n: int, buf: np.ndarray, progress: Progress | None,
+                 number: int, stop: StopRequest) -> dict[str, int] | None:
+    """The forward passes of retrograde.py, the reference the level method is tested
+    against (``method="passes"``). Mark the ends, then sweep until a pass decides nothing
+    and every distance the slice's positions reach in other slices has been seen (a move
+    to a loss in 30 decides nothing before pass 31); the number of passes, or None when
+    asked to stop (the slice is left unfinished)."""
     sid = spec.slice_ids[name]
     code = spec.code
     code.mark_ends(values, dist, spec.meta, sid, lo, lo + n, buf)
@@ -145,4 +227,12 @@ def _solve_slice(spec: TableSpec, values: np.ndarray, dist: np.ndarray, name: st
         if not decided and k - 1 >= known:
             break
     code.settle(values, lo, lo + n)
-    return k
+    return {"passes": k}
+
+
+def _too_long(spec: TableSpec, name: str) -> GameSearchError:
+    return GameSearchError(f"{spec.game} tables: slice {name} has a distance over "
+                           f"{MAX_DISTANCE} plies (distances are one byte)")
+
+
+SOLVERS = {"levels": _solve_slice, "passes": _sweep_slice}
