@@ -5,17 +5,19 @@ Stockfish the Debian package at /usr/games/stockfish)::
 
     python bench/chess_perft.py perft [--depth 5] [--kiwipete 4] [--repeat 3]
     python bench/chess_perft.py nps [--seconds 3]
-    python bench/chess_perft.py match [--games 8] [--movetime 0.2] [--stockfish-elo 1500]
-        [--pgn games.pgn]
+    python bench/chess_perft.py match [--games 8] [--movetime 0.2 | --tc 10+0.1]
+        [--stockfish-elo 1500] [--pgn games.pgn] [--jobs 2]
     python bench/chess_perft.py threads [--seconds 2] [--depth 8] [--threads 1 2]
 
 perft: leaves per second of our compiled perft, python-chess's (legal moves, push/pop, the
 last ply counted without playing it) and Stockfish's ``go perft``, on the start position
 and Kiwipete (ours and python-chess: the fastest of ``--repeat`` runs each). nps: our
 engine, sunfish's searcher and Stockfish (one thread) for the same time on the same
-positions. match: our UCI engine against sunfish's UCI engine at equal
-time per move, from seeded random 4-ply openings, each played with both colours; games
-longer than 200 plies are adjudicated drawn. Prints the score with a 95% Wilson interval.
+positions. match: our UCI engine against sunfish's UCI engine (or Stockfish, or any UCI
+command) at equal time per move or on equal clocks (``--tc``: base + increment, each
+side's clock run on the wall time its engine takes; a side whose clock runs out loses),
+from seeded random 4-ply openings, each played with both colours; games longer than 200
+plies are adjudicated drawn. Prints the score with a 95% Wilson interval.
 threads: our engine with each ``--threads`` count (Lazy SMP) on ``THREAD_FENS``, a fresh
 table each search: the depth finished and all threads' nodes per second in ``--seconds``
 a position (every node searched, the unfinished iteration's too), then the seconds to
@@ -35,8 +37,10 @@ import random
 import shlex
 import shutil
 import sys
+import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import chess
 import chess.engine
@@ -165,73 +169,154 @@ def _sunfish_nodes(sunfish, board: chess.Board, seconds: float) -> tuple[int, fl
     return searcher.nodes, time.perf_counter() - start
 
 
-def bench_match(games: int, movetime: float, seed: int, elo: int | None = None,
-                pgn_path: str | None = None, opponent: str | None = None) -> None:
-    """Our UCI engine against sunfish, Stockfish at ``elo``, or the UCI command
-    ``opponent`` (another build of ours, say); both engines are quit however the match
-    ends (an error used to leave their threads holding the process)."""
+@dataclass(frozen=True)
+class Clock:
+    """A time control: ``base`` seconds and ``inc`` a move (Fischer), or a fixed ``movetime``
+    a move when ``base`` is None."""
+
+    movetime: float = 0.2
+    base: float | None = None
+    inc: float = 0.0
+
+    @staticmethod
+    def parse(tc: str | None, movetime: float) -> Clock:
+        """``10+0.1`` (base + increment, in seconds), or None for ``movetime`` a move."""
+        if tc is None:
+            return Clock(movetime)
+        base, _, inc = tc.partition("+")
+        try:
+            clock = Clock(base=float(base), inc=float(inc or 0))
+        except ValueError:
+            raise ValueError(f"--tc is BASE+INC in seconds (10+0.1), not {tc!r}") from None
+        if not (clock.base > 0 and clock.inc >= 0 and math.isfinite(clock.base + clock.inc)):
+            raise ValueError(f"--tc needs a base above 0 and an increment of 0 or more: {tc!r}")
+        return clock
+
+    def __str__(self) -> str:
+        return f"{self.movetime} s a move" if self.base is None else f"{self.base:g}+{self.inc:g}"
+
+
+def _engines(elo: int | None, opponent: str | None) -> tuple[list[str], str, dict]:
+    """The opponent's command, name and UCI options."""
     if opponent is not None:
-        command, who, options = shlex.split(opponent), opponent, {}
-    elif elo is None:
-        command, who, options = [sys.executable, "-m", "sunfish"], "sunfish", {}
-    else:
-        command, who = STOCKFISH, f"Stockfish UCI_Elo {elo}"
-        options = {"Threads": 1, "UCI_LimitStrength": True, "UCI_Elo": elo}
-    with chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "gamesearch", "uci"],
-                                             timeout=120) as ours, \
-            chess.engine.SimpleEngine.popen_uci(command, timeout=120) as fish:
-        ours.ping()
-        fish.ping()
-        if options:
-            fish.configure(options)
-        score, played = _play_games(ours, fish, who, games, movetime, seed, pgn_path)
+        return shlex.split(opponent), opponent, {}
+    if elo is None:
+        return [sys.executable, "-m", "sunfish"], "sunfish", {}
+    return ([STOCKFISH], f"Stockfish UCI_Elo {elo}",
+            {"Threads": 1, "UCI_LimitStrength": True, "UCI_Elo": elo})
+
+
+def bench_match(games: int, clock: Clock, seed: int, elo: int | None = None,
+                pgn_path: str | None = None, opponent: str | None = None,
+                jobs: int = 1) -> None:
+    """Our UCI engine against sunfish, Stockfish at ``elo``, or the UCI command
+    ``opponent`` (another build of ours, say), ``jobs`` games at a time (each pair of
+    engines plays one game at a time; the games and openings do not depend on ``jobs``)."""
+    openings = _openings(games, seed)
+    command, who, options = _engines(elo, opponent)
+    lock = threading.Lock()
+    tally = {"score": 0.0, "played": 0}
+
+    def worker(numbers: list[int]) -> None:
+        # both engines are quit however the match ends (an error used to leave their
+        # threads holding the process)
+        with chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "gamesearch", "uci"],
+                                                 timeout=120) as ours, \
+                chess.engine.SimpleEngine.popen_uci(command, timeout=120) as fish:
+            ours.ping()
+            fish.ping()
+            if options:
+                fish.configure(options)
+            for g in numbers:
+                board, result, flagged = _play_one(ours, fish, openings[g], g, clock)
+                points = _record(board, result, g, who, clock, pgn_path, lock)
+                with lock:
+                    tally["score"] += points
+                    tally["played"] += 1
+                    note = f" ({flagged} lost on time)" if flagged else ""
+                    print(f"game {g + 1}: ours {'white' if g % 2 == 0 else 'black'}, "
+                          f"{result}, {board.ply()} plies{note}; ours "
+                          f"{tally['score']}/{tally['played']}", flush=True)
+
+    threads = [threading.Thread(target=worker, args=(list(range(j, games, jobs)),))
+               for j in range(jobs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    score, played = tally["score"], tally["played"]
     p = score / played
     z = 1.96
     centre = (p + z * z / (2 * played)) / (1 + z * z / played)
     half = z * math.sqrt(p * (1 - p) / played + z * z / (4 * played ** 2)) / (1 + z * z / played)
-    print(f"ours vs {who}: {score}/{played} = {p:.3f} (95% Wilson {centre - half:.3f} .. "
-          f"{centre + half:.3f})")
+    print(f"ours vs {who} at {clock}: {score}/{played} = {p:.3f} (95% Wilson "
+          f"{centre - half:.3f} .. {centre + half:.3f})")
 
 
-def _play_games(ours, fish, who: str, games: int, movetime: float, seed: int,
-                pgn_path: str | None) -> tuple[float, int]:
-    """Play the games (seeded 4-ply openings, each with both colours); our points and
-    the games played."""
+def _openings(games: int, seed: int) -> list[chess.Board]:
+    """Seeded random 4-ply openings, each for two games (both colours)."""
     rng = random.Random(seed)
-    score, played = 0.0, 0
+    openings = []
     for g in range(games):
         if g % 2 == 0:
             opening = chess.Board()
             for _ in range(4):
                 opening.push(rng.choice(list(opening.legal_moves)))
-        board = opening.copy()
-        white_is_ours = g % 2 == 0
-        result = None
-        while not board.is_game_over(claim_draw=True) and board.ply() < 200:
-            engine = ours if (board.turn == chess.WHITE) == white_is_ours else fish
-            move = engine.play(board, chess.engine.Limit(time=movetime)).move
-            if move is None:  # "bestmove (none)" in a live position: that side resigns
-                result = "0-1" if board.turn == chess.WHITE else "1-0"
-                print(f"game {g + 1}: {'ours' if engine is ours else who} resigned at ply "
-                      f"{board.ply()} ({board.fen()})", flush=True)
-                break
-            board.push(move)
-        if result is None:
-            result = board.result(claim_draw=True) if board.is_game_over(claim_draw=True) \
-                else "1/2-1/2"
-        if pgn_path:  # every game kept, appended as it ends
-            record = chess.pgn.Game.from_board(board)
-            names = ("gamesearch", who) if white_is_ours else (who, "gamesearch")
-            record.headers.update({"White": names[0], "Black": names[1], "Result": result,
-                                   "Round": str(g + 1), "Event": f"{movetime} s a move"})
-            with open(pgn_path, "a", encoding="utf-8") as out:
-                print(record, file=out, end="\n\n")
-        points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
-        score += points if white_is_ours else 1 - points
-        played += 1
-        print(f"game {g + 1}: ours {'white' if white_is_ours else 'black'}, {result}, "
-              f"{board.ply()} plies; ours {score}/{played}", flush=True)
-    return score, played
+        openings.append(opening)
+    return openings
+
+
+def _play_one(ours, fish, opening: chess.Board, g: int, clock: Clock,
+              ) -> tuple[chess.Board, str, str]:
+    """Game ``g`` (ours White when g is even) to its end (or 200 plies: a draw); the
+    board, the result, and who lost on time ("" if nobody). With a base + increment each
+    side's clock runs on the wall time its engine took, the increment added after each
+    move. Each engine hears ``ucinewgame`` when a game begins."""
+    white_is_ours = g % 2 == 0
+    board = opening.copy()
+    left = {chess.WHITE: clock.base, chess.BLACK: clock.base}
+    while not board.is_game_over(claim_draw=True) and board.ply() < 200:
+        mover = board.turn
+        engine = ours if (mover == chess.WHITE) == white_is_ours else fish
+        if clock.base is None:
+            limit = chess.engine.Limit(time=clock.movetime)
+        else:
+            limit = chess.engine.Limit(white_clock=left[chess.WHITE],
+                                       black_clock=left[chess.BLACK],
+                                       white_inc=clock.inc, black_inc=clock.inc)
+        began = time.perf_counter()
+        move = engine.play(board, limit, game=g).move
+        if clock.base is not None:
+            left[mover] -= time.perf_counter() - began
+            if left[mover] < 0:
+                loser = "ours" if engine is ours else "the opponent"
+                return board, ("0-1" if mover == chess.WHITE else "1-0"), loser
+            left[mover] += clock.inc
+        if move is None:  # "bestmove (none)" in a live position: that side resigns
+            print(f"{'ours' if engine is ours else 'the opponent'} resigned at ply "
+                  f"{board.ply()} ({board.fen()})", flush=True)
+            return board, ("0-1" if mover == chess.WHITE else "1-0"), ""
+        board.push(move)
+    result = board.result(claim_draw=True) if board.is_game_over(claim_draw=True) \
+        else "1/2-1/2"
+    return board, result, ""
+
+
+def _record(board: chess.Board, result: str, g: int, who: str, clock: Clock,
+            pgn_path: str | None, lock: threading.Lock) -> float:
+    """Append the game to the PGN (every game kept, as it ends); our points."""
+    white_is_ours = g % 2 == 0
+    if pgn_path:
+        record = chess.pgn.Game.from_board(board)
+        names = ("gamesearch", who) if white_is_ours else (who, "gamesearch")
+        record.headers.update({"White": names[0], "Black": names[1], "Result": result,
+                               "Round": str(g + 1), "Event": str(clock)})
+        if clock.base is not None:
+            record.headers["TimeControl"] = f"{clock.base:g}+{clock.inc:g}"
+        with lock, open(pgn_path, "a", encoding="utf-8") as out:
+            print(record, file=out, end="\n\n")
+    points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
+    return points if white_is_ours else 1 - points
 
 
 def bench_threads(seconds: float, depth: int, counts: list[int]) -> None:
@@ -297,6 +382,11 @@ def main() -> None:
     m = sub.add_parser("match")
     m.add_argument("--games", type=int, default=8)
     m.add_argument("--movetime", type=float, default=0.2)
+    m.add_argument("--tc", default=None,
+                   help="a clock for each side instead of --movetime: BASE+INC seconds, "
+                   "e.g. 10+0.1")
+    m.add_argument("--jobs", type=int, default=1,
+                   help="games played at once (each by its own pair of engines)")
     m.add_argument("--seed", type=int, default=1)
     m.add_argument("--stockfish-elo", type=int, default=None,
                    help="play Stockfish with UCI_LimitStrength at this UCI_Elo, not sunfish")
@@ -316,14 +406,18 @@ def main() -> None:
     elif args.what == "threads":
         bench_threads(args.seconds, args.depth, args.threads)
     else:
-        if args.games < 1 or args.movetime <= 0:
-            parser.error("--games must be at least 1 and --movetime above 0")
+        if args.games < 1 or args.movetime <= 0 or args.jobs < 1:
+            parser.error("--games and --jobs must be at least 1 and --movetime above 0")
+        try:
+            clock = Clock.parse(args.tc, args.movetime)
+        except ValueError as error:
+            parser.error(str(error))
         if args.pgn and os.path.isdir(args.pgn):
             parser.error(f"--pgn {args.pgn} is a folder, not a PGN file")
         if args.opponent is not None and args.stockfish_elo is not None:
             parser.error("--opponent and --stockfish-elo exclude each other")
-        bench_match(args.games, args.movetime, args.seed, args.stockfish_elo, args.pgn,
-                    args.opponent)
+        bench_match(args.games, clock, args.seed, args.stockfish_elo, args.pgn,
+                    args.opponent, min(args.jobs, args.games))
 
 
 if __name__ == "__main__":
