@@ -18,7 +18,7 @@ from gamesearch.games.checkers import index as I
 from gamesearch.games.checkers import kernel as K
 from gamesearch.games.checkers.kernel import MAX_ACTIONS, encode_state, primitives
 from gamesearch.tables import levels, store, sweep
-from gamesearch.tables.build import TableSpec
+from gamesearch.tables.build import TableSpec, solve_bytes
 
 MAX_PIECES = 8
 """Chinook's databases went to 8 pieces; a bigger request is refused before any work."""
@@ -66,11 +66,20 @@ def table_spec(pieces: int, only: list[str] | None = None) -> TableSpec:
                      slice_ids={name_of(c): I.slice_id(*c) for c in configs})
 
 
+MOVES_IN_PER_SLOT = 8
+"""The moves into a slice per slot that the level solve lists, with room: at most 5.5 in
+the 1-4 piece manifests (four kings, 2026-11-26); more kings move more."""
+
+
 def estimate(pieces: int) -> dict[str, float]:
-    """Slots and bytes a build of 1 .. ``pieces`` pieces needs (memory while building: two
-    bytes a slot; on disk: a quarter byte plus a byte a slot)."""
+    """Slots and bytes a build of 1 .. ``pieces`` pieces needs: in memory two bytes a slot,
+    and for the level solve (the default method) ``solve_bytes`` more for the largest
+    slice; on disk a quarter byte plus a byte a slot."""
     slots = 2 * sum(PUBLISHED[n] for n in range(1, pieces + 1))
-    return {"slots": slots, "memory_bytes": 2 * slots, "disk_bytes": slots // 4 + slots}
+    largest = 2 * max(I.slice_size(c) for c in I.slices_of(pieces))
+    return {"slots": slots, "memory_bytes": 2 * slots,
+            "solve_bytes": solve_bytes(largest, MOVES_IN_PER_SLOT),
+            "disk_bytes": slots // 4 + slots}
 
 
 def config_of(cells: str) -> tuple[int, int, int, int]:

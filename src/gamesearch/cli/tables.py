@@ -39,6 +39,10 @@ def _progress_bar(first: str, total: int) -> tuple[Any, Callable[[str, int, int]
     return bar, progress
 
 
+MEMORY_CAP = 16 * 2**30
+"""The most memory a build may plan to hold (checkers' 6 pieces by passes: 10 GiB)."""
+
+
 def _game(name: str) -> Any:
     """The game's tables module (catalog), or one clear error."""
     if name not in GAMES:
@@ -64,13 +68,16 @@ def build_command(
     only: str = typer.Option(None, "--only", help="chess: these tables (and what they "
                              "reach), e.g. KQvK,KRvK"),
     folder: Path = typer.Option(None, "--dir", help="where the files go (tables/GAME)"),
+    method: str = typer.Option("levels", "--method", help="levels (fast: each position's "
+                               "moves generated twice, lists of predecessors in memory) "
+                               "or passes (lean: the moves generated once a pass)"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """Build every position of 1..N pieces: win/loss/draw and distance, checksummed files.
 
     Killed or stopped with Ctrl-C, the same command resumes at the first unfinished slice.
-    Checkers up to 4 pieces and chess up to 3 take a minute or two on a laptop;
-    docs/TABLES.md has the figures for more.
+    Checkers up to 4 pieces and chess up to 3 take under a minute on a laptop core; chess
+    to 4 pieces about half an hour and 1.4 GB; docs/TABLES.md has the figures.
 
     gamesearch tables build checkers --pieces 3
     gamesearch tables build chess --pieces 3
@@ -79,17 +86,22 @@ def build_command(
 
     module = _game(game_name)
     folder = _folder(folder, game_name)
+    if method not in ("levels", "passes"):
+        raise GameSearchError(f"tables build: --method is levels or passes, not {method!r}")
     need = module.estimate(pieces)
-    if need["memory_bytes"] > 16 * 2**30:
+    memory = need["memory_bytes"] + (need["solve_bytes"] if method == "levels" else 0)
+    if memory > MEMORY_CAP:
+        lean = ("" if method == "passes" or need["memory_bytes"] > MEMORY_CAP else
+                f"; --method passes needs {need['memory_bytes'] / 2**30:,.0f} GiB (slower)")
         raise GameSearchError(
-            f"tables build: {pieces} pieces needs {need['memory_bytes'] / 2**30:,.0f} GiB of "
-            f"memory and {need['disk_bytes'] / 2**30:,.0f} GiB of disk; this build keeps "
-            "every slot in memory (see docs/TABLES.md for the plan beyond 5 pieces)")
+            f"tables build: {pieces} pieces needs {memory / 2**30:,.0f} GiB of memory and "
+            f"{need['disk_bytes'] / 2**30:,.0f} GiB of disk; this build keeps every slot in "
+            f"memory, and allows {MEMORY_CAP // 2**30} GiB{lean} (docs/TABLES.md)")
     spec = _spec(module, pieces, only)
     bar, progress = _progress_bar("compiling", len(spec.slices))
     began = time.perf_counter()
     with bar:
-        report, _, _ = build_tables(spec, folder, progress)
+        report, _, _ = build_tables(spec, folder, progress, method)
     data = {"game": game_name, "pieces": pieces, "folder": str(folder),
             "slices": len(spec.slices), "built": len(report.built),
             "loaded": len(report.loaded), "slots": spec.total_slots,

@@ -25,6 +25,20 @@ from gamesearch.tables.sweep import DRAW, LOSS, MAX_DISTANCE, NO_POSITION_DISTAN
 
 Progress = Callable[[str, int, int], None]
 
+LINK_SLOT_BYTES = 21
+"""Bytes the level solve holds for each slot of the slice it solves, besides its value and
+distance: the move counts, schedule, longest win outside, the flag, where its list of
+predecessors starts, and its place in a level's frontier."""
+LINK_MOVE_BYTES = 4
+"""Bytes for each move into the slice (one entry of a list of predecessors)."""
+
+
+def solve_bytes(largest_slice: int, moves_in_per_slot: float) -> int:
+    """Memory the level solve holds at most besides every slot's value and distance: the
+    largest slice's counts and lists of predecessors (``moves_in_per_slot``: the moves
+    into a slice per slot, as the manifests record them)."""
+    return int(largest_slice * (LINK_SLOT_BYTES + LINK_MOVE_BYTES * moves_in_per_slot))
+
 
 @dataclass
 class TableSpec:
