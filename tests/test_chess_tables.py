@@ -57,7 +57,7 @@ def test_every_slot_keeps_the_rules(tables3) -> None:
 
 
 @pytest.mark.parametrize("codes", [[], [5], [1], [2, 3], [3, 3], [1, 4], [1, 1], [4, 12],
-                                   [5, 13], [5, 9]])
+                                   [5, 13], [5, 9], [1, 9]])
 def test_every_position_slot_is_its_own_key(codes) -> None:
     """The index in both directions: a slot's position keys back to that slot (random
     slots of each slice, every slot of KvK), and no two slots hold one position."""
@@ -70,9 +70,43 @@ def test_every_position_slot_is_its_own_key(codes) -> None:
     for slot in slots.tolist():
         board, st, _undo, ok = T.state_at(meta, 0, slot)
         if ok:
-            assert T.position_key(board, st[0]) == sig + T.SIGNATURES * slot
+            assert T.position_key(board, st[0], st[2]) == sig + T.SIGNATURES * slot
             keys.add(slot)
     assert len(keys) > len(slots) // 5  # most slots hold a position
+
+
+@pytest.mark.parametrize("fen, push", [
+    ("8/8/8/8/3P4/8/4p3/K1k5 w - - 0 1", None),  # no pawn can take en passant
+    ("4k3/2p5/8/3P4/8/8/8/4K3 b - - 0 1", "c7c5"),  # White takes on c6
+    ("4k3/8/8/8/5p2/8/4P3/K7 w - - 0 1", "e2e4"),  # Black takes on e3
+    ("k7/8/8/8/p7/8/1P6/7K w - - 0 1", "b2b4"),  # on the a-file's side: a file flip away
+])
+def test_en_passant_has_its_own_slot_in_kpvkp(fen, push) -> None:
+    """KPvKP (a pawn each): after a two-square advance beside the other pawn, the
+    position's slot is in the en passant half, it reads back with the same en passant
+    capture, and python-chess and the index agree on the legal moves; without the right
+    (the same pieces, arrived at otherwise) it is another slot."""
+    from gamesearch.games.chess.kernel import arrays_of
+
+    board = chess.Board(fen)
+    if push is not None:
+        board.push_uci(push)
+        assert board.has_legal_en_passant()
+    meta, where = T.table_layout([[1, 9]])
+    half = where[0][1] // 2
+    b, st, _ = arrays_of(board)
+    key = T.position_key(b, st[0], st[2])
+    slot = key >> 8
+    assert (key & 255) == T.signature([1, 9]) and (slot >= half) == (push is not None)
+    back, st2, undo, ok = T.state_at(meta, 0, slot)
+    assert ok == 1 and (st2[2] >= 0) == (push is not None)
+    buf = np.zeros(256, np.int64)
+    assert T.legal((back, st2, undo, ok), buf) == board.legal_moves.count()
+    if push is not None:  # the same pieces without the right: the other half
+        plain = board.copy()
+        plain.ep_square = None
+        b, st, _ = arrays_of(plain)
+        assert (T.position_key(b, st[0], st[2]) >> 8) == slot - half
 
 
 def test_a_position_and_its_mirror_images_share_a_value(tables3) -> None:
@@ -228,8 +262,12 @@ def test_one_piece_each_side_depends_on_its_captures_and_promotions() -> None:
         "KvK", "KNvK", "KBvK", "KRvK", "KQvK", "KPvK",
         "KQvKN", "KQvKB", "KQvKR", "KQvKQ", "KQvKP"]
     assert T.canonical([2, 13]) == [10, 5] and T.canonical([13]) == [5]
-    with pytest.raises(GameSearchError, match="no table 'KPvKP'"):
-        table_spec(4, ["KPvKP"])  # en passant: not indexed
+    pawns = table_spec(4, ["KPvKP"]).slices  # promotions on both sides, captures
+    assert pawns[-1] == "KPvKP" and {"KPvK", "KQvKP", "KRvKP", "KBvKP", "KNvKP",
+                                     "KQvKQ", "KRvKN"} <= set(pawns)
+    assert not {"KQQvK", "KBNvK", "KQvK" + "P" * 2} & set(pawns)
+    with pytest.raises(GameSearchError, match="no table 'KPPvKP'"):
+        table_spec(4, ["KPPvKP"])
 
 
 @pytest.mark.parametrize(("fen", "first_scores"), [

@@ -148,11 +148,11 @@ _packed_value = njit(cache=True)(store.packed_value)
 
 
 @njit(cache=True)
-def _probe(board, side, tb):
+def _probe(board, side, ep, tb):
     """``4 * distance + value`` of a position the tables hold, -1 where they do not: the
     slot as the tables' own index finds it (``tables_index.locate``)."""
     packed, dist, sig_to_slice, base = tb
-    j = TI.locate((sig_to_slice, base), TI.position_key(board, side))
+    j = TI.locate((sig_to_slice, base), TI.position_key(board, side, ep))
     if j < 0:
         return -1
     d = dist[j]
@@ -194,8 +194,8 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
         beta = min(beta, MATE - ply - 1)
         if alpha >= beta:
             return alpha
-        if tb[0].shape[0] > 0 and st[B.CASTLING] == 0 and st[B.EPSQ] < 0:
-            known = _probe(board, us, tb)
+        if tb[0].shape[0] > 0 and st[B.CASTLING] == 0:
+            known = _probe(board, us, st[B.EPSQ], tb)
             if known >= 0:  # exact: a mate in the tables' distance from here, or a draw
                 d = known >> 2
                 v = known & 3

@@ -4,9 +4,9 @@
 Tables hold White's material against a bare black king (KQvK, KRvK, KPvK, KBNvK, ...) or
 one piece each (KQvKR, KRvKB, KQvKP, ...); a position whose stronger material is Black's
 is stored as its colour-flipped image, which has the same value (games/chess/
-tables_index.py). KPvKP is not built: en passant can arise in it, and the index has no
-en passant square. Values are depth to mate in plies for the side to move (a win in d
-plies is mate in (d + 1) / 2 moves), ignoring the 50-move rule, as Nalimov's tables do.
+tables_index.py). KPvKP's index has an en passant bit (tables_index.py). Values are depth
+to mate in plies for the side to move (a win in d plies is mate in (d + 1) / 2 moves),
+ignoring the 50-move rule, as Nalimov's tables do.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import numpy as np
 
 from gamesearch.errors import GameSearchError
 from gamesearch.games.chess import tables_index as T
+from gamesearch.games.chess.board import EPSQ, SIDE
 from gamesearch.tables import levels, store, sweep
 from gamesearch.tables.build import TableSpec, solve_bytes
 
@@ -33,7 +34,7 @@ SLICES = {
         [N, P], [B, P], [R, P], [Q, P], [P, P],
         [N, BLACK | N], [B, BLACK | N], [B, BLACK | B], [R, BLACK | N], [R, BLACK | B],
         [R, BLACK | R], [Q, BLACK | N], [Q, BLACK | B], [Q, BLACK | R], [Q, BLACK | Q],
-        [N, BLACK | P], [B, BLACK | P], [R, BLACK | P], [Q, BLACK | P]],
+        [N, BLACK | P], [B, BLACK | P], [R, BLACK | P], [Q, BLACK | P], [P, BLACK | P]],
 }
 """The pieces besides the kings (White's 1-5, Black's 9-13), by piece count, in build
 order: every capture and promotion leads into a slice built earlier (or its colour-flipped
@@ -76,9 +77,6 @@ def table_spec(pieces: int, only: list[str] | None = None) -> TableSpec:
     if only:
         names = {T.name_of(c) for c in chosen}
         unknown = [o for o in only if o not in names]
-        if unknown == ["KPvKP"]:
-            raise GameSearchError("chess tables: no table 'KPvKP' (en passant can arise in "
-                                  "it, and the index has no en passant square)")
         if unknown:
             raise GameSearchError(f"chess tables: no table {unknown[0]!r} of up to {pieces} "
                                   f"pieces; tables: {', '.join(sorted(names))}")
@@ -157,11 +155,10 @@ class Tables:
         built)."""
         from gamesearch.games.chess.kernel import arrays_of
 
-        if board.castling_rights or board.has_legal_en_passant() or \
-                len(board.piece_map()) > MAX_PIECES:
+        if board.castling_rights or len(board.piece_map()) > MAX_PIECES:
             return None
-        b, st, _ = arrays_of(board)
-        key = int(T.position_key(b, st[0]))
+        b, st, _ = arrays_of(board)  # the en passant square only where a pawn can take
+        key = int(T.position_key(b, st[SIDE], st[EPSQ]))
         name = self.names.get(key & (T.SIGNATURES - 1))
         if name is None or name not in self.manifest["slices"]:
             return None
@@ -210,8 +207,9 @@ class Tables:
 
 def random_positions(name: str, count: int, rng: random.Random) -> list[Any]:
     """``count`` legal, unfinished positions of table ``name`` (e.g. "KBNvK", "KQvKR"),
-    either side to move, no en passant: what the tests and the benchmark check the tables
-    on (python-chess boards)."""
+    either side to move: what the tests and the benchmark check the tables on
+    (python-chess boards). In KPvKP every other one, where a pawn can advance two squares
+    beside the other, is the position after that advance (en passant possible)."""
     import chess
 
     letters = {"P": chess.PAWN, "N": chess.KNIGHT, "B": chess.BISHOP, "R": chess.ROOK,
@@ -234,5 +232,33 @@ def random_positions(name: str, count: int, rng: random.Random) -> list[Any]:
         else:
             board.turn = rng.choice([chess.WHITE, chess.BLACK])
             if board.is_valid() and not board.is_game_over():
+                if name == "KPvKP" and len(found) % 2:
+                    board = _en_passant_position(rng) or board
                 found.append(board)
     return found
+
+
+def _en_passant_position(rng: random.Random) -> Any | None:
+    """A random KPvKP position just after a two-square pawn advance beside the other pawn
+    (en passant possible), or None if the kings drawn make it illegal or over."""
+    import chess
+
+    mover = rng.choice([chess.WHITE, chess.BLACK])
+    f = rng.randrange(8)
+    g = f + rng.choice([-1, 1]) if 0 < f < 7 else (1 if f == 0 else 6)
+    start = chess.square(f, 1 if mover == chess.WHITE else 6)
+    beside = chess.square(g, 3 if mover == chess.WHITE else 4)
+    board = chess.Board(None)
+    board.set_piece_at(start, chess.Piece(chess.PAWN, mover))
+    board.set_piece_at(beside, chess.Piece(chess.PAWN, not mover))
+    free = [sq for sq in range(64) if board.piece_at(sq) is None
+            and sq != start + (8 if mover == chess.WHITE else -8)]
+    for sq, colour in zip(rng.sample(free, 2), (chess.WHITE, chess.BLACK)):
+        board.set_piece_at(sq, chess.Piece(chess.KING, colour))
+    board.turn = mover
+    if not board.is_valid():
+        return None
+    board.push(chess.Move(start, start + (16 if mover == chess.WHITE else -16)))
+    if not board.is_valid() or board.is_game_over() or not board.has_legal_en_passant():
+        return None
+    return board

@@ -14,9 +14,11 @@ Slots that hold no position (two pieces on one square, a pawn on the first or la
 equal pieces out of order, the side not to move in check) are kept and marked as such:
 the index stays a product, simple to compute in both directions. A king on the diagonal
 has two images in the triangle; both slots are kept and solved (the same value), and
-``position_key`` sends every position to one of them. No castling, no en passant (they
-cannot arise in these materials), and the 50-move rule is ignored, as in every
-depth-to-mate table (Thompson, Nalimov).
+``position_key`` sends every position to one of them. No castling (it cannot arise in
+these materials); en passant only in KPvKP, whose slots come twice, the second half for
+positions where the pawn of the side not to move has just advanced two squares beside the
+other (board.py sets the en passant square only then); the 50-move rule is ignored, as in
+every depth-to-mate table (Thompson, Nalimov).
 
 The functions are the primitives :mod:`gamesearch.tables.sweep` is compiled against:
 ``state_at`` (a slot's position as the 0x88 arrays of ``board.py``), ``end_value``
@@ -60,10 +62,16 @@ def king_squares(codes: list[int]) -> int:
     return 32 if any((c & 7) == B.PAWN for c in codes) else 10
 
 
+def en_passant(codes: list[int]) -> bool:
+    """Whether en passant can arise in a slice: a pawn each (KPvKP)."""
+    return B.PAWN in codes and (B.BLACK | B.PAWN) in codes
+
+
 def slice_slots(codes: list[int]) -> int:
     """Slots of a slice: both sides to move, White's king on its ``king_squares``, Black's
-    king and each extra piece anywhere."""
-    return 2 * king_squares(codes) * 64 ** (1 + len(codes))
+    king and each extra piece anywhere; twice that where en passant can arise (the bit:
+    the pawn of the side not to move has just advanced two squares beside the other)."""
+    return (2 if en_passant(codes) else 1) * 2 * king_squares(codes) * 64 ** (1 + len(codes))
 
 
 def name_of(codes: list[int]) -> str:
@@ -123,10 +131,37 @@ def state_at(meta, sid, slot):
         last_code = c
         last_sq = sq
         board[_sq88(sq)] = c
+    if rest & 1:  # en passant: the pawn of the side not to move has just advanced two
+        ep = _en_passant_square(board, side)
+        if ep < 0:
+            ok = False
+        st[B.EPSQ] = ep
     B.set_bitboards(board)
     if ok and B.in_check(board, st, side ^ 1):  # the side that just moved left its king
         ok = False
     return board, st, undo, 1 if ok else 0
+
+
+@njit(cache=True)
+def _en_passant_square(board, side):
+    """The 0x88 square a pawn of ``side`` (to move) captures en passant on: behind the
+    other side's pawn on its fourth rank, when that pawn could have just advanced two
+    squares (both squares behind it empty) and a pawn of ``side`` stands beside it; -1
+    where no pawn of the side not to move fits."""
+    theirs = ((side ^ 1) << 3) | B.PAWN
+    ours = (side << 3) | B.PAWN
+    rank = 4 if side == 0 else 3
+    back = 16 if side == 0 else -16  # from their pawn towards where it came from
+    for f in range(8):
+        sq = rank * 16 + f
+        if board[sq] != theirs:
+            continue
+        if board[sq + back] != 0 or board[sq + 2 * back] != 0:
+            return -1
+        if (f > 0 and board[sq - 1] == ours) or (f < 7 and board[sq + 1] == ours):
+            return sq + back
+        return -1
+    return -1
 
 
 @njit(cache=True)
@@ -188,10 +223,12 @@ def canonical(codes: list[int]) -> list[int]:
 
 
 @njit(cache=True)
-def position_key(board, side):
+def position_key(board, side, ep):
     """``signature + 256 * slot``: where a position sits in the tables (-1: more than two
     pieces besides the kings). Its image under the board's symmetries with White's king
-    in the index's squares, colour-flipped first where Black has the stronger material."""
+    in the index's squares, colour-flipped first where Black has the stronger material.
+    ``ep``: the en passant square (board.py's ``st[EPSQ]``, set only when a pawn can take
+    there), or -1."""
     wk = -1
     bk = -1
     n = 0
@@ -254,7 +291,8 @@ def position_key(board, side):
     else:
         k = TRIANGLE_INDEX[wk]
         kings = 10
-    slot = side + 2 * (k + kings * (bk + 64 * (s1 + 64 * s2)))
+    passant = 1 if ep >= 0 else 0
+    slot = side + 2 * (k + kings * (bk + 64 * (s1 + 64 * (s2 + 64 * passant))))
     return sig + SIGNATURES * slot
 
 
@@ -263,7 +301,7 @@ def play(s, m):
     """The key of the position after move ``m`` (made and unmade on the arrays)."""
     board, st, undo, _ = s
     B.make(board, st, undo, m)
-    key = position_key(board, st[B.SIDE])
+    key = position_key(board, st[B.SIDE], st[B.EPSQ])
     B.unmake(board, st, undo)
     return key
 
