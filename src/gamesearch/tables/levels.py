@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-UNKNOWN, WIN, LOSS, DRAW = 0, 1, 2, 3
-MAX_DISTANCE = 254
+from gamesearch.tables.sweep import LOSS, MAX_DISTANCE, UNKNOWN, WIN
+
 TOO_LONG = -2
 """``decide_level``'s answer when a distance would pass ``MAX_DISTANCE``."""
 
