@@ -77,7 +77,7 @@ def build_command(
 
     Killed or stopped with Ctrl-C, the same command resumes at the first unfinished slice.
     Checkers up to 4 pieces and chess up to 3 take under a minute on a laptop core; chess
-    to 4 pieces about half an hour and 1.4 GB; docs/TABLES.md has the figures.
+    to 4 pieces about half an hour and 1.5 GB; docs/TABLES.md has the figures.
 
     gamesearch tables build checkers --pieces 3
     gamesearch tables build chess --pieces 3
