@@ -46,6 +46,8 @@ import chess
 import chess.engine
 import chess.pgn
 
+from gamesearch.arena.match import wilson_interval
+
 START = chess.STARTING_FEN
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 NPS_FENS = [START]
@@ -246,11 +248,9 @@ def bench_match(games: int, clock: Clock, seed: int, elo: int | None = None,
         t.join()
     score, played = tally["score"], tally["played"]
     p = score / played
-    z = 1.96
-    centre = (p + z * z / (2 * played)) / (1 + z * z / played)
-    half = z * math.sqrt(p * (1 - p) / played + z * z / (4 * played ** 2)) / (1 + z * z / played)
+    low, high = wilson_interval(p, played)
     print(f"ours vs {who} at {clock}: {score}/{played} = {p:.3f} (95% Wilson "
-          f"{centre - half:.3f} .. {centre + half:.3f})")
+          f"{low:.3f} .. {high:.3f})")
 
 
 def _openings(games: int, seed: int) -> list[chess.Board]:
