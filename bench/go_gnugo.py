@@ -11,8 +11,9 @@ match go go-mcts:playouts=N,fpu=F,prior=P,patterns=B gtp:cmd=gnugo ... --level L
 runs made before the option; colours alternate, each game stored as it ends; the same
 command resumes a killed run and replays nothing), then prints one table and writes
 ``DIR/go-gnugo.png``. ``--jobs K`` plays K matches of a pairing at once (for a machine with
-cores to spare): the games still missing are shared out, job j > 0 writing
-``....job{j}.jsonl`` with seed + 1000 j; the table counts every file of a pairing.
+cores to spare): the games still missing are shared out so that each file's colours stay
+even, job j > 0 writing ``....job{j}.jsonl`` with seed + 1000 j; the table counts every
+file of a pairing.
 ``--no-play`` only reads what ``DIR`` holds. A fixed number of simulations (not a time)
 makes each game independent of the machine's load: a busy machine changes the wall time,
 not the result.
@@ -26,6 +27,7 @@ import math
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import NamedTuple
 
@@ -85,22 +87,50 @@ def match_files(folder: Path, run: Run) -> list[Path]:
     return [p for p in [first, *parts] if p.exists()]
 
 
+def shares(have: list[int], missing: int, jobs: int) -> list[int]:
+    """Games to add to each of a pairing's files (``have``: the games each holds) so that
+    the colours stay even: a match file alternates colours from its first game, so a file
+    holding an odd number gets one game first, then the rest go out in pairs over the first
+    ``jobs`` files (an odd last game to the first)."""
+    add = [0] * len(have)
+    for i, done in enumerate(have):
+        if done % 2 and missing > 0:
+            add[i] += 1
+            missing -= 1
+    pairs, odd = divmod(max(0, missing), 2)
+    for j in range(min(jobs, len(have))):
+        add[j] += 2 * (pairs // jobs + (j < pairs % jobs))
+    add[0] += odd
+    return add
+
+
 def play(folder: Path, run: Run, games: int, seed: int, jobs: int = 1) -> None:
-    """Play (or finish) one pairing through the CLI's resumable match, in ``jobs``
-    processes at once: the games still missing are shared out among the jobs' files."""
-    files = [match_file(folder, run, j) for j in range(jobs)]
+    """Play (or finish) one pairing through the CLI's resumable match, ``jobs`` processes
+    at a time: the games still missing are shared out among the pairing's files
+    (``shares``), file j playing with seed + 1000 j; the files that need fewest go first,
+    so that a run stopped early has its colours near even."""
+    present = [int(p.stem.rsplit(".job", 1)[1]) if ".job" in p.stem else 0
+               for p in match_files(folder, run)]
+    files = [match_file(folder, run, j) for j in range(max([jobs - 1, *present]) + 1)]
     have = [int((tally([f]) or {}).get("games", 0)) if f.exists() else 0 for f in files]
-    missing = games - int((tally(match_files(folder, run)) or {}).get("games", 0))
-    procs = []
-    for j, (path, done) in enumerate(zip(files, have)):
-        share = max(0, missing) // jobs + (j < max(0, missing) % jobs)
-        if share == 0:
-            continue
-        cmd = [sys.executable, "-m", "gamesearch", "match", "go", run.spec,
-               "gtp:cmd=" + GNUGO.format(level=run.level), "--games", str(done + share),
-               "--seed", str(seed + 1000 * j), "--out", str(path)]
-        procs.append(subprocess.Popen(cmd))
-    failed = [p.args for p in procs if p.wait() != 0]
+    missing = games - sum(have)
+    waiting = [
+        [sys.executable, "-m", "gamesearch", "match", "go", run.spec,
+         "gtp:cmd=" + GNUGO.format(level=run.level), "--games", str(done + extra),
+         "--seed", str(seed + 1000 * j), "--out", str(path)]
+        for j, (path, done, extra) in enumerate(zip(files, have, shares(have, missing, jobs)))
+        if extra]
+    waiting.sort(key=lambda cmd: int(cmd[cmd.index("--games") + 1]))  # short ones first
+    running: list[subprocess.Popen] = []
+    failed = []
+    while waiting or running:
+        while waiting and len(running) < jobs:
+            running.append(subprocess.Popen(waiting.pop(0)))
+        time.sleep(0.5)
+        for proc in [p for p in running if p.poll() is not None]:
+            running.remove(proc)
+            if proc.returncode != 0:
+                failed.append(proc.args)
     if failed:
         raise SystemExit(f"go_gnugo: a match failed: {' '.join(failed[0])}")
 
