@@ -170,7 +170,8 @@ def plot(rows: list[tuple[Run, dict[str, float]]], image: Path) -> None:
         points = sorted(((run.playouts, t) for run, t in rows
                          if (run.level, run.fpu, run.prior, run.patterns) == line),
                         key=lambda pt: pt[0])
-        xs = [p * 1.12 ** k for p, _ in points]  # levels side by side at the same x
+        # the lines side by side at the same x, within 16% of it
+        xs = [p * 1.06 ** (k - (len(lines) - 1) / 2) for p, _ in points]
         ys = [t["score"] * 100 for _, t in points]
         lows = [(t["score"] - wilson_interval(t["score"], int(t["games"]))[0]) * 100
                 for _, t in points]
