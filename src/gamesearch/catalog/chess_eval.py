@@ -4,12 +4,14 @@ Each term has a middlegame (mg) and an endgame (eg) weight; the game phase (knig
 bishops 1, rooks 2, queens 4, at most 24 at the start) blends them:
 ``(mg * phase + eg * (24 - phase)) / 24``, seen from the side to move.
 
-Terms (all numbers are here, chosen by hand from chess common sense, not tuned):
+Terms (every number is in the weights block below, chosen by hand from chess common
+sense; ``catalog/chess_terms.py`` states the same evaluation as weights times term counts,
+and ``bench/chess_tune.py`` fits the block to Stockfish's scores):
 
 * material: ``MATERIAL_MG`` / ``MATERIAL_EG``;
-* piece-square tables built by the formulas of ``_tables`` (centralisation of knights,
-  bishops and the endgame king, pawn advance, rooks on the seventh rank, the middlegame
-  king at home behind its pawns);
+* piece-square tables, drawn as boards (centralisation of knights, bishops and the
+  endgame king, pawn advance, rooks on the seventh rank, the middlegame king at home
+  behind its pawns);
 * mobility: each square a knight, bishop, rook or queen attacks that is not its own piece's;
 * pawn structure: doubled and isolated pawns cost, passed pawns gain more as they advance;
 * king safety (middlegame): pawns of the shield in front of the king, open files near it;
@@ -23,40 +25,161 @@ from numba import njit
 
 from gamesearch.games.chess import board as B
 
-MATERIAL_MG = np.array([0, 100, 320, 330, 500, 950, 0, 0], np.int64)
-MATERIAL_EG = np.array([0, 120, 300, 320, 550, 1000, 0, 0], np.int64)
 PHASE = np.array([0, 0, 1, 1, 2, 4, 0, 0], np.int64)
+PIECES = ("pawn", "knight", "bishop", "rook", "queen", "king")
+
+
+def _board_tables(boards: dict[str, list[int]]) -> np.ndarray:
+    """Piece-square tables drawn as boards (the piece's own last rank first, its first rank
+    at the bottom) into an int64 array [piece type, square 0..63 from the piece's side]."""
+    out = np.zeros((8, 64), np.int64)
+    for t, name in enumerate(PIECES, start=1):
+        out[t] = np.array(boards[name], np.int64).reshape(8, 8)[::-1].reshape(64)
+    return out
+
+
+# BEGIN WEIGHTS (written by bench/chess_tune.py fit --write)
+MATERIAL_MG = np.array([0, 100, 320, 330, 500, 950, 0, 0], np.int64)
+PST_MG = _board_tables({
+    'pawn': [
+          36,   36,   36,   36,   36,   36,   36,   36,
+          30,   30,   30,   30,   30,   30,   30,   30,
+          24,   24,   24,   24,   24,   24,   24,   24,
+          18,   18,   18,   30,   30,   18,   18,   18,
+          12,   12,   12,   24,   24,   12,   12,   12,
+           6,    6,    6,   18,   18,    6,    6,    6,
+           0,    0,    0,    0,    0,    0,    0,    0,
+          -6,   -6,   -6,   -6,   -6,   -6,   -6,   -6,
+    ],
+    'knight': [
+         -22,  -22,  -22,  -22,  -22,  -22,  -22,  -22,
+         -22,   -8,   -8,   -8,   -8,   -8,   -8,  -22,
+         -22,   -8,    6,    6,    6,    6,   -8,  -22,
+         -22,   -8,    6,   20,   20,    6,   -8,  -22,
+         -22,   -8,    6,   20,   20,    6,   -8,  -22,
+         -22,   -8,    6,    6,    6,    6,   -8,  -22,
+         -22,   -8,   -8,   -8,   -8,   -8,   -8,  -22,
+         -22,  -22,  -22,  -22,  -22,  -22,  -22,  -22,
+    ],
+    'bishop': [
+          -8,   -8,   -8,   -8,   -8,   -8,   -8,   -8,
+          -8,   -2,   -2,   -2,   -2,   -2,   -2,   -8,
+          -8,   -2,    4,    4,    4,    4,   -2,   -8,
+          -8,   -2,    4,   10,   10,    4,   -2,   -8,
+          -8,   -2,    4,   10,   10,    4,   -2,   -8,
+          -8,   -2,    4,    4,    4,    4,   -2,   -8,
+          -8,   -2,   -2,   -2,   -2,   -2,   -2,   -8,
+          -8,   -8,   -8,   -8,   -8,   -8,   -8,   -8,
+    ],
+    'rook': [
+           0,    0,    0,    6,    6,    0,    0,    0,
+          20,   20,   20,   26,   26,   20,   20,   20,
+           0,    0,    0,    6,    6,    0,    0,    0,
+           0,    0,    0,    6,    6,    0,    0,    0,
+           0,    0,    0,    6,    6,    0,    0,    0,
+           0,    0,    0,    6,    6,    0,    0,    0,
+           0,    0,    0,    6,    6,    0,    0,    0,
+           0,    0,    0,    6,    6,    0,    0,    0,
+    ],
+    'queen': [
+          -4,   -4,   -4,   -4,   -4,   -4,   -4,   -4,
+          -4,   -1,   -1,   -1,   -1,   -1,   -1,   -4,
+          -4,   -1,    2,    2,    2,    2,   -1,   -4,
+          -4,   -1,    2,    5,    5,    2,   -1,   -4,
+          -4,   -1,    2,    5,    5,    2,   -1,   -4,
+          -4,   -1,    2,    2,    2,    2,   -1,   -4,
+          -4,   -1,   -1,   -1,   -1,   -1,   -1,   -4,
+          -4,   -4,   -4,   -4,   -4,   -4,   -4,   -4,
+    ],
+    'king': [
+        -175, -175, -175, -175, -175, -175, -175, -175,
+        -150, -150, -150, -150, -150, -150, -150, -150,
+        -125, -125, -125, -125, -125, -125, -125, -125,
+        -100, -100, -100, -100, -100, -100, -100, -100,
+         -75,  -75,  -75,  -75,  -75,  -75,  -75,  -75,
+         -50,  -50,  -50,  -50,  -50,  -50,  -50,  -50,
+         -25,  -25,  -25,  -25,  -25,  -25,  -25,  -25,
+           0,   20,   20,    0,    0,    0,   20,    0,
+    ],
+})
 MOBILITY_MG = np.array([0, 0, 4, 4, 2, 1, 0, 0], np.int64)
-MOBILITY_EG = np.array([0, 0, 4, 4, 4, 2, 0, 0], np.int64)
 PASSED_MG = np.array([0, 5, 5, 10, 20, 35, 60, 0], np.int64)
+DOUBLED_MG = 15
+ISOLATED_MG = 12
+SHIELD_MG = 12
+OPEN_FILE_NEAR_KING_MG = 20
+BISHOP_PAIR_MG = 30
+TEMPO_MG = 10
+MATERIAL_EG = np.array([0, 120, 300, 320, 550, 1000, 0, 0], np.int64)
+PST_EG = _board_tables({
+    'pawn': [
+          60,   60,   60,   60,   60,   60,   60,   60,
+          50,   50,   50,   50,   50,   50,   50,   50,
+          40,   40,   40,   40,   40,   40,   40,   40,
+          30,   30,   30,   30,   30,   30,   30,   30,
+          20,   20,   20,   20,   20,   20,   20,   20,
+          10,   10,   10,   10,   10,   10,   10,   10,
+           0,    0,    0,    0,    0,    0,    0,    0,
+         -10,  -10,  -10,  -10,  -10,  -10,  -10,  -10,
+    ],
+    'knight': [
+         -22,  -22,  -22,  -22,  -22,  -22,  -22,  -22,
+         -22,   -8,   -8,   -8,   -8,   -8,   -8,  -22,
+         -22,   -8,    6,    6,    6,    6,   -8,  -22,
+         -22,   -8,    6,   20,   20,    6,   -8,  -22,
+         -22,   -8,    6,   20,   20,    6,   -8,  -22,
+         -22,   -8,    6,    6,    6,    6,   -8,  -22,
+         -22,   -8,   -8,   -8,   -8,   -8,   -8,  -22,
+         -22,  -22,  -22,  -22,  -22,  -22,  -22,  -22,
+    ],
+    'bishop': [
+          -8,   -8,   -8,   -8,   -8,   -8,   -8,   -8,
+          -8,   -2,   -2,   -2,   -2,   -2,   -2,   -8,
+          -8,   -2,    4,    4,    4,    4,   -2,   -8,
+          -8,   -2,    4,   10,   10,    4,   -2,   -8,
+          -8,   -2,    4,   10,   10,    4,   -2,   -8,
+          -8,   -2,    4,    4,    4,    4,   -2,   -8,
+          -8,   -2,   -2,   -2,   -2,   -2,   -2,   -8,
+          -8,   -8,   -8,   -8,   -8,   -8,   -8,   -8,
+    ],
+    'rook': [
+           0,    0,    0,    0,    0,    0,    0,    0,
+          10,   10,   10,   10,   10,   10,   10,   10,
+           0,    0,    0,    0,    0,    0,    0,    0,
+           0,    0,    0,    0,    0,    0,    0,    0,
+           0,    0,    0,    0,    0,    0,    0,    0,
+           0,    0,    0,    0,    0,    0,    0,    0,
+           0,    0,    0,    0,    0,    0,    0,    0,
+           0,    0,    0,    0,    0,    0,    0,    0,
+    ],
+    'queen': [
+          -8,   -8,   -8,   -8,   -8,   -8,   -8,   -8,
+          -8,   -2,   -2,   -2,   -2,   -2,   -2,   -8,
+          -8,   -2,    4,    4,    4,    4,   -2,   -8,
+          -8,   -2,    4,   10,   10,    4,   -2,   -8,
+          -8,   -2,    4,   10,   10,    4,   -2,   -8,
+          -8,   -2,    4,    4,    4,    4,   -2,   -8,
+          -8,   -2,   -2,   -2,   -2,   -2,   -2,   -8,
+          -8,   -8,   -8,   -8,   -8,   -8,   -8,   -8,
+    ],
+    'king': [
+         -22,  -22,  -22,  -22,  -22,  -22,  -22,  -22,
+         -22,   -8,   -8,   -8,   -8,   -8,   -8,  -22,
+         -22,   -8,    6,    6,    6,    6,   -8,  -22,
+         -22,   -8,    6,   20,   20,    6,   -8,  -22,
+         -22,   -8,    6,   20,   20,    6,   -8,  -22,
+         -22,   -8,    6,    6,    6,    6,   -8,  -22,
+         -22,   -8,   -8,   -8,   -8,   -8,   -8,  -22,
+         -22,  -22,  -22,  -22,  -22,  -22,  -22,  -22,
+    ],
+})
+MOBILITY_EG = np.array([0, 0, 4, 4, 4, 2, 0, 0], np.int64)
 PASSED_EG = np.array([0, 10, 15, 25, 45, 75, 120, 0], np.int64)
-DOUBLED, ISOLATED = 15, 12
-SHIELD, OPEN_FILE_NEAR_KING = 12, 20
-BISHOP_PAIR, TEMPO = 30, 10
-
-
-def _tables() -> tuple[np.ndarray, np.ndarray]:
-    """Piece-square tables [piece type, square 0..63 from White's side] for mg and eg."""
-    mg = np.zeros((8, 64), np.int64)
-    eg = np.zeros((8, 64), np.int64)
-    for sq in range(64):
-        rank, file = sq >> 3, sq & 7
-        center = max(abs(file - 3.5), abs(rank - 3.5)) - 0.5  # 0 (centre) .. 3 (edge)
-        mg[B.PAWN, sq] = 6 * (rank - 1) + (12 if file in (3, 4) and 2 <= rank <= 4 else 0)
-        eg[B.PAWN, sq] = 10 * (rank - 1)
-        mg[B.KNIGHT, sq] = eg[B.KNIGHT, sq] = int(20 - 14 * center)
-        mg[B.BISHOP, sq] = eg[B.BISHOP, sq] = int(10 - 6 * center)
-        mg[B.ROOK, sq] = (20 if rank == 6 else 0) + (6 if file in (3, 4) else 0)
-        eg[B.ROOK, sq] = 10 if rank == 6 else 0
-        mg[B.QUEEN, sq] = int(5 - 3 * center)
-        eg[B.QUEEN, sq] = int(10 - 6 * center)
-        mg[B.KING, sq] = (-25 * rank if rank > 0 else 0) + (20 if rank == 0 and file in (1, 2, 6)
-                                                           else 0)
-        eg[B.KING, sq] = int(20 - 14 * center)
-    return mg, eg
-
-
-PST_MG, PST_EG = _tables()
+DOUBLED_EG = 15
+ISOLATED_EG = 12
+BISHOP_PAIR_EG = 30
+TEMPO_EG = 10
+# END WEIGHTS
 
 
 @njit(cache=True)
@@ -121,20 +244,20 @@ def evaluate(board, st):
     for c in range(2):
         o = c ^ 1
         if bishops[c] >= 2:
-            mg[c] += BISHOP_PAIR
-            eg[c] += BISHOP_PAIR
+            mg[c] += BISHOP_PAIR_MG
+            eg[c] += BISHOP_PAIR_EG
         for f in range(8):
             n = pawns[c, f]
             if n == 0:
                 continue
             if n > 1:
-                mg[c] -= DOUBLED * (n - 1)
-                eg[c] -= DOUBLED * (n - 1)
+                mg[c] -= DOUBLED_MG * (n - 1)
+                eg[c] -= DOUBLED_EG * (n - 1)
             left = pawns[c, f - 1] if f > 0 else 0
             right = pawns[c, f + 1] if f < 7 else 0
             if left + right == 0:
-                mg[c] -= ISOLATED * n
-                eg[c] -= ISOLATED * n
+                mg[c] -= ISOLATED_MG * n
+                eg[c] -= ISOLATED_EG * n
             # passed: no enemy pawn ahead on this or a neighbouring file (ranks from c's side:
             # an enemy pawn on rank r' of its own side stands on rank 7 - r' of ours)
             r = front[c, f]
@@ -153,10 +276,10 @@ def evaluate(board, st):
             kf = kj & 7
             for f in range(max(0, kf - 1), min(7, kf + 1) + 1):
                 if pawns[c, f] == 0:
-                    mg[c] -= OPEN_FILE_NEAR_KING
+                    mg[c] -= OPEN_FILE_NEAR_KING_MG
                 elif back[c, f] <= (kj >> 3) + 2:
-                    mg[c] += SHIELD
+                    mg[c] += SHIELD_MG
     phase = min(phase, 24)
-    mgv = mg[side] - mg[side ^ 1] + TEMPO
-    egv = eg[side] - eg[side ^ 1] + TEMPO
+    mgv = mg[side] - mg[side ^ 1] + TEMPO_MG
+    egv = eg[side] - eg[side ^ 1] + TEMPO_EG
     return (mgv * phase + egv * (24 - phase)) // 24

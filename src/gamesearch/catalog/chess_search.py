@@ -292,7 +292,7 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
     # (futility pruning and late-move pruning); never in check, at PV nodes, or in a
     # window of mate scores (a quiet move may be the shortest mate)
     prune = not pv_node and not checked and depth <= 4 and abs(alpha) < MATE - 1000
-    futile = prune and depth <= 3 and static + FUTILITY[min(depth, 3)] <= alpha
+    futile = prune and depth <= 3 and static + FUTILITY[depth] <= alpha
     late = 3 + depth * depth
     for i in range(n):
         m = _pick(row, srow, i, n)
