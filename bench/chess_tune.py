@@ -135,26 +135,34 @@ def fit(args: argparse.Namespace) -> None:
     games = sorted({r["game"] for r in rows})
     held = set(games[int(len(games) * 0.9):])
     t0 = time.time()
-    x = np.array([T.terms(chess.Board(r["fen"])) for r in rows])
+    x = _terms(args.data, rows)
     y = _win(np.array([r["score"] for r in rows], np.float64))
     test = np.array([r["game"] in held for r in rows])
     print(f"{len(rows):,} positions from {len(games):,} games ({test.sum():,} held out); "
           f"terms in {time.time() - t0:.0f} s", file=sys.stderr)
     w0 = T.flat(T.weights())
-    seen = np.abs(x[~test]).sum(axis=0) > 0
+    # the free parameters: one per weight, or with --symmetric one per pair of squares
+    # mirrored across the board's middle (files a-h, b-g, ...) in the piece-square tables
+    group = _groups(args.symmetric)
+    size = group.max() + 1
+    tie = np.zeros((T.SIZE, size))
+    tie[np.arange(T.SIZE), group] = 1.0
+    xr = x @ tie
+    v0 = (w0 @ tie) / tie.sum(axis=0)
+    seen = np.abs(xr[~test]).sum(axis=0) > 0
     n = (~test).sum()
 
-    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
-        p = _win(x[~test] @ w)
+    def loss(v: np.ndarray) -> tuple[float, np.ndarray]:
+        p = _win(xr[~test] @ v)
         err = p - y[~test]
         grad_p = 2 * err * p * (1 - p) * np.log(10) / 400
-        d = w - w0
+        d = v - v0
         return (float(err @ err) / n + args.l2 * float(d @ d),
-                x[~test].T @ grad_p / n + 2 * args.l2 * d)
+                xr[~test].T @ grad_p / n + 2 * args.l2 * d)
 
-    result = minimize(loss, w0, jac=True, method="L-BFGS-B",
-                      options={"maxiter": args.iterations})
-    w = np.where(seen, result.x, w0)
+    result = minimize(loss, v0, jac=True, method="L-BFGS-B",
+                      options={"maxiter": args.iterations, "gtol": 1e-12, "ftol": 1e-15})
+    w = np.where(tie @ seen.astype(float) > 0, tie @ result.x, w0)
     tuned = _readable(T.unflat(w))
     w_int = T.flat(tuned)
 
@@ -169,6 +177,34 @@ def fit(args: argparse.Namespace) -> None:
     if args.write:
         write_weights(tuned, Path(T.E.__file__))
         print(f"written to {T.E.__file__}", file=sys.stderr)
+
+
+def _terms(path: Path, rows: list[dict]) -> np.ndarray:
+    """The term counts of every position, kept beside the data (``.terms.npy``) for the
+    next fit while the data file is unchanged."""
+    cache = path.with_suffix(".terms.npy")
+    if cache.exists() and cache.stat().st_mtime >= path.stat().st_mtime:
+        x = np.load(cache)
+        if x.shape == (len(rows), T.SIZE):
+            return x
+    x = np.array([T.terms(chess.Board(r["fen"])) for r in rows])
+    tmp = cache.with_suffix(".tmp.npy")
+    np.save(tmp, x)
+    tmp.replace(cache)
+    return x
+
+
+def _groups(symmetric: bool) -> np.ndarray:
+    """For each weight, the index of the free parameter it equals."""
+    group = np.arange(T.SIZE)
+    if symmetric:
+        for name in ("PST_MG", "PST_EG"):
+            at = T.OFFSET[name]
+            for sq in range(8 * 64):
+                if sq & 7 >= 4:
+                    group[at + sq] = at + (sq ^ 7)
+    _, dense = np.unique(group, return_inverse=True)
+    return dense
 
 
 def _readable(w: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -244,9 +280,12 @@ def main() -> None:
     d.add_argument("--out", type=Path, default=Path("tune.jsonl"))
     f = sub.add_parser("fit", help="fit the weights to the positions")
     f.add_argument("data", type=Path)
-    f.add_argument("--l2", type=float, default=1e-7,
+    f.add_argument("--l2", type=float, default=1e-9,
                    help="pull towards the weights as they stand, per squared centipawn")
-    f.add_argument("--iterations", type=int, default=500)
+    f.add_argument("--iterations", type=int, default=800)
+    f.add_argument("--symmetric", action=argparse.BooleanOptionalAction, default=False,
+                   help="one weight for each pair of squares mirrored a-h, b-g, ..."
+                   " (default: every square its own, which held out better)")
     f.add_argument("--write", action="store_true", help="rewrite catalog/chess_eval.py")
     args = parser.parse_args()
     if args.command == "data":
