@@ -114,13 +114,13 @@ def play(folder: Path, run: Run, games: int, seed: int, jobs: int = 1) -> None:
     files = [match_file(folder, run, j) for j in range(max([jobs - 1, *present]) + 1)]
     have = [int((tally([f]) or {}).get("games", 0)) if f.exists() else 0 for f in files]
     missing = games - sum(have)
-    waiting = [
-        [sys.executable, "-m", "gamesearch", "match", "go", run.spec,
-         "gtp:cmd=" + GNUGO.format(level=run.level), "--games", str(done + extra),
-         "--seed", str(seed + 1000 * j), "--out", str(path)]
-        for j, (path, done, extra) in enumerate(zip(files, have, shares(have, missing, jobs)))
-        if extra]
-    waiting.sort(key=lambda cmd: int(cmd[cmd.index("--games") + 1]))  # short ones first
+    jobs_to_run = sorted(  # the files that need fewest games first
+        (extra, j, path, done) for j, (path, done, extra)
+        in enumerate(zip(files, have, shares(have, missing, jobs))) if extra)
+    waiting = [[sys.executable, "-m", "gamesearch", "match", "go", run.spec,
+                "gtp:cmd=" + GNUGO.format(level=run.level), "--games", str(done + extra),
+                "--seed", str(seed + 1000 * j), "--out", str(path)]
+               for extra, j, path, done in jobs_to_run]
     running: list[subprocess.Popen] = []
     failed = []
     while waiting or running:
