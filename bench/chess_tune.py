@@ -129,10 +129,22 @@ def fit(args: argparse.Namespace) -> None:
     """Fit, report the held-out loss, and with ``--write`` store the weights."""
     from scipy.optimize import minimize
 
-    rows = [json.loads(line) for line in args.data.read_text().splitlines() if line]
+    rows = []
+    for number, line in enumerate(args.data.read_text().splitlines(), start=1):
+        try:
+            row = json.loads(line)
+            rows.append({"game": int(row["game"]), "fen": str(row["fen"]),
+                         "score": int(row["score"])})
+            chess.Board(rows[-1]["fen"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise SystemExit(f"chess_tune: {args.data} line {number} is not a position "
+                             f"of `chess_tune.py data` ({exc})") from None
     if not rows:
         raise SystemExit(f"chess_tune: {args.data} holds no positions")
     games = sorted({r["game"] for r in rows})
+    if len(games) < 10:
+        raise SystemExit(f"chess_tune: {args.data} holds {len(games)} games; the fit needs "
+                         "10 or more (the last tenth is held out)")
     held = set(games[int(len(games) * 0.9):])
     t0 = time.time()
     x = _terms(args.data, rows)
