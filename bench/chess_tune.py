@@ -161,16 +161,17 @@ def fit(args: argparse.Namespace) -> None:
     tie[np.arange(T.SIZE), group] = 1.0
     xr = x @ tie
     v0 = (w0 @ tie) / tie.sum(axis=0)
-    seen = np.abs(xr[~test]).sum(axis=0) > 0
-    n = (~test).sum()
+    train_x, train_y = xr[~test], y[~test]  # one copy, not one per step
+    seen = np.abs(train_x).sum(axis=0) > 0
+    n = len(train_y)
 
     def loss(v: np.ndarray) -> tuple[float, np.ndarray]:
-        p = _win(xr[~test] @ v)
-        err = p - y[~test]
+        p = _win(train_x @ v)
+        err = p - train_y
         grad_p = 2 * err * p * (1 - p) * np.log(10) / 400
         d = v - v0
         return (float(err @ err) / n + args.l2 * float(d @ d),
-                xr[~test].T @ grad_p / n + 2 * args.l2 * d)
+                train_x.T @ grad_p / n + 2 * args.l2 * d)
 
     result = minimize(loss, v0, jac=True, method="L-BFGS-B",
                       options={"maxiter": args.iterations, "gtol": 1e-12, "ftol": 1e-15})
