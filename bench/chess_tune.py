@@ -63,7 +63,9 @@ def _resume(out: Path) -> tuple[int, int]:
         with out.open("r+b") as fh:
             fh.truncate(len(keep))
     lines = keep.decode().splitlines()
-    games = len({json.loads(line)["game"] for line in lines})
+    # the next game's number: one past the last written (a game that kept no position
+    # wrote nothing, so counting the numbers present would replay earlier seeds)
+    games = json.loads(lines[-1])["game"] + 1 if lines else 0
     return games, len(lines)
 
 
@@ -141,6 +143,8 @@ def fit(args: argparse.Namespace) -> None:
                              f"of `chess_tune.py data` ({exc})") from None
     if not rows:
         raise SystemExit(f"chess_tune: {args.data} holds no positions")
+    unique = {(r["fen"], r["score"]): r for r in rows}  # a row written twice counts once
+    rows = list(unique.values())
     games = sorted({r["game"] for r in rows})
     if len(games) < 10:
         raise SystemExit(f"chess_tune: {args.data} holds {len(games)} games; the fit needs "
