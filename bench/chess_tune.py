@@ -37,6 +37,7 @@ import chess
 import chess.engine
 import numpy as np
 
+from gamesearch.arena.ratings import expected_score
 from gamesearch.catalog import chess_terms as T
 
 RANDOM_PLIES = 8
@@ -123,10 +124,6 @@ def data(args: argparse.Namespace) -> None:
     print(file=sys.stderr)
 
 
-def _win(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.power(10.0, -x / 400.0))
-
-
 def fit(args: argparse.Namespace) -> None:
     """Fit, report the held-out loss, and with ``--write`` store the weights."""
     from scipy.optimize import minimize
@@ -152,7 +149,7 @@ def fit(args: argparse.Namespace) -> None:
     held = set(games[int(len(games) * 0.9):])
     t0 = time.time()
     x = _terms(args.data, rows)
-    y = _win(np.array([r["score"] for r in rows], np.float64))
+    y = expected_score(np.array([r["score"] for r in rows], np.float64))
     test = np.array([r["game"] in held for r in rows])
     print(f"{len(rows):,} positions from {len(games):,} games ({test.sum():,} held out); "
           f"terms in {time.time() - t0:.0f} s", file=sys.stderr)
@@ -170,7 +167,7 @@ def fit(args: argparse.Namespace) -> None:
     n = len(train_y)
 
     def loss(v: np.ndarray) -> tuple[float, np.ndarray]:
-        p = _win(train_x @ v)
+        p = expected_score(train_x @ v)
         err = p - train_y
         grad_p = 2 * err * p * (1 - p) * np.log(10) / 400
         d = v - v0
@@ -184,7 +181,7 @@ def fit(args: argparse.Namespace) -> None:
     w_int = T.flat(tuned)
 
     def mse(v: np.ndarray, part: np.ndarray) -> float:
-        return float(np.mean((_win(x[part] @ v) - y[part]) ** 2))
+        return float(np.mean((expected_score(x[part] @ v) - y[part]) ** 2))
 
     print("| weights | train loss | held-out loss |")
     print("|---|---:|---:|")
@@ -255,8 +252,7 @@ def weights_source(w: dict[str, np.ndarray]) -> str:
         v = w[name]
         if name.startswith("PST_"):
             out.append(f"{name} = _board_tables({{\n")
-            for t, piece in zip(range(1, 7), ("pawn", "knight", "bishop", "rook", "queen",
-                                              "king")):
+            for t, piece in enumerate(T.E.PIECES, start=1):
                 out.append(f"    {piece!r}: [\n")
                 for rank in range(7, -1, -1):
                     cells = ", ".join(f"{int(c):4d}" for c in v[t * 64 + rank * 8:
