@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from gamesearch.arena.ratings import expected_score
 from gamesearch.errors import GameSearchError
 
 
@@ -32,10 +33,6 @@ class SprtResult:
     verdict: str
     """'H1' (A is better by elo1), 'H0' (by elo0 at most), or 'continue'."""
     games: int
-
-
-def _score(elo: float) -> float:
-    return 1 / (1 + 10 ** (-elo / 400))
 
 
 def sprt(wins: int, draws: int, losses: int, elo0: float = 0.0, elo1: float = 5.0,
@@ -54,7 +51,7 @@ def sprt(wins: int, draws: int, losses: int, elo0: float = 0.0, elo1: float = 5.
         mean = (wins + draws / 2) / n
         var = (wins + draws / 4) / n - mean * mean
         if var > 0:
-            s0, s1 = _score(elo0), _score(elo1)
+            s0, s1 = expected_score(elo0), expected_score(elo1)
             llr = n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
     verdict = "H1" if llr >= upper else "H0" if llr <= lower else "continue"
     return SprtResult(llr, lower, upper, verdict, n)
