@@ -23,6 +23,10 @@ BLOCKS: list[tuple[str, int]] = [
     ("BISHOP_PAIR_MG", 1), ("TEMPO_MG", 1),
     ("MATERIAL_EG", 8), ("PST_EG", 8 * 64), ("MOBILITY_EG", 8), ("PASSED_EG", 8),
     ("DOUBLED_EG", 1), ("ISOLATED_EG", 1), ("BISHOP_PAIR_EG", 1), ("TEMPO_EG", 1),
+    ("ROOK_OPEN_MG", 1), ("ROOK_OPEN_EG", 1), ("ROOK_SEMI_OPEN_MG", 1),
+    ("ROOK_SEMI_OPEN_EG", 1), ("KING_ATTACK_MG", 8), ("PAWN_THREAT_MG", 8),
+    ("PAWN_THREAT_EG", 8), ("SUPPORTED_PAWN_MG", 1), ("SUPPORTED_PAWN_EG", 1),
+    ("KING_PASSER_EG", 8),
 ]
 OFFSET: dict[str, int] = {}
 _at = 0
@@ -58,6 +62,8 @@ def _counts(board: chess.Board) -> tuple[np.ndarray, np.ndarray, int]:
     front = np.zeros((2, 8), np.int64)
     back = np.full((2, 8), 8, np.int64)
     bishops = [0, 0]
+    rooks = np.zeros((2, 8), np.int64)
+    kings = [board.king(chess.WHITE), board.king(chess.BLACK)]
     phase = 0
 
     def add(c: int, name: str, index: int = 0, n: float = 1.0) -> None:
@@ -77,18 +83,34 @@ def _counts(board: chess.Board) -> tuple[np.ndarray, np.ndarray, int]:
             pawns[c, f] += 1
             front[c, f] = max(front[c, f], r)
             back[c, f] = min(back[c, f], r)
+            if _pawn_attacked(board, sq, c):
+                add(c, "SUPPORTED_PAWN_MG")
+                add(c, "SUPPORTED_PAWN_EG")
         elif t != chess.KING:
             bishops[c] += t == chess.BISHOP
+            if t == chess.ROOK:
+                rooks[c, sq & 7] += 1
             own = board.occupied_co[piece.color]
-            m = chess.popcount(board.attacks_mask(sq) & ~own)
+            attacks = board.attacks_mask(sq)
+            m = chess.popcount(attacks & ~own)
             add(c, "MOBILITY_MG", t, m)
             add(c, "MOBILITY_EG", t, m)
+            king = kings[c ^ 1]
+            zone = chess.BB_KING_ATTACKS[king] | chess.BB_SQUARES[king]
+            add(c, "KING_ATTACK_MG", t, chess.popcount(attacks & zone))
+            if _pawn_attacked(board, sq, c ^ 1):
+                add(c ^ 1, "PAWN_THREAT_MG", t)
+                add(c ^ 1, "PAWN_THREAT_EG", t)
     for c in range(2):
         o = c ^ 1
         if bishops[c] >= 2:
             add(c, "BISHOP_PAIR_MG")
             add(c, "BISHOP_PAIR_EG")
         for f in range(8):
+            if rooks[c, f] and not pawns[c, f]:
+                part = "ROOK_SEMI_OPEN" if pawns[o, f] else "ROOK_OPEN"
+                add(c, f"{part}_MG", 0, rooks[c, f])
+                add(c, f"{part}_EG", 0, rooks[c, f])
             n = int(pawns[c, f])
             if n == 0:
                 continue
@@ -103,6 +125,9 @@ def _counts(board: chess.Board) -> tuple[np.ndarray, np.ndarray, int]:
                    for g in range(max(0, f - 1), min(7, f + 1) + 1)):
                 add(c, "PASSED_MG", r)
                 add(c, "PASSED_EG", r)
+                ahead = chess.square(f, r + 1 if c == 0 else 6 - r)
+                add(c, "KING_PASSER_EG", r, chess.square_distance(kings[o], ahead)
+                    - chess.square_distance(kings[c], ahead))
         king = board.king(chess.WHITE if c == 0 else chess.BLACK)
         kj = king if c == 0 else king ^ 56
         if kj >> 3 <= 1:
@@ -112,6 +137,12 @@ def _counts(board: chess.Board) -> tuple[np.ndarray, np.ndarray, int]:
                 elif back[c, f] <= (kj >> 3) + 2:
                     add(c, "SHIELD_MG")
     return mg, eg, min(phase, 24)
+
+
+def _pawn_attacked(board: chess.Board, sq: int, c: int) -> bool:
+    """Whether a pawn of colour ``c`` (0 White) attacks ``sq``."""
+    color = chess.WHITE if c == 0 else chess.BLACK
+    return bool(board.attackers_mask(color, sq) & board.pieces_mask(chess.PAWN, color))
 
 
 def terms(board: chess.Board) -> np.ndarray:
