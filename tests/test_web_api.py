@@ -157,6 +157,36 @@ def test_pure_alphabeta_streams_the_readable_search(client):
     assert progress and all("kernel" not in d["stats"]["extra"] for d in progress)
 
 
+@pytest.mark.parametrize("game, agent, key", [("go", "go-mcts:time=1.5", "win_rate"),
+                                               ("chess", "chess-engine:time=1", "score")])
+def test_engines_beyond_alphabeta_stream_their_answer_so_far(client, game, agent, key):
+    """The live view of go-mcts (its win rate, a few times a second) and the chess engine
+    (its score, each depth): progress events before the move, each with a line."""
+    got = events(client, {"game": game, "moves": [], "agent": agent})
+    progress = [d for n, d in got if n == "progress"]
+    assert got[-1][0] == "move" and got[-1][1]["source"] == "search", got[-1]
+    assert len(progress) >= 2, [n for n, _ in got]
+    assert all(d["pv"] and key in d["stats"]["extra"] for d in progress)
+    assert key in got[-1][1]["stats"]["extra"]
+
+
+def test_stop_makes_go_mcts_move_now(client):
+    body = {"game": "go", "moves": [], "agent": "go-mcts:time=8"}
+    got, t0 = [], time.monotonic()
+    with client.stream("POST", "/api/think", json=body) as response:
+        name = None
+        for line in response.iter_lines():
+            if line.startswith("event: "):
+                name = line[7:]
+            elif line.startswith("data: "):
+                got.append((name, json.loads(line[6:])))
+                if name == "progress" and sum(n == "progress" for n, _ in got) == 2:
+                    search = got[0][1]["search"]
+                    assert client.post("/api/stop", json={"search": search}).json()["stopped"]
+    assert got[-1][0] == "move" and got[-1][1]["source"] == "stopped", got[-1]
+    assert time.monotonic() - t0 < 5  # far less than the 8 s budget
+
+
 def test_stop_makes_the_ai_move_now(client):
     body = {"game": "connect4", "moves": [], "agent": "alphabeta:time=8"}
     got, t0 = [], time.monotonic()

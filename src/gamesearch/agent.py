@@ -4,6 +4,7 @@ above, generic or game-specific, can define players without importing the agent 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from gamesearch.game import CHANCE, Game, State, sample_action
 from gamesearch.result import Limit, SearchResult, SearchStats
@@ -16,6 +17,12 @@ class Agent:
     interactive: bool = False
     limit: Limit = Limit()
     """What bounds its search (``make_agent`` sets it from the spec or a given Limit)."""
+    on_progress: Callable[[SearchResult], bool | None] | None = None
+    """Set by a caller that shows the search as it runs (the web's live view): an agent
+    that can report calls it with its best answer so far (the chess engine after each
+    depth, go-mcts a few times a second), and a true return asks it to stop there and
+    answer with what it has (a person's stop, a server short of workers); the others never
+    call it."""
 
     def __call__(self, game: Game, state: State) -> SearchResult:
         raise NotImplementedError

@@ -367,15 +367,30 @@ class ChessAgent(Agent):
         self.engine.new_game()
 
     def __call__(self, game: object, state: str) -> SearchResult:
-        """Search the FEN; the value is the score seen by the mover, squashed into (-1, 1)."""
+        """Search the FEN; the value is the score seen by the mover, squashed into (-1, 1).
+        Each finished depth goes to ``on_progress`` where one is set (the web's live view)."""
         self.engine.position(chess.Board(state))
-        best, report = self.engine.go(self.limits)
+        tell = self.on_progress
+
+        def report(r: Report) -> None:
+            if tell(self._result(state, r.pv[0] if r.pv else None, r)):
+                self.engine.stop()  # the caller asks for the answer now: this depth's
+
+        best, last = self.engine.go(self.limits, None if tell is None else report)
+        return self._result(state, best, last)
+
+    @staticmethod
+    def _result(state: str, best: str | None, report: Report | None) -> SearchResult:
+        """A search report as the library's result (the centipawn score in ``extra``)."""
         stats = SearchStats(nodes=report.nodes if report else 0,
                             depth=report.depth if report else 0)
         value = 0.0 if report is None else (
             math.copysign(1.0, report.score) if report.mate is not None
             else math.tanh(report.score / 1000))
         stats.seconds = report.seconds if report else 0.0
+        if report is not None:
+            stats.extra["score"] = (f"mate {report.mate}" if report.mate is not None
+                                    else f"cp {report.score}")
         return SearchResult(value, best, list(report.pv) if report else [best], stats,
                             pov=0 if state.split(" ", 2)[1] == "w" else 1,
                             exact=report is not None and report.mate is not None)

@@ -46,6 +46,11 @@ from gamesearch.result import SearchResult, SearchStats
 
 BATCH = 256
 """Simulations per compiled call: the clock is read between calls."""
+PROGRESS_SECONDS = 0.25
+"""How often a search reports its best answer so far to ``on_progress`` (the web's live
+view): the win rate, the simulations and the principal line."""
+PV_PLIES = 10
+"""The principal line's length at most: the most visited child, ply after ply."""
 PASS = -1
 
 
@@ -298,6 +303,7 @@ class GoMCTSAgent(Agent):
         seed = (self.seed if self.seed is not None else int(began * 1e6)) + 7919 * self.calls
         self.calls += 1
         max_moves = max(game.max_moves, int(root[9][K.MOVES]) + 3 * game.size ** 2)
+        reported = began
         while True:
             batch = BATCH if playouts is None else min(BATCH, playouts - done)
             if batch <= 0:
@@ -306,14 +312,44 @@ class GoMCTSAgent(Agent):
                                self.rave, self.c, seed + done, self.selfatari,
                                self.patterns, self.fpu, self.prior)
             done += batch
-            if seconds is not None and clock.perf_counter() - began >= seconds:
+            now = clock.perf_counter()
+            if seconds is not None and now - began >= seconds:
                 break
+            if self.on_progress is not None and now - reported >= PROGRESS_SECONDS:
+                reported = now
+                if self.on_progress(self._so_far(game, state, done, now - began)):
+                    break  # the caller asks for the answer now
         first, count = tree[1][0], tree[2][0]
         if first < 0:
             self.kept = None
             return np.zeros(0, np.int64), np.zeros(0), np.zeros(0), done
         kids = slice(first, first + count)
         return tree[0][kids].copy(), stats[0][kids].copy(), stats[1][kids].copy(), done
+
+    def _so_far(self, game, state, done: int, seconds: float) -> SearchResult:
+        """The search's answer so far: the most visited line (as far as the rules allow it)
+        and the win rate of its first move for the side to move (``stats.extra``)."""
+        tree, stats = self.tree, self.stats
+        line, node, cur = [], 0, state
+        while len(line) < PV_PLIES and tree[2][node] > 0:
+            first, count = tree[1][node], tree[2][node]
+            node = first + int(np.argmax(stats[0][first:first + count]))
+            action = self._action(game, int(tree[0][node]))
+            if stats[0][node] <= 0 or action not in game.actions(cur):
+                break
+            line.append(action)
+            cur = game.result(cur, action)
+        extra: dict = {"reused": self.reused}
+        value = 0.0
+        if line:
+            first, count = tree[1][0], tree[2][0]
+            best = first + int(np.argmax(stats[0][first:first + count]))
+            rate = float(stats[1][best] / stats[0][best])
+            extra["win_rate"] = round(rate, 4)
+            value = 2 * rate - 1
+        result = SearchStats(nodes=done, iterations=done, depth=len(line), extra=extra)
+        result.seconds = seconds
+        return SearchResult(value, line[0] if line else None, line, result, pov=state[1])
 
     def __call__(self, game, state) -> SearchResult:
         """The most visited move the rules allow, other than the pass; the value is the
@@ -351,6 +387,9 @@ class GoMCTSAgent(Agent):
                 best, best_i, value = game.pass_action, i, rate
         if self.reuse and best_i >= 0:
             self.kept = (game, state, self.tree, self.stats, int(self.tree[1][0]) + best_i)
-        stats = SearchStats(nodes=done, iterations=done, extra={"reused": self.reused})
+        extra = {"reused": self.reused}
+        if best_i >= 0 and visits[best_i] > 0:
+            extra["win_rate"] = round(float(wins[best_i] / visits[best_i]), 4)
+        stats = SearchStats(nodes=done, iterations=done, extra=extra)
         stats.seconds = clock.perf_counter() - began
         return SearchResult(value, best, [best], stats, pov=state[1])

@@ -128,7 +128,7 @@ def think(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
     depth, on the game's compiled kernel where the agent chooses it (``pure=true`` keeps
     the readable search); the stop flag (set by the server) ends it inside the running
     depth. Every other agent gets the server's deadline as its time limit where it takes
-    one."""
+    one, and reports its best answer so far where it can (``Agent.on_progress``)."""
     from gamesearch.catalog import check_agent_fits
     from gamesearch.search.alphabeta import iterative_deepening
     from gamesearch.spec import parse_spec
@@ -140,6 +140,13 @@ def think(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
     check_agent_fits(spec, game, game.to_move(state))
     agent = timed_agent(spec, seconds)
     if parse_spec(spec)[0] != "alphabeta":
+        # an agent that reports as it searches (the chess engine, go-mcts) streams its
+        # answers so far; the others send only their move
+        def report(so_far: Any) -> bool:
+            send("progress", describe(so_far, game, state))
+            return bool(stop_flag.value)  # a person's stop, or the pool sharing workers
+
+        agent.on_progress = report
         try:
             result = agent(game, state)
         finally:  # an outside program (gnubg, GNU Go, Stockfish, Edax) ends with the move

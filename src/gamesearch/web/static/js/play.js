@@ -250,9 +250,18 @@ async function browse(k) {
 const show = (v) => v === null || v === undefined ? "?"
   : typeof v === "number" ? String(Math.round(v * 1000) / 1000) : String(v);
 
+// The value as the search states it: a chess engine's centipawns ("cp 35", "mate 3"),
+// an MCTS's win rate for the side to move, else the value on the game's scale.
+function shownValue(data) {
+  const extra = (data.stats || {}).extra || {};
+  const rate = typeof extra.win_rate === "number"
+    ? ` (win rate ${Math.round(extra.win_rate * 1000) / 10}%)` : "";
+  return (extra.score ?? show(data.value)) + rate;
+}
+
 function addThinkingRow(data) {
   const stats = data.stats || {};
-  const row = h("tr", {}, ...[stats.depth, show(data.value), (data.pv || []).join(" "),
+  const row = h("tr", {}, ...[stats.depth, shownValue(data), (data.pv || []).join(" "),
                               stats.visited, data.nps].map((c) => h("td", {}, c ?? "")));
   $("thinking").querySelector("tbody").prepend(row);
 }
@@ -289,7 +298,7 @@ async function maybeThink() {
                 stopped: "stopped early: best completed depth",
                 deadline: "at the deadline: best completed depth",
                 fallback: `first move in the game's order: ${played.note}` };
-  const value = "value" in played ? `value ${show(played.value)}, ` : "";
+  const value = "value" in played ? `value ${shownValue(played)}, ` : "";
   $("think-note").textContent = `played ${played.move} (${value}` +
     `${how[played.source] || played.source}, ${played.latency} s)`;
   $("think-note").dataset.source = played.source;
