@@ -91,8 +91,8 @@ def test_go_board_puts_stones_where_the_vertices_say_and_passes_by_a_button():
     game = load_game("go:size=9")
     state = replay(game, ["D4", "J9"])  # J: the column after H (GTP skips I)
     board = position_view("go", game, ["D4", "J9"], state)["board"]
-    assert board["files"] == "abcdefghj" and board["ranks"][0] == "9" and board["style"] == "go"
+    assert board["files"] == "ABCDEFGHJ" and board["ranks"][0] == "9" and board["style"] == "go"
     assert board["squares"][5][3] == "X" and board["squares"][0][8] == "O"
     assert board["other_moves"] == ["pass"] and len(board["moves"]) == 79
-    assert board["moves"]["e5"] == [[4, 4], [4, 4]]
+    assert board["moves"]["E5"] == [[4, 4], [4, 4]]  # as GTP and the engines write it
     assert game.string_to_action(state, "e5") == game.string_to_action(state, "E5")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-SQUARE = re.compile(r"([a-z])(\d+)")
+SQUARE = re.compile(r"([A-Za-z])(\d+)")
 
 
 def move_squares(move: str, files: str, ranks: list[str]) -> list[list[int]] | None:
@@ -86,14 +86,15 @@ def checkers(game: Any, state: Any) -> dict:
 
 def go(game: Any, state: Any) -> dict:
     """Stones (``X`` black, ``O`` white) on the points, the top row numbered ``size`` as GTP
-    counts; moves are the vertices (``d4``), the pass a button; the area score so far."""
+    counts; moves are the vertices as GTP writes them (``D4``, the engines' notation too, so
+    a person's moves and the AI's read alike), the pass a button; the area score so far."""
     from gamesearch.games.go.notation import COLUMNS
     from gamesearch.games.go.rules import area_score
 
     cells, n = state[0], game.size
     grid = [[ch if ch in "XO" else "" for ch in cells[r * n:(r + 1) * n]] for r in range(n)]
-    legal = [] if game.is_terminal(state) else [game.action_to_string(state, a).lower()
+    legal = [] if game.is_terminal(state) else [game.action_to_string(state, a)
                                                 for a in game.actions(state)]
     black, white = area_score(cells, n)
-    return _grid_view(grid, COLUMNS[:n].lower(), [str(n - r) for r in range(n)], legal, "go",
+    return _grid_view(grid, COLUMNS[:n], [str(n - r) for r in range(n)], legal, "go",
                       {"count": {"X": black, "O": white}})

@@ -23,7 +23,7 @@ function namedSquares(text, files, ranks, labels) {
     }
     return found;
   }
-  for (const [, letter, number] of (text || "").matchAll(/([a-z])(\d+)/g)) {
+  for (const [, letter, number] of (text || "").matchAll(/([A-Za-z])(\d+)/g)) {
     const col = files.indexOf(letter), row = ranks.indexOf(number);
     if (col >= 0 && row >= 0) found.push(`${row},${col}`);
   }
