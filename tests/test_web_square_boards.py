@@ -96,3 +96,20 @@ def test_go_board_puts_stones_where_the_vertices_say_and_passes_by_a_button():
     assert board["other_moves"] == ["pass"] and len(board["moves"]) == 79
     assert board["moves"]["E5"] == [[4, 4], [4, 4]]  # as GTP and the engines write it
     assert game.string_to_action(state, "e5") == game.string_to_action(state, "E5")
+
+
+def test_go_board_marks_the_territory_when_the_game_is_over():
+    """Black walls off the left two columns on 5x5, White the right two; both pass: the
+    empty points behind each wall are that side's, the count is the area score."""
+    game = load_game("go:size=5,komi=0.5")
+    moves = ["C5", "D5", "C4", "D4", "C3", "D3", "C2", "D2", "C1", "D1", "pass", "pass"]
+    state = replay(game, moves)
+    assert game.is_terminal(state)
+    board = position_view("go:size=5,komi=0.5", game, moves, state)["board"]
+    territory = board["territory"]
+    assert [row[:2] for row in territory] == [["X", "X"]] * 5
+    assert [row[4] for row in territory] == ["O"] * 5
+    assert all(row[2] == row[3] == "" for row in territory)  # stones carry no mark
+    assert board["count"] == {"X": 15, "O": 10}
+    assert "territory" not in position_view("go", load_game("go"), [],
+                                            load_game("go").initial_state())["board"]

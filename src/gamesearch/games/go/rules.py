@@ -80,10 +80,11 @@ def every_chain_has_a_liberty(cells: str, size: int) -> bool:
     return True
 
 
-def area_score(cells: str, size: int) -> tuple[int, int]:
-    """(Black's, White's) area: stones plus empty regions that reach only that colour."""
+def area_owners(cells: str, size: int) -> str:
+    """Whose area each point is: a stone's own colour, an empty point the colour of the
+    stones its empty region reaches when that is one colour only, else ``.`` (neutral)."""
     near = neighbours(size)
-    score = [cells.count(BLACK), cells.count(WHITE)]
+    owners = list(cells)
     seen: set[int] = set()
     for p, c in enumerate(cells):
         if c != EMPTY or p in seen:
@@ -99,8 +100,16 @@ def area_score(cells: str, size: int) -> tuple[int, int]:
                     reaches.add(cells[r])
         seen |= region
         if len(reaches) == 1:
-            score[STONES.index(reaches.pop())] += len(region)
-    return score[0], score[1]
+            owner = reaches.pop()
+            for q in region:
+                owners[q] = owner
+    return "".join(owners)
+
+
+def area_score(cells: str, size: int) -> tuple[int, int]:
+    """(Black's, White's) area: stones plus empty regions that reach only that colour."""
+    owners = area_owners(cells, size)
+    return owners.count(BLACK), owners.count(WHITE)
 
 
 class Go(Game):

@@ -131,6 +131,13 @@ export function squares(into, position, play, active, values, marks) {
            picture);
       }
       drawPiece(picture, style, code, x, y);
+      const owner = board.territory ? board.territory[r][c] : "";
+      if (owner) {  // Go, the game over: a small stone-coloured square marks each point
+        const side = SIZE * 0.3;
+        el("rect", { x: x + (SIZE - side) / 2, y: y + (SIZE - side) / 2, width: side,
+                     height: side, class: `territory territory-${owner === "X" ? "black" : "white"}` },
+           picture);
+      }
       const movable = active && (targets.has(key) || starts.has(key));
       if (active && (targets.has(key) || (style === "othello" && starts.has(key)))) {
         el("circle", { cx: x + SIZE / 2, cy: y + SIZE / 2, r: SIZE * 0.12, class: "legal-dot" },
