@@ -390,6 +390,8 @@ class GoMCTSAgent(Agent):
         extra = {"reused": self.reused}
         if best_i >= 0 and visits[best_i] > 0:
             extra["win_rate"] = round(float(wins[best_i] / visits[best_i]), 4)
-        stats = SearchStats(nodes=done, iterations=done, extra=extra)
+        line = self._so_far(game, state, done, 0.0).pv
+        line = line if line and line[0] == best else [best]  # the most visited line
+        stats = SearchStats(nodes=done, iterations=done, depth=len(line), extra=extra)
         stats.seconds = clock.perf_counter() - began
-        return SearchResult(value, best, [best], stats, pov=state[1])
+        return SearchResult(value, best, line, stats, pov=state[1])
