@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import sys
+from pathlib import Path
 
 import typer
 from rich.console import Console
@@ -63,6 +64,9 @@ def play_command(
                                                 help="start from this position"),
     json_out: bool = typer.Option(False, "--json",
                                   help="JSON record of the game on stdout (board on stderr)"),
+    record: Path | None = typer.Option(None, "--record",
+                                       help="add the game to this file as PGN (chess), SGF "
+                                            "(Go) or PDN (checkers), even if abandoned"),
 ) -> None:
     """Play a game in the terminal: people type moves, agents show what they thought.
 
@@ -74,14 +78,21 @@ def play_command(
 
     Game parameters go as extra options:
     gamesearch play nim --piles 3,4,5 --misere
+
+    Each chess game kept as PGN (Go: SGF, checkers: PDN):
+    gamesearch play chess --record games.pgn
     """
     from gamesearch.catalog import check_agent_fits
     from gamesearch.cli.common import load_with_params, position
+    from gamesearch.cli.play_record import append_record, check_record
 
     game = load_with_params(game_name, extra_params(ctx))
     state = position(game, position_text)
     if game.is_terminal(state):
         raise GameSearchError(f"position {position_text!r}: the game is already over")
+    if record is not None:
+        check_record(record, game)  # before the game: a bad path costs no game
+    start = state
     out = Output(stderr=True, highlight=False) if json_out else console
     specs = [player1] + [player2 or default_ai(game, p) for p in range(1, game.num_players)]
     agents = []
@@ -101,8 +112,13 @@ def play_command(
                       random.Random(f"{seed}/views") if seed is not None else random.Random())
     except QuitGame as reason:
         print(f"game abandoned ({reason}) after {len(moves)} moves", file=sys.stderr)
+        if record is not None:
+            append_record(record, game, start, moves, specs, None)
+            print(f"game added to {record}", file=sys.stderr)
         raise typer.Exit(0 if str(reason) == "quit" else 1) from None
     utilities = list(final_utilities(game, state))
+    if record is not None:
+        append_record(record, game, start, moves, specs, utilities)
     verdict = outcome_text(game, utilities)
     if not game.is_terminal(state):
         verdict += " by repetition (the same position a third time)"
@@ -111,7 +127,8 @@ def play_command(
                     "utilities": utilities, "result": verdict, "moves": moves,
                     "players": specs, "seed": seed, "start": position_text or ""})
         return
-    out.print(f"[bold]game over[/]: {verdict} (utilities {format_scalar(utilities)})")
+    out.print(f"[bold]game over[/]: {verdict} (utilities {format_scalar(utilities)})"
+              + (f"; added to {record}" if record is not None else ""))
 
 
 def _seeded_agent(spec: str, seed: int | None, seat: int):
