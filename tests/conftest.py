@@ -9,7 +9,9 @@ nothing: kernels compile on first use and are cached for the next run.
 
 from __future__ import annotations
 
+import io
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -133,3 +135,21 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     sys.stderr.flush()
     sys.stdout.flush()
     os._exit(3)
+
+
+@pytest.fixture
+def cli(capsys, monkeypatch):
+    """Run the command line in-process: (exit status, stdout, stderr); ``stdin`` is what a
+    person would type."""
+    from gamesearch.cli.main import main
+
+    def run(*args: str, stdin: str = "") -> tuple[int, str, str]:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        try:
+            main(list(args))
+            code = 0
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else 1
+        out, err = capsys.readouterr()
+        return code, out, err
+    return run

@@ -1,7 +1,6 @@
 """The command line, run through gamesearch.cli.main.main as a user runs it: JSON output,
 people's moves from stdin, and bad input as one line on stderr with exit status 2."""
 
-import io
 import json
 import subprocess
 import sys
@@ -11,21 +10,6 @@ import pytest
 from gamesearch.cli.main import main
 
 CLASSIC = "[[3,12,8],[2,4,6],[14,5,2]]"
-
-
-@pytest.fixture
-def cli(capsys, monkeypatch):
-    """Run the command line in-process: (exit status, stdout, stderr)."""
-    def run(*args: str, stdin: str = "") -> tuple[int, str, str]:
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-        try:
-            main(list(args))
-            code = 0
-        except SystemExit as done:
-            code = done.code if isinstance(done.code, int) else 1
-        out, err = capsys.readouterr()
-        return code, out, err
-    return run
 
 
 def run_json(cli, *args: str) -> dict:
@@ -284,10 +268,6 @@ def test_ctrl_c_in_perft_prints_the_finished_depths(cli, monkeypatch) -> None:
 
 def test_play_and_match_pacman_use_the_pacman_commands(capsys) -> None:
     """`play pacman` / `match pacman` are the issue's spelling of `pacman play` / `pacman match`."""
-    import json
-
-    from gamesearch.cli.main import main
-
     try:
         main(["match", "pacman", "--layout", "tiny", "--games", "2", "--json"])
     except SystemExit as done:

@@ -3,31 +3,12 @@ the readers of those formats; an abandoned game too; bad paths refused before th
 
 from __future__ import annotations
 
-import io
-import sys
-
 import chess
-import pytest
 
-from gamesearch.cli.main import main
 from gamesearch.games.chess.pgn import read_pgn
 from gamesearch.games.go.sgf import read_sgf
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"  # Rd8#
-
-
-@pytest.fixture
-def cli(capsys, monkeypatch):
-    def run(*args: str, stdin: str = "") -> tuple[int, str, str]:
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-        try:
-            main(list(args))
-            code = 0
-        except SystemExit as done:
-            code = done.code if isinstance(done.code, int) else 1
-        out, err = capsys.readouterr()
-        return code, out, err
-    return run
 
 
 def test_chess_games_are_appended_as_pgn_and_read_back(cli, tmp_path) -> None:

@@ -4,36 +4,18 @@ line, damaged checkpoint or book, fuzzed) is one clear line, exit 2."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
-import sys
 
 import hypothesis.strategies as st
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from gamesearch.cli.main import main
 from gamesearch.durable import (
     npz_kind,
 )
 from gamesearch.errors import GameSearchError
-
-
-@pytest.fixture
-def cli(capsys, monkeypatch):
-    """Run the command line in-process: (exit status, stdout, stderr)."""
-    def run(*args: str) -> tuple[int, str, str]:
-        monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-        try:
-            main(list(args))
-            code = 0
-        except SystemExit as done:
-            code = done.code if isinstance(done.code, int) else 1
-        out, err = capsys.readouterr()
-        return code, out, err
-    return run
 
 
 def one_line_error(code: int, err: str, *words: str) -> None:
