@@ -10,7 +10,8 @@ chess common sense, then fitted by ``bench/chess_tune.py`` to Stockfish 15.1's s
 quiet positions (Texel's method; docs/BENCHMARKS.md, "Chess"): a first fit (72,114
 positions) was worth about 110 Elo against Stockfish at UCI_Elo 2000; the threats, king
 attacks, rook files, pawn support and king-to-passer terms, fitted with the rest on
-200,014 positions, about 40 more. Fitted tables are less smooth than drawn ones; each
+200,014 positions, about 40 more: 105.5 / 200 against UCI_Elo 2000 at 10 s + 0.1 s, so
+we score 50% at about UCI_Elo 2019. Fitted tables are less smooth than drawn ones; each
 number is still the value of that piece on that square:
 
 * material: ``MATERIAL_MG`` / ``MATERIAL_EG``;
