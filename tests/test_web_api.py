@@ -187,6 +187,27 @@ def test_stop_makes_go_mcts_move_now(client):
     assert time.monotonic() - t0 < 5  # far less than the 8 s budget
 
 
+def test_record_gives_the_game_as_pgn_sgf_or_pdn_and_refuses_other_games(client):
+    from gamesearch.games.chess.pgn import read_pgn
+    from gamesearch.games.go.sgf import read_sgf
+
+    fools = ["f2f3", "e7e5", "g2g4", "d8h4"]
+    chess = client.post("/api/record", json={"game": "chess", "moves": fools,
+                                             "players": ["human", "chess-engine:time=1"]})
+    assert chess.status_code == 200 and chess.json()["filename"] == "gamesearch-chess.pgn"
+    (game,) = read_pgn(chess.json()["text"])
+    assert game.moves == fools and game.result == "0-1" and game.final_board().is_checkmate()
+    assert game.tags["Black"] == "chess-engine:time=1"
+    go = client.post("/api/record", json={"game": "go:size=9", "moves": ["E5", "pass"]})
+    (record,) = read_sgf(go.json()["text"])
+    assert go.json()["format"] == "sgf" and len(record.moves) == 2 and record.result is None
+    for body, status in (({"game": "tictactoe", "moves": []}, 400),
+                         ({"game": "chess", "moves": ["e2e5"]}, 400),
+                         ({"game": "chess", "moves": [], "players": ["x" * 201]}, 422)):
+        answer = client.post("/api/record", json=body)
+        assert answer.status_code == status, (body, answer.text)
+
+
 def test_stop_makes_the_ai_move_now(client):
     body = {"game": "connect4", "moves": [], "agent": "alphabeta:time=8"}
     got, t0 = [], time.monotonic()

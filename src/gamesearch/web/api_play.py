@@ -18,7 +18,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from gamesearch.game import CHANCE, drawn_by_repetition, replay, replay_game
 from gamesearch.web import hidden, validate
 from gamesearch.web.pool import Job
-from gamesearch.web.validate import PositionRequest, StopRequest, ThinkRequest
+from gamesearch.web.validate import PositionRequest, RecordRequest, StopRequest, ThinkRequest
 from gamesearch.web.views import first_move, position_view, roll_chance
 
 router = APIRouter()
@@ -121,6 +121,21 @@ async def position(request: Request, body: PositionRequest) -> JSONResponse:
     view = position_view(spec, game, moves, state, repeated)
     return JSONResponse(hidden.present(request.app, game, spec, view, state, body.deal,
                                        body.viewer, store=not body.browse))
+
+
+@router.post("/record")
+async def record(request: Request, body: RecordRequest) -> dict:
+    """The game so far as its kind's record file (PGN for chess, SGF for Go, PDN for
+    checkers), for the page's "Save game"; 400 for a game without a record format."""
+    from gamesearch.catalog.game_records import record_format, record_text
+    from gamesearch.game import final_utilities
+
+    spec, game, state, repeated = load_position(body.game, body.moves)
+    suffix, _ = record_format(game)
+    over = game.is_terminal(state) or repeated
+    text = record_text(game, game.initial_state(), body.moves, body.players,
+                       list(final_utilities(game, state)) if over else None)
+    return {"format": suffix, "filename": f"gamesearch-{game.name}.{suffix}", "text": text}
 
 
 def cache_key(spec: str, moves: list[str], agent: str) -> tuple | None:

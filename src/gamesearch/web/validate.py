@@ -52,6 +52,12 @@ class ThinkRequest(PositionRequest):
     agent: str = Field(max_length=200)
 
 
+class RecordRequest(PositionRequest):
+    players: list[Annotated[str, Field(max_length=200)]] = Field(default_factory=list,
+                                                                 max_length=8)
+    """The seats' names for the record's tags (agent specs or "human")."""
+
+
 class StopRequest(BaseModel):
     search: str = Field(max_length=64)
 

@@ -132,6 +132,7 @@ function lastMoveIndex() { return (browsing() ? state.cursor : state.moves.lengt
 function render() {
   const pos = shownPosition();
   if (!pos) return;
+  $("save-game").hidden = !RECORDED.has(state.game);
   const live = !browsing();
   const active = live ? isHumanTurn() && !state.thinking
     : !pos.terminal && state.players[pos.to_move]?.kind === "human" && !state.thinking;
@@ -315,6 +316,21 @@ async function maybeThink() {
 }
 
 // --- the verdict ----------------------------------------------------------------------------
+// The games with a record format (PGN, SGF, PDN) offer "Save game": the server writes the
+// record of the moves so far, the page hands it to the browser as a download.
+const RECORDED = new Set(["chess", "go", "checkers"]);
+
+async function saveGame() {
+  const body = { ...request(state.moves), players: state.players.map(agentSpec) };
+  const record = await postJSON("/api/record", body);
+  const url = URL.createObjectURL(new Blob([record.text], { type: "text/plain" }));
+  const link = h("a", { href: url, download: record.filename });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);  // after the download has begun
+}
+
 async function requestVerdict() {
   if (state.verdictCtl) state.verdictCtl.abort();
   state.verdictCtl = null;
@@ -394,6 +410,7 @@ export async function initPlay(params) {
     else if (e.key === "ArrowRight") browse(lastMoveIndex() + 2);
   });
   $("verdict-on").addEventListener("change", requestVerdict);
+  $("save-game").addEventListener("click", () => saveGame().catch(showError));
   await changeGame(false);
   return {
     async shown(p) {
