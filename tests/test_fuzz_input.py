@@ -11,10 +11,8 @@ examples (minutes) before a release.
 
 from __future__ import annotations
 
-import io
 import json
 import os
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -248,21 +246,14 @@ LONG_WORK = {("solve", "pig"): {"--goal"}, ("solve", "connect4"): {"--pure", "--
 
 
 @pytest.fixture
-def cli(capsys, monkeypatch, tmp_path):
-    from gamesearch.cli.main import main
-
+def cli(cli, tmp_path):
+    """conftest's command line, with ``TREE`` (a tree file) and ``DIR`` (a folder) in the
+    arguments replaced, and a person who types ``quit``."""
     tree = _tree_file(str(tmp_path))
 
     def run(args: list[str]) -> tuple[int, str, str]:
         args = [tree if a == "TREE" else str(tmp_path) if a == "DIR" else a for a in args]
-        monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
-        try:
-            main(args)
-            code = 0
-        except SystemExit as done:
-            code = done.code if isinstance(done.code, int) else 1
-        out, err = capsys.readouterr()
-        return code, out, err
+        return cli(*args, stdin="quit\n")
     return run
 
 
