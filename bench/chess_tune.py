@@ -28,6 +28,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import sys
 import time
@@ -190,7 +191,9 @@ def fit(args: argparse.Namespace) -> None:
     print(f"L-BFGS: {result.nit} iterations, {result.message}", file=sys.stderr)
     if args.write:
         write_weights(tuned, Path(T.E.__file__))
-        print(f"written to {T.E.__file__}", file=sys.stderr)
+        repin_search(Path(T.E.__file__))
+        print(f"written to {T.E.__file__} (and its hash to chess_search.COMPILED_IN)",
+              file=sys.stderr)
 
 
 def _terms(path: Path, rows: list[dict]) -> np.ndarray:
@@ -278,6 +281,27 @@ def write_weights(w: dict[str, np.ndarray], path: Path) -> None:
     tmp = path.with_suffix(".tmp")
     with tmp.open("w") as fh:
         fh.write(head + weights_source(w) + tail)
+        fh.flush()
+        os.fsync(fh.fileno())
+    tmp.replace(path)
+
+
+def repin_search(evaluation: Path) -> None:
+    """Pin the new evaluation's hash in ``chess_search.COMPILED_IN``: the changed file makes
+    every machine recompile the cached search, which holds the evaluation compiled in."""
+    import hashlib
+
+    from gamesearch.catalog import chess_search
+
+    path = Path(chess_search.__file__)
+    digest = hashlib.sha256(evaluation.read_bytes()).hexdigest()[:12]
+    text, done = re.subn(r'("catalog/chess_eval.py": )"[0-9a-f]{12}"', rf'\1"{digest}"',
+                         path.read_text())
+    if done != 1:
+        raise SystemExit(f"chess_tune: no COMPILED_IN entry for chess_eval.py in {path}")
+    tmp = path.with_suffix(".tmp")
+    with tmp.open("w") as fh:
+        fh.write(text)
         fh.flush()
         os.fsync(fh.fileno())
     tmp.replace(path)

@@ -175,3 +175,20 @@ def test_bulk_count_equals_python_chess_on_varied_positions():
                 break
             board.push(rng.choice(legal))
     assert min(seen.values()) >= 3, seen
+
+
+def test_the_cached_search_names_the_sources_compiled_into_it() -> None:
+    """numba keys chess_search's cache on its own file: each source compiled into the search
+    is pinned there by hash, so changing one without touching chess_search.py (and so
+    without recompiling the search everywhere) fails here."""
+    import hashlib
+    from pathlib import Path
+
+    import gamesearch
+    from gamesearch.catalog.chess_search import COMPILED_IN
+
+    root = Path(gamesearch.__file__).parent
+    for name, pinned in COMPILED_IN.items():
+        actual = hashlib.sha256((root / name).read_bytes()).hexdigest()[:12]
+        assert actual == pinned, (f"{name} changed: set COMPILED_IN[{name!r}] = {actual!r} in "
+                                  "catalog/chess_search.py so every cached search recompiles")

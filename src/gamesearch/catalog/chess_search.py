@@ -44,6 +44,19 @@ from gamesearch.games.chess import tables_index as TI
 from gamesearch.tables import store
 from gamesearch.tables.sweep import NO_POSITION_DISTANCE
 
+COMPILED_IN = {
+    "catalog/chess_eval.py": "c69d63b291d7",
+    "games/chess/board.py": "2c1341b539f4",
+    "games/chess/tables_index.py": "a3cb88c46e4e",
+    "tables/store.py": "51e7abe117f0",
+}
+"""The sources compiled into the cached search, by the first 12 hex digits of their
+SHA-256. numba keys a cached function on its own file only, so after a pull that changed
+the evaluation but not this file, a machine that had compiled before kept the old
+evaluation inside the search. tests/test_chess_kernel.py checks these hashes: a change to
+one of those files fails it until the hash here is updated, which changes this file, so
+every machine recompiles the search."""
+
 MATE = 30000
 INF = 32000
 MAX_DEPTH = 64
