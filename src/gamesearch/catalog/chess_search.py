@@ -47,6 +47,7 @@ from gamesearch.tables.sweep import NO_POSITION_DISTANCE
 COMPILED_IN = {
     "catalog/chess_eval.py": "c69d63b291d7",
     "games/chess/board.py": "2c1341b539f4",
+    "games/chess/bitboards.py": "a2f3966bcd7e",
     "games/chess/tables_index.py": "a3cb88c46e4e",
     "tables/store.py": "51e7abe117f0",
 }
