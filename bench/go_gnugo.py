@@ -14,7 +14,10 @@ command resumes a killed run and replays nothing), then prints one table and wri
 cores to spare): the games still missing are shared out so that each file's colours stay
 even, job j > 0 writing ``....job{j}.jsonl`` with seed + 1000 j; the table counts every
 file of a pairing.
-``--no-play`` only reads what ``DIR`` holds. A fixed number of simulations (not a time)
+``--no-play`` only reads what ``DIR`` holds. A pairing with no match file there is taken
+from ``DIR/figures.csv`` when that file names it: figures published in docs/BENCHMARKS.md
+whose game records were not kept; the table says so and the plot draws them hollow.
+A fixed number of simulations (not a time)
 makes each game independent of the machine's load: a busy machine changes the wall time,
 not the result.
 """
@@ -22,6 +25,7 @@ not the result.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import math
 import shutil
@@ -156,6 +160,32 @@ def tally(paths: list[Path]) -> dict[str, float] | None:
             "score": points / games, "plies": plies / games}
 
 
+FIGURES = "figures.csv"
+FIGURE_FIELDS = ("level", "playouts", "fpu", "prior", "patterns", "games", "wins", "draws",
+                 "losses", "plies")
+
+
+def read_figures(path: Path) -> dict[Run, dict[str, float]]:
+    """Published tallies of pairings whose records were not kept (``FIGURES``: one row a
+    pairing, ``FIGURE_FIELDS`` and a ``source``; an empty ``plies`` when it was not
+    recorded), as ``tally`` gives them, with ``"published": 1``."""
+    if not path.exists():
+        return {}
+    figures = {}
+    with path.open(newline="") as handle:
+        for row in csv.DictReader(line for line in handle if not line.startswith("#")):
+            run = Run(*(int(row[k]) for k in FIGURE_FIELDS[:5]))
+            games, wins, draws, losses = (int(row[k]) for k in FIGURE_FIELDS[5:9])
+            if games != wins + draws + losses or games < 1:
+                raise SystemExit(f"go_gnugo: {path}: {dict(row)}: games must be wins + "
+                                 "draws + losses, at least 1")
+            figures[run] = {"games": games, "wins": wins, "draws": draws, "losses": losses,
+                            "score": (wins + draws / 2) / games,
+                            "plies": float(row["plies"]) if row["plies"] else math.nan,
+                            "published": 1}
+    return figures
+
+
 def plot(rows: list[tuple[Run, dict[str, float]]], image: Path) -> None:
     """Win rate against simulations a move, one line per GNU Go level and go-mcts setting,
     with the intervals."""
@@ -180,6 +210,9 @@ def plot(rows: list[tuple[Run, dict[str, float]]], image: Path) -> None:
         ax.errorbar(xs, ys, yerr=[lows, highs], marker="o", capsize=4,
                     label=f"GNU Go level {line[0]}, "
                     f"{Run(line[0], 0, *line[1:]).label}")
+        hollow = [(x, y) for x, y, (_, t) in zip(xs, ys, points) if t.get("published")]
+        if hollow:  # figures without their records
+            ax.plot(*zip(*hollow), "o", color=f"C{k}", markerfacecolor="white", zorder=3)
         for x, y, (_, t) in zip(xs, ys, points):
             ax.annotate(f"{int(t['games'])}", (x, y), textcoords="offset points",
                         xytext=(5, 4), fontsize=8, color=f"C{k}")
@@ -191,7 +224,10 @@ def plot(rows: list[tuple[Run, dict[str, float]]], image: Path) -> None:
     ax.set_ylabel("our score, % (95% Wilson interval)")
     ax.set_ylim(-2, 102)
     ax.axhline(50, color="grey", linewidth=0.8, linestyle=":")
-    ax.set_title("go-mcts against GNU Go 3.8, 9x9, komi 7 (numbers: games)")
+    title = "go-mcts against GNU Go 3.8, 9x9, komi 7 (numbers: games)"
+    if any(t.get("published") for _, t in rows):
+        title += "\nhollow: published figures whose game records were not kept"
+    ax.set_title(title, fontsize=10)
     ax.legend()
     fig.tight_layout()
     fig.savefig(image, dpi=110)
@@ -217,11 +253,12 @@ def main() -> None:
         for k, run in enumerate(args.runs):
             play(args.dir, run, args.games, args.seed + k, args.jobs)
     rows = []
+    figures = read_figures(args.dir / FIGURES)
     print("| GNU Go level | our simulations a move | fpu | prior | patterns | games | wins "
-          "| draws | losses | our score | 95% interval | Elo | plies a game |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| draws | losses | our score | 95% interval | Elo | plies a game | from |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for run in args.runs:
-        t = tally(match_files(args.dir, run))
+        t = tally(match_files(args.dir, run)) or figures.get(run)
         if t is None:
             continue
         rows.append((run, t))
@@ -232,7 +269,8 @@ def main() -> None:
               f"| {'on' if run.patterns else 'off'} | {t['games']} "
               f"| {t['wins']} | {t['draws']} "
               f"| {t['losses']} | {t['score']:.1%} | {low:.1%} - {high:.1%} | {elo_text} "
-              f"| {t['plies']:.0f} |")
+              f"| {'' if math.isnan(t['plies']) else format(t['plies'], '.0f')} "
+              f"| {FIGURES if t.get('published') else 'records'} |")
     if rows:
         image = args.dir / "go-gnugo.png"
         plot(rows, image)

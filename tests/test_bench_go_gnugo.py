@@ -1,6 +1,9 @@
-"""bench/go_gnugo.py shares a pairing's missing games so that colours stay even."""
+"""bench/go_gnugo.py: missing games shared with colours even; published figures read."""
 
-from bench.go_gnugo import shares
+from pathlib import Path
+
+import pytest
+from bench.go_gnugo import FIGURES, Run, read_figures, shares
 
 
 def test_odd_files_get_one_game_first_then_pairs_over_the_jobs() -> None:
@@ -17,3 +20,16 @@ def test_every_game_is_given_and_an_odd_total_leaves_one_odd_file() -> None:
         add = shares(have, missing, jobs)
         assert sum(add) == missing
         assert sum((h + a) % 2 for h, a in zip(have, add)) == (sum(have) + missing) % 2
+
+
+def test_published_figures_parse_and_a_bad_row_is_refused(tmp_path: Path) -> None:
+    kept = read_figures(Path(__file__).parents[1] / "bench/records/go-gnugo" / FIGURES)
+    assert kept[Run(10, 8000)]["games"] == 100 and kept[Run(10, 8000)]["score"] == 0.485
+    assert all(t["published"] and t["games"] == t["wins"] + t["draws"] + t["losses"]
+               for t in kept.values())
+    assert read_figures(tmp_path / "none.csv") == {}
+    bad = tmp_path / FIGURES
+    bad.write_text("level,playouts,fpu,prior,patterns,games,wins,draws,losses,plies,source\n"
+                   "10,2000,0,20,1,100,50,0,49,,a lost game\n")
+    with pytest.raises(SystemExit, match="wins"):
+        read_figures(bad)
