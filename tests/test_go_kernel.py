@@ -274,3 +274,29 @@ def test_go_mcts_plays_on_in_a_lost_position_and_passes_to_end_a_won_game() -> N
     state = small.result(state, small.pass_action)  # White passes; Black owns the board
     result = make_agent("go-mcts:playouts=500,seed=1")(small, state)
     assert result.action == small.pass_action and result.value == 1.0
+
+
+@pytest.mark.parametrize("size, legal", [(1, 1), (2, 57), (3, 12_675), (4, 24_318_165)])
+def test_compiled_count_of_legal_positions_equals_tromp_and_farneback(size: int,
+                                                                     legal: int) -> None:
+    """OEIS A094777 (Tromp and Farnebäck, "Combinatorics of Go", 2006); 4x4 visits all
+    43,046,721 boards (a few seconds)."""
+    assert K.count_legal_positions(size) == legal
+
+
+@pytest.mark.parametrize("size", [5, 9, 19])
+def test_compiled_liberty_check_agrees_with_the_rules(size: int) -> None:
+    rng = random.Random(size)
+    stride = size + 2
+    seen, stack = np.zeros(stride * stride, np.int64), np.empty(size * size, np.int64)
+    verdicts = set()
+    for stamp in range(1, 301):
+        cells = "".join(rng.choice(".XO" if stamp % 2 else "..XO") for _ in range(size * size))
+        B = K.new_board(size)
+        colour = B[0].copy()
+        for p, c in enumerate(cells):
+            colour[K.from_point(p, size)] = ".XO".index(c)
+        verdict = K._chains_breathe(colour, stride, seen, stamp, stack)
+        assert verdict == every_chain_has_a_liberty(cells, size)
+        verdicts.add(verdict)
+    assert verdicts == {True, False}

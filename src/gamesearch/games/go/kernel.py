@@ -430,6 +430,58 @@ def playouts(B, n, max_moves, seed):
     return wins
 
 
+@njit(cache=True)
+def _chains_breathe(colour, stride, seen, stamp, stack):
+    """Whether every chain on the flat board ``colour`` touches an empty point (a flood
+    fill per chain; ``seen[p] == stamp`` marks the points already filled)."""
+    for p in range(colour.shape[0]):
+        c = colour[p]
+        if (c != BLACK and c != WHITE) or seen[p] == stamp:
+            continue
+        seen[p] = stamp
+        stack[0], top, breathes = p, 1, False
+        while top:
+            top -= 1
+            q = stack[top]
+            for r in (q - stride, q + stride, q - 1, q + 1):
+                if colour[r] == EMPTY:
+                    breathes = True
+                elif colour[r] == c and seen[r] != stamp:
+                    seen[r] = stamp
+                    stack[top] = r
+                    top += 1
+        if not breathes:
+            return False
+    return True
+
+
+@njit(cache=True)
+def count_legal_positions(size):
+    """How many of the 3**(size*size) boards have a liberty for every chain (Tromp and
+    Farnebaeck's legal positions, OEIS A094777: 1, 57, 12,675, 24,318,165 for sizes 1-4),
+    every board visited in turn on the kernel's flat layout."""
+    stride = size + 2
+    colour = np.full(stride * stride, BORDER, np.int8)
+    points = np.empty(size * size, np.int64)
+    for k in range(size * size):
+        points[k] = (k // size + 1) * stride + k % size + 1
+        colour[points[k]] = EMPTY
+    seen = np.zeros(stride * stride, np.int64)
+    stack = np.empty(size * size, np.int64)
+    total, stamp = 0, 0
+    while True:
+        stamp += 1
+        if _chains_breathe(colour, stride, seen, stamp, stack):
+            total += 1
+        k = 0  # the next board: count in base 3 over the points
+        while k < size * size and colour[points[k]] == WHITE:
+            colour[points[k]] = EMPTY
+            k += 1
+        if k == size * size:
+            return total
+        colour[points[k]] += 1
+
+
 def to_point(board_point: int, size: int) -> int:
     """The rules' point number of a kernel point (the inverse of :func:`from_point`)."""
     r, c = divmod(board_point, size + 2)
