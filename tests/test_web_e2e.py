@@ -530,3 +530,16 @@ def test_a_link_the_lab_cannot_read_says_so_and_shows_an_example(server, page, w
     page.wait_for_function(f"document.getElementById('{error}').textContent"
                            ".includes('An example is shown instead')", timeout=60_000)
     assert "could not be read" in page.text_content(f"#{error}")
+
+
+def test_a_tree_link_naming_what_is_not_there_says_so_and_runs_the_default(server, page):
+    page.goto(server + "#/tree?name=nosuch&algo=nonsense")
+    page.wait_for_function("document.getElementById('tree-error').textContent"
+                           ".includes('No tree named')", timeout=60_000)
+    error = page.text_content("#tree-error")
+    assert 'No algorithm "nonsense"' in error and 'No tree named "nosuch"' in error
+    assert page.input_value("#tree-algo") == "alphabeta"
+    page.click("#tree-run")
+    page.wait_for_function("document.getElementById('tree-status').textContent"
+                           ".includes('Root value')", timeout=60_000)
+    assert page.text_content("#tree-error") == ""

@@ -285,14 +285,27 @@ function loadPreset(name) {
 }
 
 function applyParams(params) {
-  if (params.has("algo")) $("tree-algo").value = params.get("algo");
+  const notes = [];
+  if (params.has("algo")) {
+    const algo = params.get("algo");
+    if ([...$("tree-algo").options].some((o) => o.value === algo)) $("tree-algo").value = algo;
+    else notes.push(`No algorithm "${algo}" here; ${$("tree-algo").value} is used.`);
+  }
+  const name = params.get("name");
+  if (name && !params.has("t") && !lab.presets.some((p) => p.name === name)) {
+    notes.push(`No tree named "${name}"; ${lab.presets[0].name} is shown.`);
+  }
+  $("tree-error").textContent = notes.join(" ");
   if (params.has("t")) {
     try {
       lab.tree = normalize(unpack(params.get("t")));
       $("tree-title").textContent = "Tree from the link";
       changed();
       return;
-    } catch { $("tree-error").textContent = "The tree in the link could not be read."; }
+    } catch {
+      notes.push("The tree in the link could not be read.");
+      $("tree-error").textContent = notes.join(" ");
+    }
   }
   loadPreset(params.get("name") || lab.preset);
 }
