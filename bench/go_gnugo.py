@@ -174,15 +174,19 @@ def read_figures(path: Path) -> dict[Run, dict[str, float]]:
     figures = {}
     with path.open(newline="") as handle:
         for row in csv.DictReader(line for line in handle if not line.startswith("#")):
-            run = Run(*(int(row[k]) for k in FIGURE_FIELDS[:5]))
-            games, wins, draws, losses = (int(row[k]) for k in FIGURE_FIELDS[5:9])
+            try:
+                run = Run(*(int(row[k]) for k in FIGURE_FIELDS[:5]))
+                games, wins, draws, losses = (int(row[k]) for k in FIGURE_FIELDS[5:9])
+                plies = float(row["plies"]) if row["plies"] else math.nan
+            except (KeyError, TypeError, ValueError):
+                raise SystemExit(f"go_gnugo: {path}: {dict(row)}: want whole numbers in "
+                                 f"{', '.join(FIGURE_FIELDS)}") from None
             if games != wins + draws + losses or games < 1:
                 raise SystemExit(f"go_gnugo: {path}: {dict(row)}: games must be wins + "
                                  "draws + losses, at least 1")
             figures[run] = {"games": games, "wins": wins, "draws": draws, "losses": losses,
                             "score": (wins + draws / 2) / games,
-                            "plies": float(row["plies"]) if row["plies"] else math.nan,
-                            "published": 1}
+                            "plies": plies, "published": 1}
     return figures
 
 

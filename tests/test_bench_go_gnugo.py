@@ -33,3 +33,6 @@ def test_published_figures_parse_and_a_bad_row_is_refused(tmp_path: Path) -> Non
                    "10,2000,0,20,1,100,50,0,49,,a lost game\n")
     with pytest.raises(SystemExit, match="wins"):
         read_figures(bad)
+    bad.write_text("level,playouts\n10,lots\n")
+    with pytest.raises(SystemExit, match="whole numbers"):
+        read_figures(bad)
