@@ -284,6 +284,11 @@ def test_compiled_count_of_legal_positions_equals_tromp_and_farneback(size: int,
     assert K.count_legal_positions(size) == legal
 
 
+def test_the_count_refuses_boards_it_could_not_finish() -> None:
+    with pytest.raises(ValueError, match="1..4"):
+        K.count_legal_positions(5)
+
+
 @pytest.mark.parametrize("size", [5, 9, 19])
 def test_compiled_liberty_check_agrees_with_the_rules(size: int) -> None:
     rng = random.Random(size)

@@ -459,7 +459,10 @@ def _chains_breathe(colour, stride, seen, stamp, stack):
 def count_legal_positions(size):
     """How many of the 3**(size*size) boards have a liberty for every chain (Tromp and
     Farnebaeck's legal positions, OEIS A094777: 1, 57, 12,675, 24,318,165 for sizes 1-4),
-    every board visited in turn on the kernel's flat layout."""
+    every board visited in turn on the kernel's flat layout; sizes 1-4 only (5x5 would be
+    3**25 boards)."""
+    if size < 1 or size > 4:
+        raise ValueError("count_legal_positions: size must be 1..4")
     stride = size + 2
     colour = np.full(stride * stride, BORDER, np.int8)
     points = np.empty(size * size, np.int64)
