@@ -54,8 +54,10 @@ def read_positions() -> list[tuple[int, str, int, str]]:
     return rows
 
 
-def edax_solve(binary: Path, board: str) -> tuple[int, int, float, float]:
-    """``(score, nodes, seconds, processor seconds)`` of Edax's exact solve of one position."""
+def edax_solve(binary: Path, board: str,
+               timeout: float = 3600.0) -> tuple[int, int, float, float]:
+    """``(score, nodes, seconds, processor seconds)`` of Edax's exact solve of one position
+    (``subprocess.TimeoutExpired`` after ``timeout`` seconds, Edax stopped)."""
     data = binary.parent.parent / "data" / "eval.dat"
     if not data.exists():
         data.parent.mkdir(exist_ok=True)
@@ -67,12 +69,14 @@ def edax_solve(binary: Path, board: str) -> tuple[int, int, float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     # -l 60: at its default level (21) Edax solves 25 empties and more only at 98% ProbCut
     # selectivity (the depth column reads 25@98%), not exactly
-    out = subprocess.run([str(binary), "-solve", f.name, "-n", "1", "-h", "22", "-l", "60",
-                          "-book-usage", "off"], capture_output=True, text=True,
-                         cwd=binary.parent.parent, timeout=3600).stdout
+    try:
+        out = subprocess.run([str(binary), "-solve", f.name, "-n", "1", "-h", "22", "-l",
+                              "60", "-book-usage", "off"], capture_output=True, text=True,
+                             cwd=binary.parent.parent, timeout=timeout).stdout
+    finally:
+        Path(f.name).unlink()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    Path(f.name).unlink()
     row = re.search(r"^\s*1\|\s*\d+\s+([+-]\d+)\s+([\d:.]+)\s+(\d+)", out, re.M)
     if row is None:  # a selective depth (25@98%) is refused too: not an exact solve
         raise SystemExit(f"could not read an exact solve in Edax's answer:\n{out}")
@@ -87,6 +91,8 @@ def main() -> None:
     parser.add_argument("--last", type=int, default=59)
     parser.add_argument("--edax", type=Path, help="the Edax binary built in /tmp")
     parser.add_argument("--table", type=int, default=22, help="log2 of our table's slots")
+    parser.add_argument("--edax-timeout", type=float, default=3600.0,
+                        help="seconds Edax is given a position before it is stopped")
     args = parser.parse_args()
     game = load_game("othello")
     solve_position(*[int(x) for x in encode_state(game.state_from_string(
@@ -98,6 +104,7 @@ def main() -> None:
     total_ours = total_edax = cpu_ours = cpu_edax = 0.0
     nodes_ours = nodes_edax = 0
     wrong = 0
+    skipped: list[int] = []  # positions Edax did not finish: left out of both totals
     for number, board, best, moves in read_positions():
         if not args.first <= number <= args.last:
             continue
@@ -106,15 +113,19 @@ def main() -> None:
         began, began_cpu = time.perf_counter(), time.process_time()
         score, move, nodes = solve_position(int(me), int(opp), table=SolverTable(args.table))
         seconds, cpu = time.perf_counter() - began, time.process_time() - began_cpu
-        total_ours += seconds
-        cpu_ours += cpu
-        nodes_ours += nodes
         name = game.action_to_string(state, (move // 8) * 8 + move % 8)
         wrong += score != best or name not in moves.split("/")
         cells = [str(number), str(state[0].count("-")), f"{best:+d}", f"{score:+d}", name,
                  f"{seconds:.2f}", f"{cpu:.2f}", f"{nodes / seconds:,.0f}"]
         if args.edax:
-            e_score, e_nodes, e_seconds, e_cpu = edax_solve(args.edax, board)
+            try:
+                e_score, e_nodes, e_seconds, e_cpu = edax_solve(args.edax, board,
+                                                                args.edax_timeout)
+            except subprocess.TimeoutExpired:
+                skipped.append(number)
+                table.add_row(*cells, "", f"> {args.edax_timeout:.0f}", "", "")
+                Console().print(" ".join(cells), f"Edax: no answer in {args.edax_timeout:.0f} s")
+                continue
             total_edax += e_seconds
             cpu_edax += e_cpu
             nodes_edax += e_nodes
@@ -123,16 +134,22 @@ def main() -> None:
                       f"{e_nodes / max(e_seconds, 1e-3):,.0f}"]
         else:
             cells += ["", "", "", ""]
+        total_ours += seconds
+        cpu_ours += cpu
+        nodes_ours += nodes
         table.add_row(*cells)
         Console().print(" ".join(cells))
     Console().print(table)
     print(f"ours: {total_ours:.1f} s ({cpu_ours:.1f} s cpu), {nodes_ours:,} nodes, "
-          f"{nodes_ours / total_ours:,.0f} nodes/s")
-    if args.edax:
+          f"{nodes_ours / max(total_ours, 1e-9):,.0f} nodes/s")
+    if args.edax and total_edax > 0:
         print(f"Edax: {total_edax:.1f} s ({cpu_edax:.1f} s cpu), {nodes_edax:,} nodes, "
               f"{nodes_edax / max(total_edax, 1e-3):,.0f} nodes/s; "
               f"time ours / Edax: {total_ours / max(total_edax, 1e-3):.2f}x wall, "
               f"{cpu_ours / max(cpu_edax, 1e-3):.2f}x cpu")
+    if skipped:
+        print(f"left out of both totals (Edax stopped after {args.edax_timeout:.0f} s): "
+              + ", ".join(f"#{n}" for n in skipped))
     print("every score right" if not wrong else f"{wrong} WRONG answer(s)")
 
 
