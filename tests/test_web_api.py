@@ -208,6 +208,16 @@ def test_record_gives_the_game_as_pgn_sgf_or_pdn_and_refuses_other_games(client)
         assert answer.status_code == status, (body, answer.text)
 
 
+def test_the_games_list_says_which_games_the_page_can_save(client):
+    records = {g["name"]: g["record"] for g in client.get("/api/games").json()["games"]}
+    assert records["chess"] == "pgn" and records["go"] == "sgf"
+    assert records["checkers"] == "pdn" and records["tictactoe"] is None
+    for name, suffix in records.items():  # each one the page offers, the server writes
+        if suffix:
+            answer = client.post("/api/record", json={"game": name, "moves": []})
+            assert answer.status_code == 200 and answer.json()["format"] == suffix
+
+
 def test_stop_makes_the_ai_move_now(client):
     body = {"game": "connect4", "moves": [], "agent": "alphabeta:time=8"}
     got, t0 = [], time.monotonic()

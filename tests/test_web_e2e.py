@@ -543,3 +543,18 @@ def test_a_tree_link_naming_what_is_not_there_says_so_and_runs_the_default(serve
     page.wait_for_function("document.getElementById('tree-status').textContent"
                            ".includes('Root value')", timeout=60_000)
     assert page.text_content("#tree-error") == ""
+
+
+def test_save_game_downloads_the_record_where_the_game_has_one(server, page, tmp_path):
+    page.goto(server + "#/play?game=chess&p1=human&p2=human&moves=e2e4+e7e5")
+    page.wait_for_selector("#save-game:not([hidden])", timeout=60_000)
+    with page.expect_download() as download:
+        page.click("#save-game")
+    assert download.value.suggested_filename == "gamesearch-chess.pgn"
+    saved = tmp_path / "game.pgn"
+    download.value.save_as(saved)
+    assert "1. e4 e5" in saved.read_text()
+    page.goto(server + "#/play?game=tictactoe&p1=human&p2=human")
+    page.wait_for_selector("#board [data-square]", timeout=60_000)
+    page.wait_for_timeout(300)
+    assert page.locator("#save-game").is_hidden()

@@ -59,9 +59,11 @@ def load_position(game_spec: str, moves: list[str]) -> tuple[str, Any, Any, bool
 
 @router.get("/games")
 async def games() -> dict:
-    """The built-in games the page can play, with their parameters and solver hook."""
+    """The built-in games the page can play, with their parameters, solver hook and record
+    format (``pgn``, ``sgf``, ``pdn`` or None: whether the page offers "Save game")."""
     import inspect
 
+    from gamesearch.catalog.game_records import FORMATS
     from gamesearch.games import REGISTRY
 
     out = []
@@ -71,7 +73,8 @@ async def games() -> dict:
         params = {k: (None if p.default is inspect.Parameter.empty else str(p.default))
                   for k, p in inspect.signature(entry.factory).parameters.items()}
         out.append({"name": entry.name, "summary": entry.summary, "params": params,
-                    "solver": entry.solver is not None})
+                    "solver": entry.solver is not None,
+                    "record": FORMATS[entry.name][0] if entry.name in FORMATS else None})
     return {"games": out}
 
 

@@ -132,7 +132,7 @@ function lastMoveIndex() { return (browsing() ? state.cursor : state.moves.lengt
 function render() {
   const pos = shownPosition();
   if (!pos) return;
-  $("save-game").hidden = !RECORDED.has(state.game);
+  $("save-game").hidden = !state.games.find((g) => g.name === state.game)?.record;
   const live = !browsing();
   const active = live ? isHumanTurn() && !state.thinking
     : !pos.terminal && state.players[pos.to_move]?.kind === "human" && !state.thinking;
@@ -315,11 +315,9 @@ async function maybeThink() {
   if (!played.position.terminal) setTimeout(maybeThink, AI_PAUSE_MS);
 }
 
-// --- the verdict ----------------------------------------------------------------------------
-// The games with a record format (PGN, SGF, PDN) offer "Save game": the server writes the
-// record of the moves so far, the page hands it to the browser as a download.
-const RECORDED = new Set(["chess", "go", "checkers"]);
-
+// --- saving the game ------------------------------------------------------------------------
+// The games with a record format (/api/games says which) offer "Save game": the server
+// writes the record of the moves so far, the page hands it to the browser as a download.
 async function saveGame() {
   const body = { ...request(state.moves), players: state.players.map(agentSpec) };
   const record = await postJSON("/api/record", body);
@@ -331,6 +329,7 @@ async function saveGame() {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);  // after the download has begun
 }
 
+// --- the verdict ----------------------------------------------------------------------------
 async function requestVerdict() {
   if (state.verdictCtl) state.verdictCtl.abort();
   state.verdictCtl = null;
