@@ -40,6 +40,7 @@ import numpy as np
 
 from gamesearch.arena.ratings import expected_score
 from gamesearch.catalog import chess_terms as T
+from gamesearch.durable import atomic_write
 
 RANDOM_PLIES = 8
 RANDOM_MOVE = 0.1
@@ -278,33 +279,24 @@ def write_weights(w: dict[str, np.ndarray], path: Path) -> None:
         raise SystemExit(f"chess_tune: {path} has no weights block")
     head, rest = text.split(BEGIN, 1)
     tail = rest.split(END, 1)[1]
-    tmp = path.with_suffix(".tmp")
-    with tmp.open("w") as fh:
-        fh.write(head + weights_source(w) + tail)
-        fh.flush()
-        os.fsync(fh.fileno())
-    tmp.replace(path)
+    atomic_write(path, head + weights_source(w) + tail)
 
 
-def repin_search(evaluation: Path) -> None:
-    """Pin the new evaluation's hash in ``chess_search.COMPILED_IN``: the changed file makes
-    every machine recompile the cached search, which holds the evaluation compiled in."""
+def repin_search(evaluation: Path, search: Path | None = None) -> None:
+    """Pin the new evaluation's hash in ``chess_search.COMPILED_IN`` (of ``search``, the
+    package's chess_search.py by default): the changed file makes every machine recompile
+    the cached search, which holds the evaluation compiled in."""
     import hashlib
 
     from gamesearch.catalog import chess_search
 
-    path = Path(chess_search.__file__)
+    path = search or Path(chess_search.__file__)
     digest = hashlib.sha256(evaluation.read_bytes()).hexdigest()[:12]
     text, done = re.subn(r'("catalog/chess_eval.py": )"[0-9a-f]{12}"', rf'\1"{digest}"',
                          path.read_text())
     if done != 1:
         raise SystemExit(f"chess_tune: no COMPILED_IN entry for chess_eval.py in {path}")
-    tmp = path.with_suffix(".tmp")
-    with tmp.open("w") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    tmp.replace(path)
+    atomic_write(path, text)
 
 
 def main() -> None:

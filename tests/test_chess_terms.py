@@ -5,9 +5,9 @@ from pathlib import Path
 
 import chess
 import numpy as np
-from bench.chess_tune import _readable, weights_source
+from bench.chess_tune import _readable, repin_search, weights_source, write_weights
 
-from gamesearch.catalog import chess_eval
+from gamesearch.catalog import chess_eval, chess_search
 from gamesearch.catalog.chess_eval import evaluate
 from gamesearch.catalog.chess_terms import SIZE, flat, terms, unflat, weights
 from gamesearch.games.chess.kernel import arrays_of
@@ -50,3 +50,21 @@ def test_the_tuner_moves_table_means_into_material_without_changing_a_value() ->
 def test_the_weights_block_is_what_the_tuner_writes() -> None:
     text = Path(chess_eval.__file__).read_text()
     assert weights_source(unflat(flat(weights()))) in text
+
+
+def test_writing_weights_changes_only_the_block_and_repins_the_search(tmp_path: Path) -> None:
+    import hashlib
+
+    evaluation, search = tmp_path / "chess_eval.py", tmp_path / "chess_search.py"
+    evaluation.write_text(Path(chess_eval.__file__).read_text())
+    search.write_text(Path(chess_search.__file__).read_text())
+    w = unflat(flat(weights()))
+    write_weights(w, evaluation)
+    assert evaluation.read_text() == Path(chess_eval.__file__).read_text()
+    w["MATERIAL_MG"] = w["MATERIAL_MG"] + 1
+    write_weights(w, evaluation)
+    assert weights_source(w) in evaluation.read_text()
+    repin_search(evaluation, search)
+    digest = hashlib.sha256(evaluation.read_bytes()).hexdigest()[:12]
+    assert f'"catalog/chess_eval.py": "{digest}"' in search.read_text()
+    assert digest != chess_search.COMPILED_IN["catalog/chess_eval.py"]
