@@ -47,6 +47,20 @@ def test_go_mcts_without_a_listener_reports_nothing_and_plays_as_before() -> Non
     assert a(game, state).action == b(game, state).action
 
 
+def test_go_mcts_reports_after_its_first_batch_so_a_deadline_always_has_a_move() -> None:
+    """The web falls back to the first legal move (A9) when no report has come by its
+    deadline; the first report comes after one batch of simulations, not a quarter second."""
+    from gamesearch.catalog.go_mcts import BATCH
+
+    game = Go(size=9)
+    agent = GoMCTSAgent(playouts=BATCH, seed=2)
+    agent.prepare(game)
+    seen = []
+    agent.on_progress = lambda so_far: seen.append(so_far) and False
+    agent(game, game.initial_state())
+    assert [r.stats.iterations for r in seen] == [BATCH] and seen[0].action is not None
+
+
 def test_the_chess_engine_reports_each_depth_in_order_and_stops_when_asked() -> None:
     game = load_game("chess")
     state = chess.STARTING_FEN

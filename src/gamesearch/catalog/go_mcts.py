@@ -281,9 +281,13 @@ class GoMCTSAgent(Agent):
         subtree(leaf, zeros, 0, tuple(a.copy() for a in leaf), tuple(a.copy() for a in zeros))
         self.kept = None  # (the re-rooting loaded too, on a one-node tree)
 
-    def search(self, game, state, playouts: int | None = None,
-               seconds: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-        """Root children's (moves, visits, wins) and the simulations run."""
+    def search(self, game, state, playouts: int | None = None, seconds: float | None = None,
+               began: float | None = None
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        """Root children's (moves, visits, wins) and the simulations run; ``seconds`` count
+        from ``began`` (the caller's start; now by default), so setting up the tree is
+        inside the time."""
+        began = clock.perf_counter() if began is None else began
         n = self.max_nodes
         root = K.from_state(state, game.size)
         kept = self._reused_tree(game, state)
@@ -299,11 +303,12 @@ class GoMCTSAgent(Agent):
             n_nodes, self.reused = 1, 0
         self.tree, self.stats = tree, stats
         done = 0
-        began = clock.perf_counter()
         seed = (self.seed if self.seed is not None else int(began * 1e6)) + 7919 * self.calls
         self.calls += 1
         max_moves = max(game.max_moves, int(root[9][K.MOVES]) + 3 * game.size ** 2)
-        reported = began
+        # the first report comes after the first batch, so that a caller with a deadline
+        # (the web) holds a searched move at once
+        reported = -math.inf
         while True:
             batch = BATCH if playouts is None else min(BATCH, playouts - done)
             if batch <= 0:
@@ -369,7 +374,7 @@ class GoMCTSAgent(Agent):
             stats.seconds = clock.perf_counter() - began
             self.kept = None
             return SearchResult(1.0, game.pass_action, [game.pass_action], stats, pov=mover)
-        moves, visits, wins, done = self.search(game, state, self.playouts, self.time)
+        moves, visits, wins, done = self.search(game, state, self.playouts, self.time, began)
         legal = set(game.actions(state))
         best, best_visits, value, best_i = game.pass_action, -1.0, 0.0, -1
         for i, (m, v, w) in enumerate(zip(moves, visits, wins)):
