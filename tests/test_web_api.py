@@ -726,19 +726,23 @@ def test_efg_lab_refuses_a_tree_too_big_to_draw(client):
 
 @pytest.mark.skipif(shutil.which("gnubg") is None and not Path("/usr/games/gnubg").exists(),
                     reason="gnubg is not installed")
-def test_an_outside_program_ends_with_its_move(client):
-    """A move by an outside program (here GNU Backgammon) ends the program with it: each
-    move used to leave one running in the worker until the server stopped."""
+def test_an_outside_program_ends_with_its_move():
+    """A move by an outside program (here GNU Backgammon, offered by the server's operator)
+    ends the program with it: each move used to leave one running in the worker until the
+    server stopped."""
+    from gamesearch.catalog.programs import parse_offers
+
     def running() -> int:
         listing = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True)
         return listing.stdout.count("gamesearch-gnubg-")
 
     before = running()
-    for _ in range(3):
-        reply = client.post("/api/move", json={"game": "backgammon", "moves": ["1-3"],
-                                               "agent": "gnubg"}).json()
-        assert reply["source"] == "search", reply
-    deadline = time.monotonic() + 5
-    while running() > before and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert running() == before
+    with TestClient(create_app(workers=1, programs=parse_offers(["gnubg"]))) as client:
+        for _ in range(3):
+            reply = client.post("/api/move", json={"game": "backgammon", "moves": ["1-3"],
+                                                   "agent": "gnubg"}).json()
+            assert reply["source"] == "search", reply
+        deadline = time.monotonic() + 5
+        while running() > before and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert running() == before

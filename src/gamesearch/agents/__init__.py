@@ -66,10 +66,18 @@ class HumanAgent(Agent):
 
 AGENTS: dict[str, tuple[Callable[..., Agent], str]] = {}
 
+OUTSIDE_AGENTS: set[str] = set()
+"""Kinds that drive an outside program named by their ``cmd`` parameter (UCI and GTP
+engines, gnubg): a server offers them only with the programs its operator named."""
 
-def register_agent(name: str, factory: Callable[..., Agent], summary: str) -> None:
-    """Make ``name:params`` specs build agents with ``factory(**params)``."""
+
+def register_agent(name: str, factory: Callable[..., Agent], summary: str, *,
+                   outside: bool = False) -> None:
+    """Make ``name:params`` specs build agents with ``factory(**params)``; ``outside``: the
+    agent starts the program its ``cmd`` parameter names."""
     AGENTS[name] = (factory, summary)
+    if outside:
+        OUTSIDE_AGENTS.add(name)
 
 
 def make_agent(spec: str, limit: Limit | None = None, **extra: Any) -> Agent:

@@ -109,7 +109,7 @@ def _gtp(cmd: str | None = None, time: float | None = None) -> Agent:
 
 register_agent("gtp", _gtp, "go: an outside GTP program (default GNU Go level 1, Chinese "
                "rules, dead stones played out; cmd='gnugo --mode gtp --level 10'), time=T "
-               "seconds a move")
+               "seconds a move", outside=True)
 
 
 def _uci(cmd: str = "stockfish", time: float | None = 0.1, depth: int | None = None,
@@ -121,7 +121,7 @@ def _uci(cmd: str = "stockfish", time: float | None = 0.1, depth: int | None = N
 
 register_agent("uci", _uci, "chess: an outside UCI engine (cmd=stockfish, or cmd=gamesearch "
                "uci), time=T seconds a move or depth=N, elo=N (UCI_LimitStrength), threads, "
-               "hash=MB")
+               "hash=MB", outside=True)
 
 
 def _edax(level: int | None = None, cmd: str = "edax") -> Agent:
@@ -131,7 +131,8 @@ def _edax(level: int | None = None, cmd: str = "edax") -> Agent:
 
 
 register_agent("edax", _edax, "othello: Edax (built by you; github.com/abulmo/edax-reversi) "
-               "or any GTP Othello program, level=N (Edax's search depth), cmd=PATH")
+               "or any GTP Othello program, level=N (Edax's search depth), cmd=PATH",
+               outside=True)
 
 
 def _pubeval() -> Agent:
@@ -159,7 +160,8 @@ def _gnubg(plies: int = 0, cmd: str = "gnubg") -> Agent:
 
 
 register_agent("gnubg", _gnubg, "backgammon: GNU Backgammon's best chequer play (Debian "
-               "package gnubg), plies=0..3 (0 = its network alone), cmd=PATH")
+               "package gnubg), plies=0..3 (0 = its network alone), cmd=PATH",
+               outside=True)
 
 
 def _alphazero(simulations: int = 800, weights: str | None = None, c: float = 1.5,

@@ -15,6 +15,11 @@ def serve_command(
     host: str = typer.Option("127.0.0.1", "--host", help="address to listen on"),
     port: int = typer.Option(0, "--port", help="port (0: a free one, printed)"),
     workers: int = typer.Option(0, "--workers", help="search processes (0: one per core)"),
+    program: list[str] = typer.Option(
+        [], "--program", metavar="NAME[=COMMAND]",
+        help="an outside engine the page may offer by NAME (repeatable): 'stockfish', "
+             "'gnugo=gnugo --mode gtp --level 10'; found on PATH now. Without it no request "
+             "starts a program"),
 ) -> None:
     """Start the web app: play against the AI, tree lab, matrix lab (docs/WEB.md)."""
     try:
@@ -26,6 +31,9 @@ def serve_command(
                               f"({err.name} is missing)") from None
     if not 0 <= port <= 65535:
         raise GameSearchError(f"--port {port}: give a port from 0 to 65535")
+    from gamesearch.catalog.programs import parse_offers
+
+    programs = parse_offers(program)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -44,5 +52,8 @@ def serve_command(
     seconds = warm_kernels(lambda line: print(f"compiling kernels (cached after the first "
                                               f"run): {line}", flush=True))
     print(f"kernels ready in {seconds:.1f} s; starting the workers", flush=True)
-    config = uvicorn.Config(create_app(workers or None, warm=True), log_level="warning")
+    if programs:
+        print("outside programs offered: " + ", ".join(sorted(programs)), flush=True)
+    config = uvicorn.Config(create_app(workers or None, warm=True, programs=programs),
+                            log_level="warning")
     uvicorn.Server(config).run(sockets=[sock])

@@ -79,16 +79,17 @@ async def games() -> dict:
 
 
 @router.get("/agents")
-async def agents() -> dict:
-    """The agent kinds the page can offer (every registered one but the human)."""
+async def agents(request: Request) -> dict:
+    """The agent kinds the page can offer (every registered one but the human; those that
+    drive an outside program only with the programs the server offers, by name)."""
     import inspect
 
     from gamesearch.agents import AGENTS
 
-    return {"agents": [{"name": n, "summary": s,
-                        "params": list(inspect.signature(factory).parameters)}
-                       for n, (factory, s) in AGENTS.items()
-                       if n not in validate.EXCLUDED_AGENTS]}
+    return {"agents": [{"name": n, "summary": AGENTS[n][1],
+                        "params": list(inspect.signature(AGENTS[n][0]).parameters)}
+                       for n in validate.offered_agents(request.app.state.programs)],
+            "programs": sorted(request.app.state.programs)}
 
 
 def unmasked(request: Request, body: Any) -> Any:
@@ -163,14 +164,14 @@ def remember(proven: collections.OrderedDict, key: tuple | None, data: dict) -> 
         proven.popitem(last=False)
 
 
-def checked(body: ThinkRequest) -> tuple[str, Any, Any, str, float]:
+def checked(request: Request, body: ThinkRequest) -> tuple[str, Any, Any, str, float]:
     """The position and the agent of a move request, refused if either is wrong, the agent
     does not fit the game or the seat (the catalog says why), or there is no move for an
     agent to make."""
     from gamesearch.catalog import check_agent_fits
 
     spec, game, state, repeated = load_position(body.game, body.moves)
-    agent, budget = validate.agent_spec(body.agent)
+    agent, budget = validate.agent_spec(body.agent, request.app.state.programs)
     if game.is_terminal(state):
         raise validate.GameSearchError("the game is over: there is no move to make")
     if repeated:
@@ -186,7 +187,7 @@ async def think(request: Request, body: ThinkRequest,
     """Let the agent move within its budget, counted from the request's arrival; always
     answers with a legal move (the search's, its best completed depth, or a fallback)."""
     arrival = request.scope.get("state", {}).get("arrival", time.monotonic())
-    spec, game, state, agent, budget = checked(body)
+    spec, game, state, agent, budget = checked(request, body)
     app = request.app
     key = cache_key(spec, body.moves, agent)
     known = app.state.proven.get(key) if key is not None else None
@@ -257,7 +258,7 @@ async def think_stream(request: Request, body: ThinkRequest) -> StreamingRespons
     """The agent's move as server-sent events: "start", "progress" per completed depth,
     then "move" (or "error"). Closing the stream cancels the search."""
     body = unmasked(request, body)
-    checked(body)  # bad input answers 4xx before the stream starts
+    checked(request, body)  # bad input answers 4xx before the stream starts
     secret = body.viewer is not None and hidden.is_hidden_game(cached_game(body.game.strip()))
     queue: asyncio.Queue = asyncio.Queue()
 
@@ -270,7 +271,8 @@ async def think_stream(request: Request, body: ThinkRequest) -> StreamingRespons
         try:
             await emit("move", shown(request, body, await think(request, body, emit)))
         except Exception as err:  # every failure reaches the page as a message
-            await emit("error", {"error": str(err), "status": getattr(err, "status", 400)})
+            await emit("error", {"error": validate.public_message(str(err)),
+                                 "status": getattr(err, "status", 400)})
         await queue.put(None)
 
     async def closed(task: asyncio.Task) -> None:

@@ -3,7 +3,7 @@ catalog's answer, so the page offers what the command line accepts)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
 from gamesearch.catalog import agents_for, default_agent
 from gamesearch.web import hidden, validate
@@ -13,13 +13,14 @@ router = APIRouter()
 
 
 @router.get("/seats")
-async def seats(game: str = Query(max_length=200)) -> dict:
+async def seats(request: Request, game: str = Query(max_length=200)) -> dict:
     """One entry per player: the agent kinds that fit that seat and its default agent."""
     spec = game.strip()
     rules = cached_game(spec)
+    offered = set(validate.offered_agents(request.app.state.programs))
     out = []
     for player in range(rules.num_players):
-        kinds = [k for k in agents_for(rules, player) if k not in validate.EXCLUDED_AGENTS]
+        kinds = [k for k in agents_for(rules, player) if k in offered]
         out.append({"name": rules.player_name(player), "agents": kinds,
                     "default": default_agent(rules, player)})
     return {"game": spec, "seats": out, "hidden": hidden.is_hidden_game(rules)}

@@ -21,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from gamesearch.errors import GameSearchError, UnknownNameError
 from gamesearch.web.lag import LagMonitor
 from gamesearch.web.pool import JobFailed, WorkerPool
-from gamesearch.web.validate import MAX_BODY
+from gamesearch.web.validate import MAX_BODY, public_message
 
 STATIC = Path(__file__).parent / "static"
 
@@ -54,19 +54,22 @@ class BodyLimit:
         return await self.app(scope, limited, send)
 
 
-def create_app(workers: int | None = None, warm: bool = True) -> FastAPI:
+def create_app(workers: int | None = None, warm: bool = True,
+               programs: dict[str, list[str]] | None = None) -> FastAPI:
     """The web app with a pool of ``workers`` search processes for moves (default: CPU
     count) and one for verdicts and the labs. ``warm`` (default): the analysis worker loads
     the compiled kernels (compiling them if no cache holds them) before it takes jobs, so no
     verdict's budget pays for a compile; ``gamesearch serve`` compiles them first, with
-    progress lines."""
+    progress lines. ``programs`` (name -> argv, ``serve --program``) are the only outside
+    programs a request may choose, by name; without them no request starts a program."""
     size = workers or int(os.environ.get("GAMESEARCH_WEB_WORKERS", 0)) or os.cpu_count() or 2
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        pool = WorkerPool(size, warm=warm)
+        pool = WorkerPool(size, warm=warm, programs=programs)
         await pool.start(wait=60.0 if warm else 10.0)
         app.state.pool = pool
+        app.state.programs = dict(programs or {})
         app.state.searches = {}
         app.state.proven = collections.OrderedDict()  # exact answers, see api_play
         app.state.verdicts = collections.OrderedDict()  # solved positions, see api_play
@@ -84,17 +87,17 @@ def create_app(workers: int | None = None, warm: bool = True) -> FastAPI:
 
     @app.exception_handler(UnknownNameError)
     async def unknown(request: Request, err: UnknownNameError):
-        return JSONResponse({"error": str(err)}, 404)
+        return JSONResponse({"error": public_message(str(err))}, 404)
 
     @app.exception_handler(GameSearchError)
     async def bad_input(request: Request, err: GameSearchError):
         status = 413 if "request body over" in str(err) else 400
         status = 501 if type(err).__name__ == "Unavailable" else status
-        return JSONResponse({"error": str(err)}, status)
+        return JSONResponse({"error": public_message(str(err))}, status)
 
     @app.exception_handler(JobFailed)
     async def failed(request: Request, err: JobFailed):
-        return JSONResponse({"error": str(err)}, err.status)
+        return JSONResponse({"error": public_message(str(err))}, err.status)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, err: RequestValidationError):

@@ -143,7 +143,9 @@ class Worker:
         self.stop_flag = ctx.Value("b", 0, lock=False)
         options = {"nice": ANALYSIS_NICE if lane == ANALYSIS else 0,
                    # verdicts: no compile in their budget; moves: the engines loaded
-                   "warm": (ANALYSIS if lane == ANALYSIS else "engines") if pool.warm else None}
+                   "warm": (ANALYSIS if lane == ANALYSIS else "engines") if pool.warm else None,
+                   # the only outside programs this worker may start (catalog/programs.py)
+                   "programs": pool.programs}
         self.process = ctx.Process(target=pool.target,
                                    args=(job_reader, result_writer, self.stop_flag, options),
                                    daemon=True, name=f"gamesearch-web-{lane}")
@@ -194,8 +196,10 @@ class WorkerPool:
     in its lane, first come first served."""
 
     def __init__(self, size: int = 2, start_method: str = "spawn", analysis: int = 1,
-                 warm: bool = False, target: Callable[..., None] = worker_main) -> None:
+                 warm: bool = False, target: Callable[..., None] = worker_main,
+                 programs: dict[str, list[str]] | None = None) -> None:
         self.size, self.analysis = size, analysis
+        self.programs = dict(programs or {})
         self.warm, self.target = warm, target
         self.context = multiprocessing.get_context(start_method)
         self.loop: asyncio.AbstractEventLoop | None = None

@@ -5,6 +5,7 @@ are plain values (no path separators, no file parameters, bounded numbers)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -85,6 +86,16 @@ class MatrixRequest(BaseModel):
     column_names: list[str] | None = Field(default=None, max_length=32)
 
 
+PATH_TEXT = re.compile(r"(?<![\w.~-])(?:~|\.{1,2})?(?:/[^\s'\"/:,;()\[\]]+)+")
+"""An absolute (or home/relative-parent) file path inside a message."""
+
+
+def public_message(text: str) -> str:
+    """``text`` as a web reply may say it: every file path cut to its last part, so no reply
+    tells a visitor where the server keeps its programs, data or code."""
+    return PATH_TEXT.sub(lambda m: m.group(0).rstrip("/").rsplit("/", 1)[-1] or "/", text)
+
+
 def _shown(text: str) -> str:
     """A name as it may appear in a one-line message: escaped if it holds control
     characters (a newline in a key must not split the error)."""
@@ -122,16 +133,34 @@ def game_spec(spec: str) -> str:
     return spec.strip()
 
 
-def agent_spec(spec: str) -> tuple[str, float]:
+def offered_agents(programs: Collection[str]) -> list[str]:
+    """The agent kinds the page may offer: every registered kind but the excluded ones, and
+    those that drive an outside program only where the server offers programs."""
+    from gamesearch.agents import AGENTS, OUTSIDE_AGENTS
+
+    return [name for name in AGENTS if name not in EXCLUDED_AGENTS
+            and (name not in OUTSIDE_AGENTS or programs)]
+
+
+def agent_spec(spec: str, programs: Collection[str] = ()) -> tuple[str, float]:
     """A checked agent spec and its time budget in seconds (its ``time``, else the
-    default budget), bounded by MAX_TIME."""
-    from gamesearch.agents import AGENTS
+    default budget), bounded by MAX_TIME. An agent that drives an outside program is
+    refused unless the server offers ``programs`` (names, ``serve --program``) and its
+    ``cmd``, if given, names one of them: a request never starts a program of its own."""
+    from gamesearch.agents import OUTSIDE_AGENTS
 
     name, params = parse_spec(spec)
-    if name not in AGENTS or name in EXCLUDED_AGENTS:
-        known = ", ".join(sorted(set(AGENTS) - EXCLUDED_AGENTS))
-        raise UnknownNameError(f"unknown agent {name!r}; known agents: {known}")
+    known = offered_agents(programs)
+    if name not in known:
+        if name in OUTSIDE_AGENTS:
+            raise UnknownNameError(f"agent {name!r} drives an outside program, and this server "
+                                   "offers none (its operator can offer some with "
+                                   "`gamesearch serve --program NAME`)")
+        raise UnknownNameError(f"unknown agent {name!r}; known agents: {', '.join(sorted(known))}")
     _check_params(params, f"agent {spec!r}")
+    if name in OUTSIDE_AGENTS and "cmd" in params and params["cmd"] not in programs:
+        raise UnknownNameError(f"agent {spec!r}: this server offers no program named "
+                               f"{params['cmd']!r} (it offers: {', '.join(sorted(programs))})")
     budget = DEFAULT_BUDGET
     if "time" in params:
         try:

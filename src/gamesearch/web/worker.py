@@ -38,8 +38,12 @@ def worker_main(jobs: Any, results: Any, stop_flag: Any, options: dict | None = 
     import sys
 
     from gamesearch.web.channel import MessageWriter
+    from gamesearch.web.validate import public_message
 
     options = options or {}
+    from gamesearch.catalog.programs import offer
+
+    offer(options.get("programs") or {})  # before any job: no other program can be started
     if options.get("nice"):
         with contextlib.suppress(OSError):
             os.nice(options["nice"])
@@ -67,6 +71,8 @@ def worker_main(jobs: Any, results: Any, stop_flag: Any, options: dict | None = 
         job_id = job["id"]
 
         def send(kind: str, data: Any, job_id: int = job_id) -> None:
+            if kind == "error":  # no reply names a path on the server
+                data = {**data, "message": public_message(data["message"])}
             out.send((job_id, kind, data))
 
         try:
