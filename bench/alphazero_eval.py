@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from gamesearch.agents import make_agent
-from gamesearch.catalog.connect4_az import load_labelled, load_policy_value, policy_accuracy
+from gamesearch.engines.connect4.alphazero import load_labelled, load_policy_value, policy_accuracy
 from gamesearch.games.connect4 import ConnectFour
 from gamesearch.learn.selfplay import Score
 

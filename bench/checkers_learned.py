@@ -20,8 +20,8 @@ from rich.console import Console
 from rich.table import Table
 
 from gamesearch.arena.match import elo_difference, wilson_interval
-from gamesearch.catalog.checkers import learned_weights
-from gamesearch.catalog.checkers_learn import match
+from gamesearch.engines.checkers.engine import learned_weights
+from gamesearch.engines.checkers.learn import match
 from gamesearch.games.checkers.evaluation import HAND_WEIGHTS
 
 

@@ -126,7 +126,7 @@ def bench_perft(depth: int, kiwipete: int, python_depth: int, repeat: int = 3) -
 def bench_nps(seconds: float) -> None:
     import sunfish
 
-    from gamesearch.catalog.chess import ChessEngine, Limits
+    from gamesearch.engines.chess.engine import ChessEngine, Limits
 
     ours = ChessEngine(64)
     ours.warm_up()
@@ -320,7 +320,7 @@ def _record(board: chess.Board, result: str, g: int, who: str, clock: Clock,
 
 
 def bench_threads(seconds: float, depth: int, counts: list[int]) -> None:
-    from gamesearch.catalog.chess import ChessEngine, Limits
+    from gamesearch.engines.chess.engine import ChessEngine, Limits
 
     engine = ChessEngine(64)
     engine.warm_up()

@@ -31,7 +31,7 @@ import chess
 import chess.engine
 import numpy as np
 
-from gamesearch.catalog.chess_tables import LONGEST_MATES, Tables, random_positions, table_spec
+from gamesearch.engines.chess.tables import LONGEST_MATES, Tables, random_positions, table_spec
 from gamesearch.tables import store
 from gamesearch.tables.build import build_tables
 from gamesearch.tables.sweep import DRAW, LOSS, NO_POSITION_DISTANCE, WIN

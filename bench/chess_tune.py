@@ -11,12 +11,12 @@ command resumes a stopped run where it left off (a half-written last line is cut
 Ctrl-C stops it between positions.
 
 ``python bench/chess_tune.py fit tune.jsonl`` fits the weights of
-``catalog/chess_eval.py`` (through ``catalog/chess_terms.py``: the evaluation as a dot
+``engines/chess/evaluation.py`` (through ``engines/chess/terms.py``: the evaluation as a dot
 product) so that the win chance ``1 / (1 + 10^(-value / 400))`` of our value matches that
 of Stockfish's score, by L-BFGS, with an L2 pull towards the weights as they stand (so
 terms the data barely sees stay put). The last tenth of the games is held out; the table
 gives the loss before and after on both parts. ``--write`` then rewrites the weights block
-of ``catalog/chess_eval.py``.
+of ``engines/chess/evaluation.py``.
 
 This is Texel's tuning (Peter Österlund, 2014) with an outside engine's score in place of
 the game result, which needs far fewer positions for the same fit.
@@ -39,8 +39,8 @@ import chess.engine
 import numpy as np
 
 from gamesearch.arena.ratings import expected_score
-from gamesearch.catalog import chess_terms as T
 from gamesearch.durable import atomic_write
+from gamesearch.engines.chess import terms as T
 
 RANDOM_PLIES = 8
 RANDOM_MOVE = 0.1
@@ -288,11 +288,11 @@ def repin_search(evaluation: Path, search: Path | None = None) -> None:
     the cached search, which holds the evaluation compiled in."""
     import hashlib
 
-    from gamesearch.catalog import chess_search
+    from gamesearch.engines.chess import search as chess_search
 
     path = search or Path(chess_search.__file__)
     digest = hashlib.sha256(evaluation.read_bytes()).hexdigest()[:12]
-    text, done = re.subn(r'("catalog/chess_eval.py": )"[0-9a-f]{12}"', rf'\1"{digest}"',
+    text, done = re.subn(r'("engines/chess/evaluation.py": )"[0-9a-f]{12}"', rf'\1"{digest}"',
                          path.read_text())
     if done != 1:
         raise SystemExit(f"chess_tune: no COMPILED_IN entry for chess_eval.py in {path}")
@@ -315,7 +315,7 @@ def main() -> None:
     f.add_argument("--symmetric", action=argparse.BooleanOptionalAction, default=False,
                    help="one weight for each pair of squares mirrored a-h, b-g, ..."
                    " (default: every square its own, which held out better)")
-    f.add_argument("--write", action="store_true", help="rewrite catalog/chess_eval.py")
+    f.add_argument("--write", action="store_true", help="rewrite engines/chess/evaluation.py")
     args = parser.parse_args()
     if args.command == "data":
         if args.positions < 1 or args.nodes < 1:

@@ -23,8 +23,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from gamesearch.engines.connect4.solver import Connect4Solver
 from gamesearch.games.connect4 import ConnectFour
-from gamesearch.games.connect4_solver import Connect4Solver
 from gamesearch.kernels.search import kernel_alphabeta, kernel_mcts
 from gamesearch.search.alphabeta import alphabeta
 

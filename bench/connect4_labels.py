@@ -58,8 +58,8 @@ def main() -> int:
     if not args.sets.is_dir() or not any(args.sets.glob("Test_L*_R*")):
         parser.error(f"no Test_L*_R* files in {args.sets}")
 
+    from gamesearch.engines.connect4.solver import Connect4Solver
     from gamesearch.games.connect4 import ConnectFour
-    from gamesearch.games.connect4_solver import Connect4Solver
 
     game, solver = ConnectFour(), Connect4Solver()
     todo = sample(args.sets, args.per_set, args.seed)

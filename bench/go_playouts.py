@@ -56,7 +56,7 @@ def main() -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from gamesearch.catalog.go_mcts import GoMCTSAgent
+    from gamesearch.engines.go.mcts import GoMCTSAgent
     from gamesearch.games.go import kernel as K
     from gamesearch.games.go.rules import Go
 

@@ -32,10 +32,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from gamesearch.engines.othello.solver import Table as SolverTable
+from gamesearch.engines.othello.solver import solve_position
 from gamesearch.games import load_game
 from gamesearch.games.othello.kernel import encode_state
-from gamesearch.games.othello.solver import Table as SolverTable
-from gamesearch.games.othello.solver import solve_position
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "othello_ffo_40_59.txt"
 

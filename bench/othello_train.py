@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from gamesearch.catalog import othello as E
-from gamesearch.catalog.othello_train import save_atomic, train
+from gamesearch.engines.othello import engine as E
+from gamesearch.engines.othello.train import save_atomic, train
 
 
 def main() -> None:

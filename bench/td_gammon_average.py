@@ -15,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from gamesearch.catalog.backgammon_training import average_snapshots
+from gamesearch.engines.backgammon.training import average_snapshots
 from gamesearch.errors import GameSearchError
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from gamesearch.catalog.backgammon_td import (
+from gamesearch.engines.backgammon.td import (
     GammonChooser,
     MatchGame,
     NetChooser,

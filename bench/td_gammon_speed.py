@@ -16,8 +16,8 @@ import time
 
 import numpy as np
 
-from gamesearch.catalog.backgammon_td import ENCODINGS, _kernel, load_network
-from gamesearch.catalog.backgammon_training import compiled_train_game, game_dice, train_game
+from gamesearch.engines.backgammon.td import ENCODINGS, _kernel, load_network
+from gamesearch.engines.backgammon.training import compiled_train_game, game_dice, train_game
 from gamesearch.learn.network import ValueNetwork
 from gamesearch.learn.td import TDLambda
 

@@ -80,7 +80,7 @@ def checkers_tables3(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The 3-piece checkers tables (34 slices), built once per run: test_checkers_tables and
     test_checkers_engine both read them (each built its own before, and the first of those
     built them four times over)."""
-    from gamesearch.catalog.checkers_tables import table_spec
+    from gamesearch.engines.checkers.tables import table_spec
     from gamesearch.tables.build import build_tables
 
     return built_once(tmp_path_factory, "checkers-tables-3",

@@ -142,7 +142,7 @@ def test_resume_is_exact(tmp_path) -> None:
 
 
 def test_connect4_agent_and_solver_accuracy(tmp_path) -> None:
-    from gamesearch.catalog.connect4_az import connect4_problem, policy_accuracy
+    from gamesearch.engines.connect4.alphazero import connect4_problem, policy_accuracy
 
     problem = connect4_problem()
     run = AlphaZeroTraining(problem, tmp_path / "c4", hidden=8, simulations=4,
@@ -160,7 +160,7 @@ def test_connect4_agent_and_solver_accuracy(tmp_path) -> None:
 
     lines = (Path(__file__).parent / "data" / "connect4" / "Test_L1_R1").read_text()
     positions = [lines.split()[0]]
-    from gamesearch.games.connect4_solver import Connect4Solver
+    from gamesearch.engines.connect4.solver import Connect4Solver
 
     solver = Connect4Solver()
     report = policy_accuracy(run.best, positions, solver)

@@ -1,4 +1,4 @@
-"""Batched AlphaZero in JAX (learn/jax_alphazero.py, catalog/connect4_jax.py), checked
+"""Batched AlphaZero in JAX (learn/jax_alphazero.py, engines/connect4/jax_rules.py), checked
 against the readable rules, the numpy network and hand computations.
 
 Needs the optional ``[gpu]`` extra (JAX, optax, mctx); skipped without it. CI installs it
@@ -20,8 +20,8 @@ pytest.importorskip("optax")
 
 import jax.numpy as jnp  # noqa: E402
 
-from gamesearch.catalog.connect4_az import Connect4Encoder, load_labelled  # noqa: E402
-from gamesearch.catalog.connect4_jax import CONNECT4, initial, legal, observe, step  # noqa: E402
+from gamesearch.engines.connect4.alphazero import Connect4Encoder, load_labelled  # noqa: E402
+from gamesearch.engines.connect4.jax_rules import CONNECT4, initial, legal, observe, step  # noqa: E402
 from gamesearch.errors import GameSearchError  # noqa: E402
 from gamesearch.games.connect4 import ConnectFour  # noqa: E402
 from gamesearch.learn.checkpoint import load_checkpoint  # noqa: E402
@@ -120,7 +120,7 @@ def test_a_resumed_run_repeats_an_unbroken_one_and_exports_playable_weights(tmp_
     assert whole.curve[-1]["positions"] == again.curve[-1]["positions"] == 2 * 16 * 42
     lines = (tmp_path / "b" / "log.jsonl").read_text().splitlines()
     assert [json.loads(x)["iteration"] for x in lines[1:]] == [1, 2]
-    from gamesearch.catalog.connect4_az import load_policy_value
+    from gamesearch.engines.connect4.alphazero import load_policy_value
 
     net = load_policy_value(tmp_path / "b" / "weights.npz")
     assert net.params["w1"].shape == (16, 84)

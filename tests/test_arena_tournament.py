@@ -289,7 +289,7 @@ def test_ray_starts_and_joins_with_the_settings_that_work(monkeypatch, tmp_path)
 @pytest.mark.slow
 def test_the_book_solved_on_ray_equals_the_serial_book(tmp_path: Path, ray_head) -> None:
     """The other job the backend carries: book positions as Ray tasks give the same book."""
-    from gamesearch.games.connect4_book import OpeningBook, build_book
+    from gamesearch.engines.connect4.book import OpeningBook, build_book
 
     args = ["book", "connect4", "--width", "5", "--height", "4", "--depth", "4", "-o",
             str(tmp_path / "ray.npz"), "-j", "2", "--backend", "ray", "--address", ray_head]

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from gamesearch.agents import make_agent
-from gamesearch.catalog import checkers_learn as L
-from gamesearch.catalog import checkers_search as S
-from gamesearch.catalog.checkers import CheckersEngine
-from gamesearch.catalog.checkers_tables import Tables
+from gamesearch.engines.checkers import learn as L
+from gamesearch.engines.checkers import search as S
+from gamesearch.engines.checkers.engine import CheckersEngine
+from gamesearch.engines.checkers.tables import Tables
 from gamesearch.games import load_game
 from gamesearch.games.checkers.evaluation import HAND_WEIGHTS, features
 from gamesearch.games.checkers.kernel import encode_state

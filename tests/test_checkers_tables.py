@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from gamesearch.catalog.checkers_tables import (
+from gamesearch.engines.checkers.tables import (
     PUBLISHED,
     Tables,
     compiled_sweep,

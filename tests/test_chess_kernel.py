@@ -185,10 +185,10 @@ def test_the_cached_search_names_the_sources_compiled_into_it() -> None:
     from pathlib import Path
 
     import gamesearch
-    from gamesearch.catalog.chess_search import COMPILED_IN
+    from gamesearch.engines.chess.search import COMPILED_IN
 
     root = Path(gamesearch.__file__).parent
     for name, pinned in COMPILED_IN.items():
         actual = hashlib.sha256((root / name).read_bytes()).hexdigest()[:12]
         assert actual == pinned, (f"{name} changed: set COMPILED_IN[{name!r}] = {actual!r} in "
-                                  "catalog/chess_search.py so every cached search recompiles")
+                                  "engines/chess/search.py so every cached search recompiles")

@@ -13,8 +13,8 @@ import chess
 import numpy as np
 import pytest
 
-from gamesearch.catalog.chess import ChessAgent
-from gamesearch.catalog.chess_tables import LONGEST_MATES, Tables, random_positions, table_spec
+from gamesearch.engines.chess.engine import ChessAgent
+from gamesearch.engines.chess.tables import LONGEST_MATES, Tables, random_positions, table_spec
 from gamesearch.errors import GameSearchError
 from gamesearch.games import load_game
 from gamesearch.games.chess import tables_index as T
@@ -194,7 +194,7 @@ def test_the_search_scores_a_position_the_tables_hold_exactly(tables3) -> None:
     """Below the root the search reads the tables: taking a loose knight (KQvKN, a table
     not built, into KQvK) is a mate at 1 + the tables' distance after it, seen at depth 2;
     without tables the same search sees no mate."""
-    from gamesearch.catalog.chess import ChessEngine, Limits
+    from gamesearch.engines.chess.engine import ChessEngine, Limits
 
     board = chess.Board("8/8/8/4k3/8/3n4/8/K2Q4 w - - 0 1")
     tables = Tables(tables3[0])

@@ -7,9 +7,10 @@ import chess
 import numpy as np
 from bench.chess_tune import _readable, repin_search, weights_source, write_weights
 
-from gamesearch.catalog import chess_eval, chess_search
-from gamesearch.catalog.chess_eval import evaluate
-from gamesearch.catalog.chess_terms import SIZE, flat, terms, unflat, weights
+from gamesearch.engines.chess import evaluation as chess_eval
+from gamesearch.engines.chess import search as chess_search
+from gamesearch.engines.chess.evaluation import evaluate
+from gamesearch.engines.chess.terms import SIZE, flat, terms, unflat, weights
 from gamesearch.games.chess.kernel import arrays_of
 
 
@@ -66,5 +67,5 @@ def test_writing_weights_changes_only_the_block_and_repins_the_search(tmp_path: 
     assert weights_source(w) in evaluation.read_text()
     repin_search(evaluation, search)
     digest = hashlib.sha256(evaluation.read_bytes()).hexdigest()[:12]
-    assert f'"catalog/chess_eval.py": "{digest}"' in search.read_text()
-    assert digest != chess_search.COMPILED_IN["catalog/chess_eval.py"]
+    assert f'"engines/chess/evaluation.py": "{digest}"' in search.read_text()
+    assert digest != chess_search.COMPILED_IN["engines/chess/evaluation.py"]

@@ -9,8 +9,8 @@ import chess
 import chess.engine
 import pytest
 
-from gamesearch.catalog.chess import MAX_THREADS, ChessEngine, Limits
 from gamesearch.cli.uci_session import UciSession
+from gamesearch.engines.chess.engine import MAX_THREADS, ChessEngine, Limits
 
 ME = f"{sys.executable} -m gamesearch uci"
 POSITIONS = [
@@ -25,7 +25,7 @@ POSITIONS = [
 def engine():
     """Our engine through the UCI player with ``threads=2``: the option passes through
     (python-chess refuses a value above the announced max, as it did when that was 1)."""
-    from gamesearch.catalog.chess_uci_player import UciPlayer
+    from gamesearch.engines.chess.uci_player import UciPlayer
 
     player = UciPlayer(cmd=ME, time=0.2, threads=2, hash=16)
     player.prepare(None)

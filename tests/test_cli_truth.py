@@ -318,7 +318,7 @@ def test_solve_a_three_player_game_gives_one_utility_per_player(capsys):
 def test_connect4_pv_is_the_line_of_first_best_moves():
     # the PV stops solving children once one keeps the known score: the same line as
     # solving every child and taking the first best (centre first)
-    from gamesearch.catalog.connect4 import analyze, session_solver
+    from gamesearch.engines.connect4.solve import analyze, session_solver
     from gamesearch.games import load_game
 
     game = load_game("connect4")

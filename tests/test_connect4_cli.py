@@ -69,7 +69,7 @@ def test_solver_agent_plays_a_best_move():
     result = make_agent("solver")(game, s)
     assert result.value == -15 and result.action_values[result.action] == -15
     # the fast path (solve, then children until one keeps the score) against every child
-    from gamesearch.catalog.connect4 import analyze
+    from gamesearch.engines.connect4.solve import analyze
 
     # ties (3 and 4 keep +6; 1 and 4 keep +17), a single best move (3), a late position;
     # a few plies in, so each full analysis is a second or two, not ten

@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gamesearch.catalog.connect4 import read_benchmark, run_batch
+from gamesearch.engines.connect4.book import OpeningBook, build_book, positions_by_ply
+from gamesearch.engines.connect4.solve import read_benchmark, run_batch
+from gamesearch.engines.connect4.solver import Connect4Solver
 from gamesearch.games.connect4 import ConnectFour
-from gamesearch.games.connect4_book import OpeningBook, build_book, positions_by_ply
-from gamesearch.games.connect4_solver import Connect4Solver
 from gamesearch.search.alphabeta import alphabeta
 
 DATA = Path(__file__).parent / "data" / "connect4"
@@ -161,7 +161,7 @@ def test_the_shipped_7x6_book_has_the_published_opening_values():
     first player wins, with the centre column only; columns 3 and 5 draw, the others lose
     (Allis 1988, Tromp 1995); in the benchmark convention the win comes with the last stone
     (score 1: the empty board's score on connect4.gamesolver.org, and our solver's)."""
-    from gamesearch.games.connect4_book import default_book
+    from gamesearch.engines.connect4.book import default_book
 
     book = default_book(7, 6)
     assert book is not None and book.depth >= 2
@@ -183,8 +183,8 @@ def test_the_shipped_7x6_book_has_the_published_opening_values():
 def test_the_books_readable_key_is_the_solvers_compiled_key(size):
     """One mirror-canonical key, written twice: readable (the book) and compiled (the
     solver's table), equal on random positions; a position and its mirror share it."""
-    from gamesearch.games.connect4_book import canonical_key
-    from gamesearch.games.connect4_solver import compiled
+    from gamesearch.engines.connect4.book import canonical_key
+    from gamesearch.engines.connect4.solver import compiled
 
     game, rng = ConnectFour(*size), random.Random(size[0])
     code = compiled(*size)

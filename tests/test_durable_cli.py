@@ -168,7 +168,7 @@ def test_book_never_overwrites_a_users_file(cli, tmp_path) -> None:
 
 
 def test_book_partial_of_another_build_is_refused(tmp_path) -> None:
-    from gamesearch.games.connect4_book import build_book, partial_header
+    from gamesearch.engines.connect4.book import build_book, partial_header
 
     path = tmp_path / "b.npz"
     (tmp_path / "b.npz.partial").write_text(partial_header(5, 4, 3) + "\n12 1\n")
@@ -254,7 +254,7 @@ def test_any_damaged_checkpoint_is_one_clear_error(tmp_path, data) -> None:
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.data())
 def test_any_damaged_book_is_one_clear_error(tmp_path, data) -> None:
-    from gamesearch.games.connect4_book import OpeningBook
+    from gamesearch.engines.connect4.book import OpeningBook
 
     path = tmp_path / "b.npz"
     if not path.exists():
@@ -300,7 +300,7 @@ def test_a_kill_during_the_checkpoint_write_keeps_the_previous_one(tmp_path, mon
 
 
 def test_book_ctrl_c_says_what_is_kept_and_how_to_resume(cli, tmp_path, monkeypatch) -> None:
-    from gamesearch.games import connect4_book
+    from gamesearch.engines.connect4 import book as connect4_book
 
     def interrupted(width, height, depth, path, progress=None, force=False, **kw):
         with open(f"{path}.partial", "w") as handle:  # three solved, two reported

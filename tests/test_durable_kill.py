@@ -264,7 +264,7 @@ def book_kill_test(tmp_path: Path, seed: int, tries: int, extra: tuple[str, ...]
     finish(args, tmp_path)
     assert not partial.exists()
     assert landed >= 1, f"no kill landed mid-build {counts}"
-    from gamesearch.games.connect4_book import OpeningBook, build_book
+    from gamesearch.engines.connect4.book import OpeningBook, build_book
 
     book = OpeningBook.load(tmp_path / "b.npz")
     fresh = build_book(5, 4, 5, tmp_path / "fresh.npz")

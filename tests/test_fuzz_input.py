@@ -185,7 +185,7 @@ CASE_LINES = st.sampled_from([
 @FAST
 @given(lines=st.lists(st.one_of(CASE_LINES, TEXT), max_size=14))
 def test_pacman_test_cases(lines):
-    from gamesearch.catalog.pacman_trees import parse_case
+    from gamesearch.engines.pacman.course_trees import parse_case
 
     def parse_and_run(text: str) -> None:
         parse_case(text, "fuzz.test").run()
@@ -200,7 +200,7 @@ BENCHMARK_LINES = st.one_of(st.sampled_from(["4453 -2", "4 0", "44 ⁴", "", "1"
 @FAST
 @given(lines=st.lists(BENCHMARK_LINES, max_size=6))
 def test_connect4_benchmark_files(tmp_path_factory, lines):
-    from gamesearch.catalog.connect4 import read_benchmark
+    from gamesearch.engines.connect4.solve import read_benchmark
 
     path = tmp_path_factory.mktemp("bench") / "b.txt"
     path.write_text("\n".join(lines), encoding="utf-8", errors="surrogatepass")

@@ -124,7 +124,7 @@ def test_self_atari_agrees_with_the_rules(size: int, seed: int) -> None:
 def test_the_tree_is_kept_for_the_next_move() -> None:
     """After our move and a reply the tree holds, the search starts from that reply's
     subtree: its visits are kept, every node keeps its move and its children's moves."""
-    from gamesearch.catalog.go_mcts import GoMCTSAgent
+    from gamesearch.engines.go.mcts import GoMCTSAgent
 
     game = Go(size=5, komi=0.5)
     agent = GoMCTSAgent(playouts=3000, seed=1)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import chess
 
-from gamesearch.catalog.chess import ChessAgent
-from gamesearch.catalog.go_mcts import GoMCTSAgent
+from gamesearch.engines.chess.engine import ChessAgent
+from gamesearch.engines.go.mcts import GoMCTSAgent
 from gamesearch.games import load_game
 from gamesearch.games.go.rules import Go
 
@@ -50,7 +50,7 @@ def test_go_mcts_without_a_listener_reports_nothing_and_plays_as_before() -> Non
 def test_go_mcts_reports_after_its_first_batch_so_a_deadline_always_has_a_move() -> None:
     """The web falls back to the first legal move (A9) when no report has come by its
     deadline; the first report comes after one batch of simulations, not a quarter second."""
-    from gamesearch.catalog.go_mcts import BATCH
+    from gamesearch.engines.go.mcts import BATCH
 
     game = Go(size=9)
     agent = GoMCTSAgent(playouts=BATCH, seed=2)

@@ -9,12 +9,12 @@ import pytest
 
 from gamesearch.agents import make_agent
 from gamesearch.arena.match import play_game
-from gamesearch.catalog import othello as E
-from gamesearch.catalog.othello_train import train
+from gamesearch.engines.othello import engine as E
+from gamesearch.engines.othello.solver import solve_position
+from gamesearch.engines.othello.train import train
 from gamesearch.errors import GameSearchError
 from gamesearch.games import load_game
 from gamesearch.games.othello.kernel import encode_state
-from gamesearch.games.othello.solver import solve_position
 
 
 def test_search_to_the_end_equals_the_exact_solver() -> None:

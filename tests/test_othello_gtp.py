@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from arena_runs import tournament_rows
-from gamesearch.catalog.othello_gtp_player import moves_between
+from gamesearch.engines.othello.gtp_player import moves_between
 from gamesearch.games import load_game
 from gamesearch.games.othello.rules import PASS_MOVE
 

@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gamesearch.engines.othello.solver import Table, solve_entry, solve_position
 from gamesearch.errors import GameSearchError
 from gamesearch.games import game_entry, load_game
 from gamesearch.games.othello.kernel import encode_state
-from gamesearch.games.othello.solver import Table, solve_entry, solve_position
 
 FFO = Path(__file__).parent / "data" / "othello_ffo_40_59.txt"
 
@@ -100,8 +100,8 @@ def test_solve_refuses_an_opening_position_and_is_registered() -> None:
 def test_flips_and_mobility_equal_the_kernels(size: int) -> None:
     """The solver's ray-mask flips and written-out move generation against the kernel's
     direction walks, on positions from random games (both sides to move)."""
+    from gamesearch.engines.othello.solver import compiled
     from gamesearch.games.othello import kernel as K
-    from gamesearch.games.othello.solver import compiled
 
     game, prims, ns = load_game(f"othello:size={size}"), K.primitives(size), compiled(size)
     rng = random.Random(size)

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from gamesearch.catalog.pacman import GhostAgent, PacmanAgent, play_game, rounds_to_plies
 from gamesearch.cli.main import main
+from gamesearch.engines.pacman.agents import GhostAgent, PacmanAgent, play_game, rounds_to_plies
 from gamesearch.errors import FileFormatError, GameSearchError
 from gamesearch.games.pacman import (
     LOST,

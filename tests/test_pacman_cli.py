@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamesearch.catalog.pacman import ghost_agents, pacman_verdict
 from gamesearch.cli.main import main
+from gamesearch.engines.pacman.agents import ghost_agents, pacman_verdict
 from gamesearch.errors import FileFormatError, GameSearchError
 from gamesearch.games import game_entry
 from gamesearch.games.pacman import Layout, Pacman

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from gamesearch.catalog.pacman import GhostAgent, PacmanAgent, play_game, rounds_to_plies
+from gamesearch.engines.pacman.agents import GhostAgent, PacmanAgent, play_game, rounds_to_plies
 from gamesearch.errors import GameSearchError
 from gamesearch.games.pacman import PLAYING, Layout, Pacman, PacmanState, layout_names, outcome
 from gamesearch.search.minimax import minimax

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from gamesearch.catalog.pacman_trees import parse_case, read_case
+from gamesearch.engines.pacman.course_trees import parse_case, read_case
 from gamesearch.errors import FileFormatError
 from gamesearch.search.alphabeta import alphabeta
 

@@ -9,11 +9,11 @@ import scipy.sparse
 import scipy.sparse.linalg
 
 from gamesearch.cli.main import main
+from gamesearch.engines.pig.solver import bellman_update, solve_pig, solve_pig_reference
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE
 from gamesearch.games import load_game
 from gamesearch.games.pig import HOLD, ROLL, PigState
-from gamesearch.games.pig_solver import bellman_update, solve_pig, solve_pig_reference
 from gamesearch.search.chance import expectiminimax
 
 

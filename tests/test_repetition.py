@@ -119,7 +119,7 @@ def test_play_in_the_terminal_says_draw_by_repetition():
 
 
 def test_the_compiled_checkers_search_sees_a_repetition_on_its_line():
-    from gamesearch.catalog import checkers_search as S
+    from gamesearch.engines.checkers import search as S
     from gamesearch.games.checkers.kernel import encode_state
 
     game = load_game("checkers")

@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gamesearch.catalog import checkers_tables, chess_tables
+from gamesearch.engines.checkers import tables as checkers_tables
+from gamesearch.engines.chess import tables as chess_tables
 from gamesearch.errors import GameSearchError
 from gamesearch.tables.build import build_tables
 

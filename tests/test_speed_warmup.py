@@ -52,7 +52,7 @@ def test_a_warmup_step_leaves_its_code_cached() -> None:
     """After the pig step, a fresh process loads the table solver without compiling."""
     step = dict(warmup_steps(["pig"]))["pig value iteration"]
     step()
-    code = ("from gamesearch.games.pig_solver import _solve_layer, solve_pig\n"
+    code = ("from gamesearch.engines.pig.solver import _solve_layer, solve_pig\n"
             "solve_pig(goal=4)\n"
             "stats = _solve_layer.stats\n"
             "print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()))")

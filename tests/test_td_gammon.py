@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from gamesearch.agents import make_agent
-from gamesearch.catalog.backgammon_td import (
+from gamesearch.engines.backgammon.td import (
     CHECKPOINT_KIND,
     INPUTS,
     Chooser,
@@ -29,8 +29,8 @@ from gamesearch.catalog.backgammon_td import (
     pubeval_scores,
     start_board,
 )
-from gamesearch.catalog.backgammon_td_kernel import hit_chance
-from gamesearch.catalog.backgammon_training import (
+from gamesearch.engines.backgammon.td_kernel import hit_chance
+from gamesearch.engines.backgammon.training import (
     TDGammonTraining,
     average_snapshots,
     compiled_train_game,
@@ -126,7 +126,7 @@ def test_the_compiled_game_makes_the_weights_of_the_readable_one(features) -> No
 def test_a_game_longer_than_the_short_dice_is_replayed_with_all(tmp_path, monkeypatch) -> None:
     """Training draws the dice of SHORT_GAME plays; a longer game is played again from the
     same weights with all its dice: the weights are those of the readable game."""
-    from gamesearch.catalog import backgammon_training
+    from gamesearch.engines.backgammon import training as backgammon_training
     from gamesearch.games import backgammon_kernel as kernel
 
     monkeypatch.setattr(backgammon_training, "SHORT_GAME", 5)

@@ -730,7 +730,7 @@ def test_an_outside_program_ends_with_its_move():
     """A move by an outside program (here GNU Backgammon, offered by the server's operator)
     ends the program with it: each move used to leave one running in the worker until the
     server stopped."""
-    from gamesearch.catalog.programs import parse_offers
+    from gamesearch.outside.programs import parse_offers
 
     def running() -> int:
         listing = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True)

@@ -21,8 +21,8 @@ pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from gamesearch.catalog import programs  # noqa: E402
 from gamesearch.errors import GameSearchError  # noqa: E402
+from gamesearch.outside import programs  # noqa: E402
 from gamesearch.web import validate  # noqa: E402
 from gamesearch.web.app import create_app  # noqa: E402
 

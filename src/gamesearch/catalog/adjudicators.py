@@ -29,7 +29,7 @@ class Connect4Judge:
         """The utilities under perfect play once enough stones are down, else None."""
         if state[2] < self.stones or game.is_terminal(state):
             return None
-        from gamesearch.catalog.connect4 import session_solver
+        from gamesearch.engines.connect4.solve import session_solver
 
         score = session_solver(game).solve(state, True).score  # the mover's viewpoint
         if score == 0:
@@ -56,9 +56,9 @@ class TablesJudge:
         key = (self.game_name, self.folder)
         if key not in _OPEN_TABLES:
             if self.game_name == "chess":
-                from gamesearch.catalog.chess_tables import Tables
+                from gamesearch.engines.chess.tables import Tables
             else:
-                from gamesearch.catalog.checkers_tables import Tables
+                from gamesearch.engines.checkers.tables import Tables
             _OPEN_TABLES[key] = Tables(self.folder)
         return _OPEN_TABLES[key]
 

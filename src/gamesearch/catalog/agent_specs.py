@@ -6,7 +6,7 @@ Each factory imports its agent only when one is made."""
 from __future__ import annotations
 
 from gamesearch.agents import Agent, register_agent
-from gamesearch.catalog.perfect import solver_agent
+from gamesearch.engines.connect4.perfect import solver_agent
 
 register_agent("solver", solver_agent,
                "perfect play from a game's exact solver (connect4; weak=true, seed=N)")
@@ -14,7 +14,7 @@ register_agent("solver", solver_agent,
 
 def _gammon(depth: int = 2, pruning: str = "star2", samples: int | None = None,
             seed: int | None = None, kernel: bool = True) -> Agent:
-    from gamesearch.catalog.backgammon import GammonAgent
+    from gamesearch.engines.backgammon.agent import GammonAgent
 
     return GammonAgent(depth=depth, pruning=None if pruning == "none" else pruning,
                        samples=samples, seed=seed, kernel=kernel)
@@ -26,14 +26,14 @@ register_agent("gammon", _gammon, "backgammon: depth-2 expectiminimax with the h
 
 def _pacman(algorithm: str = "expectimax", depth: int = 2, seed: int | None = None,
             pruning: str = "course") -> Agent:
-    from gamesearch.catalog.pacman import PacmanAgent
+    from gamesearch.engines.pacman.agents import PacmanAgent
 
     return PacmanAgent(algorithm=algorithm, depth=depth, seed=seed, pruning=pruning)
 
 
 def _ghost(kind: str = "random", depth: int = 1, seed: int | None = None,
            chase: float = 0.8) -> Agent:
-    from gamesearch.catalog.pacman import GhostAgent
+    from gamesearch.engines.pacman.agents import GhostAgent
 
     return GhostAgent(kind=kind, depth=depth, seed=seed, chase=chase)
 
@@ -46,7 +46,7 @@ register_agent("ghost", _ghost, "a Pacman ghost: kind=random|directional|adversa
 
 
 def _pig_optimal() -> Agent:
-    from gamesearch.catalog.pig import PigOptimalAgent
+    from gamesearch.engines.pig.agent import PigOptimalAgent
 
     return PigOptimalAgent()
 
@@ -56,7 +56,7 @@ register_agent("pig-optimal", _pig_optimal, "Pig: optimal play from the solved t
 
 def _chess_engine(time: float = 1.0, depth: int | None = None, hash: int = 64,
                   tables: str | None = None, threads: int = 1) -> Agent:
-    from gamesearch.catalog.chess import ChessAgent
+    from gamesearch.engines.chess.engine import ChessAgent
 
     return ChessAgent(time=time, depth=depth, hash_mb=hash, tables=tables, threads=threads)
 
@@ -69,7 +69,7 @@ register_agent("chess-engine", _chess_engine, "chess: the compiled engine (PVS, 
 
 def _checkers_engine(time: float = 1.0, depth: int | None = None, nodes: int | None = None,
                      hash: int = 32, weights: str = "hand", tables: str | None = None) -> Agent:
-    from gamesearch.catalog.checkers import CheckersAgent
+    from gamesearch.engines.checkers.engine import CheckersAgent
 
     return CheckersAgent(time=time, depth=depth, nodes=nodes, hash_mb=hash, weights=weights,
                          tables=tables)
@@ -84,7 +84,7 @@ def _go_mcts(time: float = 1.0, playouts: int | None = None, rave: float = 1000.
              c: float = 0.2, seed: int | None = None, selfatari: bool = True,
              reuse: bool = True, patterns: bool = True, fpu: float = 0.0,
              prior: float = 20.0) -> Agent:
-    from gamesearch.catalog.go_mcts import GoMCTSAgent
+    from gamesearch.engines.go.mcts import GoMCTSAgent
 
     return GoMCTSAgent(time=time, playouts=playouts, rave=rave, c=c, seed=seed,
                        selfatari=selfatari, reuse=reuse, patterns=patterns, fpu=fpu,
@@ -102,7 +102,7 @@ register_agent("go-mcts", _go_mcts, "go: compiled MCTS with RAVE and eye-aware r
 
 
 def _gtp(cmd: str | None = None, time: float | None = None) -> Agent:
-    from gamesearch.catalog.go_gtp_player import DEFAULT_CMD, GtpPlayer
+    from gamesearch.engines.go.gtp_player import DEFAULT_CMD, GtpPlayer
 
     return GtpPlayer(cmd=cmd or DEFAULT_CMD, time=time)
 
@@ -114,7 +114,7 @@ register_agent("gtp", _gtp, "go: an outside GTP program (default GNU Go level 1,
 
 def _uci(cmd: str = "stockfish", time: float | None = 0.1, depth: int | None = None,
          elo: int | None = None, threads: int = 1, hash: int = 16) -> Agent:
-    from gamesearch.catalog.chess_uci_player import UciPlayer
+    from gamesearch.engines.chess.uci_player import UciPlayer
 
     return UciPlayer(cmd=cmd, time=time, depth=depth, elo=elo, threads=threads, hash=hash)
 
@@ -125,7 +125,7 @@ register_agent("uci", _uci, "chess: an outside UCI engine (cmd=stockfish, or cmd
 
 
 def _edax(level: int | None = None, cmd: str = "edax") -> Agent:
-    from gamesearch.catalog.othello_gtp_player import OthelloGtpPlayer
+    from gamesearch.engines.othello.gtp_player import OthelloGtpPlayer
 
     return OthelloGtpPlayer(cmd=cmd, level=level)
 
@@ -136,13 +136,13 @@ register_agent("edax", _edax, "othello: Edax (built by you; github.com/abulmo/ed
 
 
 def _pubeval() -> Agent:
-    from gamesearch.catalog.backgammon_td import pubeval_agent
+    from gamesearch.engines.backgammon.td import pubeval_agent
 
     return pubeval_agent()
 
 
 def _td_gammon(depth: int = 0, weights: str | None = None) -> Agent:
-    from gamesearch.catalog.backgammon_td import td_gammon_agent
+    from gamesearch.engines.backgammon.td import td_gammon_agent
 
     return td_gammon_agent(depth=depth, weights=weights)
 
@@ -154,7 +154,7 @@ register_agent("td-gammon", _td_gammon, "backgammon: the TD(lambda) self-play ne
 
 
 def _gnubg(plies: int = 0, cmd: str = "gnubg") -> Agent:
-    from gamesearch.catalog.backgammon_gnubg_player import GnubgPlayer
+    from gamesearch.engines.backgammon.gnubg_player import GnubgPlayer
 
     return GnubgPlayer(cmd=cmd, plies=plies)
 
@@ -166,7 +166,7 @@ register_agent("gnubg", _gnubg, "backgammon: GNU Backgammon's best chequer play 
 
 def _alphazero(simulations: int = 800, weights: str | None = None, c: float = 1.5,
                policy: bool = False) -> Agent:
-    from gamesearch.catalog.connect4_az import alphazero_agent
+    from gamesearch.engines.connect4.alphazero import alphazero_agent
 
     return alphazero_agent(simulations=0 if policy else simulations, weights=weights, c=c)
 
@@ -178,7 +178,7 @@ register_agent("alphazero", _alphazero, "connect4: PUCT with the self-play polic
 
 def _othello(depth: int | None = None, evaluation: str = "learned", solve: int = 14,
              time: float | None = None) -> Agent:
-    from gamesearch.catalog.othello import OthelloAgent
+    from gamesearch.engines.othello.engine import OthelloAgent
 
     return OthelloAgent(depth=depth, evaluation=evaluation, solve=solve, time=time)
 

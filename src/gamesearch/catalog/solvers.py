@@ -12,17 +12,23 @@ from gamesearch.games import REGISTRY
 
 
 def _connect4_solver(game: Game, state: Any, options: dict) -> dict:
-    from gamesearch.catalog.connect4 import solve_entry
+    from gamesearch.engines.connect4.solve import solve_entry
 
     return solve_entry(game, state, options)
 
+def _othello_solver(game: Game, state: Any, options: dict) -> dict:
+    from gamesearch.engines.othello.solver import solve_entry
+
+    return solve_entry(game, state, options)
+
+
 def _pig_solver(game: Game, state: Any, options: dict) -> dict:
-    from gamesearch.catalog.pig import pig_solver
+    from gamesearch.engines.pig.agent import pig_solver
 
     return pig_solver(game, state, options)
 
 def _pacman_verdict(game: Game, state: Any, options: dict) -> dict:
-    from gamesearch.catalog.pacman import pacman_verdict
+    from gamesearch.engines.pacman.agents import pacman_verdict
 
     return pacman_verdict(game, state, options)
 
@@ -39,6 +45,7 @@ def attach(name: str, solver: Any) -> None:
 
 
 attach("connect4", _connect4_solver)
+attach("othello", _othello_solver)
 attach("pig", _pig_solver)
 attach("pacman", _pacman_verdict)
 for _name in ("kuhn_poker", "leduc_poker", "strategy_fusion"):

@@ -27,7 +27,7 @@ def _connect4_solver(game: Game) -> None:
     """A weak solve of a position near the end (a search of a few nodes)."""
     import random
 
-    from gamesearch.catalog.connect4 import session_solver
+    from gamesearch.engines.connect4.solve import session_solver
 
     rng = random.Random(0)
     state = game.initial_state()
@@ -44,7 +44,7 @@ def _backgammon(game: Game) -> list[WarmupStep]:
 
 def _gammon(game: Game) -> None:
     """The compiled expectiminimax, with Star2 pruning (the default) and without."""
-    from gamesearch.catalog.backgammon import GammonAgent
+    from gamesearch.engines.backgammon.agent import GammonAgent
 
     for pruning in ("star2", None):
         GammonAgent(pruning=pruning).prepare(game)
@@ -62,8 +62,8 @@ def _othello(game: Game) -> list[WarmupStep]:
 def _othello_solver(game: Game) -> None:
     import random
 
+    from gamesearch.engines.othello.solver import Table, solve_position
     from gamesearch.games.othello.kernel import encode_state, kernel_perft
-    from gamesearch.games.othello.solver import Table, solve_position
 
     rng = random.Random(0)
     state = game.initial_state()
@@ -75,13 +75,13 @@ def _othello_solver(game: Game) -> None:
 
 
 def _othello_engine() -> None:
-    from gamesearch.catalog.othello import HAND_WEIGHTS, Engine
+    from gamesearch.engines.othello.engine import HAND_WEIGHTS, Engine
 
     Engine(HAND_WEIGHTS, 10).best(0x810000000, 0x1008000000, 1)
 
 
 def _pig(game: Game) -> list[WarmupStep]:
-    from gamesearch.games.pig_solver import solve_pig
+    from gamesearch.engines.pig.solver import solve_pig
 
     return [("pig value iteration", lambda: solve_pig(goal=4))]
 
@@ -114,7 +114,7 @@ def _chess_perft(game: Game) -> None:
 
 
 def _chess_search() -> None:
-    from gamesearch.catalog.chess import ChessEngine
+    from gamesearch.engines.chess.engine import ChessEngine
 
     ChessEngine(1).warm_up()
 
@@ -125,7 +125,7 @@ def _checkers(game: Game) -> list[WarmupStep]:
 
 
 def _checkers_engine(game: Game) -> None:
-    from gamesearch.catalog.checkers import CheckersAgent
+    from gamesearch.engines.checkers.engine import CheckersAgent
 
     agent = CheckersAgent(depth=2)
     agent.prepare(game)
@@ -137,7 +137,7 @@ def _go(game: Game) -> list[WarmupStep]:
 
 
 def _go_mcts() -> None:
-    from gamesearch.catalog.go_mcts import GoMCTSAgent
+    from gamesearch.engines.go.mcts import GoMCTSAgent
 
     GoMCTSAgent(playouts=256).prepare(None)  # compiles on a small board, any size then
 

@@ -1,7 +1,7 @@
 """Connect Four and kernel commands: ``analyze``, ``book``, ``warmup``.
 
 ``gamesearch solve connect4`` itself is the core ``solve`` command, which hands the position
-to the registry's GameEntry.solver (catalog/connect4.py).
+to the registry's GameEntry.solver (engines/connect4/solve.py).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def analyze_command(
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """The perfect-play score of every column (benchmark convention, for the mover)."""
-    from gamesearch.catalog.connect4 import analyze, outcome
+    from gamesearch.engines.connect4.solve import analyze, outcome
 
     game = _connect4(game_name, extra_params(ctx))
     state = game.state_from_string(moves)
@@ -80,7 +80,7 @@ def book_command(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from gamesearch.durable import check_output
-    from gamesearch.games.connect4_book import build_book, is_book
+    from gamesearch.engines.connect4.book import build_book, is_book
 
     game = _connect4(game_name, extra_params(ctx))
     if not 0 <= depth <= game.cells:

@@ -70,7 +70,7 @@ def solve_command(
                                                 **solver_options, "progress": progress})
         if solver_options.get("plot") and entry.name == "pig":  # only faces draw
             from gamesearch.cli.pig_plot import plot_policy
-            from gamesearch.games.pig_solver import solved
+            from gamesearch.engines.pig.solver import solved
 
             tolerance = solver_options.get("tolerance")
             solution = solved(game.goal, *([float(tolerance)] if tolerance else []))

@@ -37,7 +37,7 @@ def _game(layout: str, max_moves: int, evaluation: str, rules: str = "course",
 
 
 def _agents(game, pacman: str, ghosts: str, seed: int | None) -> list:
-    from gamesearch.catalog.pacman import ghost_agents, pacman_agent
+    from gamesearch.engines.pacman.agents import ghost_agents, pacman_agent
 
     first = pacman_agent(pacman, seed=seed)
     if first.interactive:
@@ -104,7 +104,7 @@ def play_command(
 ) -> None:
     """Watch (or play as ``--pacman human``) one game of Pacman in the terminal: the board
     after every round; a human sees it before each of his moves."""
-    from gamesearch.catalog.pacman import play_game
+    from gamesearch.engines.pacman.agents import play_game
     from gamesearch.games.pacman import outcome
 
     check_delay(delay)
@@ -159,7 +159,7 @@ def match_command(
     from rich.console import Console
     from rich.progress import Progress
 
-    from gamesearch.catalog.pacman import play_game
+    from gamesearch.engines.pacman.agents import play_game
     from gamesearch.errors import GameSearchError
     from gamesearch.games.pacman import outcome
 
@@ -220,7 +220,7 @@ def tree_command(
 ) -> None:
     """Run Pacman-course game-tree cases: value, action and the states visited, in order,
     checked against the case's expectations (exit status 1 when one fails)."""
-    from gamesearch.catalog.pacman_trees import read_case
+    from gamesearch.engines.pacman.course_trees import read_case
 
     reports, failed = [], 0
     for path in files:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from gamesearch.engines.pig.solver import PigSolution
 from gamesearch.errors import GameSearchError
-from gamesearch.games.pig_solver import PigSolution
 
 
 def plot_policy(solution: PigSolution, path: str) -> str:

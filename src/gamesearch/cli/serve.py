@@ -31,7 +31,7 @@ def serve_command(
                               f"({err.name} is missing)") from None
     if not 0 <= port <= 65535:
         raise GameSearchError(f"--port {port}: give a port from 0 to 65535")
-    from gamesearch.catalog.programs import parse_offers
+    from gamesearch.outside.programs import parse_offers
 
     programs = parse_offers(program)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET

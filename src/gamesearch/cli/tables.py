@@ -20,8 +20,8 @@ from gamesearch.errors import GameSearchError
 tables_app = typer.Typer(help="Endgame databases by retrograde analysis (checkers, chess).",
                          no_args_is_help=True)
 app.add_typer(tables_app, name="tables")
-GAMES = {"checkers": "gamesearch.catalog.checkers_tables",
-         "chess": "gamesearch.catalog.chess_tables"}
+GAMES = {"checkers": "gamesearch.engines.checkers.tables",
+         "chess": "gamesearch.engines.chess.tables"}
 """Each game's tables module: ``table_spec``, ``estimate``, ``Tables`` (the catalog)."""
 
 

@@ -88,9 +88,9 @@ def train_alphazero_jax(
     except ImportError as err:
         raise GameSearchError(f"train alphazero-jax needs the gpu extra ({err.name} is "
                               "missing): pip install -e \".[gpu]\"") from None
-    from gamesearch.catalog.connect4_az import load_labelled
-    from gamesearch.catalog.connect4_jax import CONNECT4
     from gamesearch.durable import StopRequest
+    from gamesearch.engines.connect4.alphazero import load_labelled
+    from gamesearch.engines.connect4.jax_rules import CONNECT4
     from gamesearch.learn.checkpoint import check_run_folder
     from gamesearch.learn.jax_alphazero import JaxAlphaZeroTraining, JaxSettings
 

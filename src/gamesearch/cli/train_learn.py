@@ -86,7 +86,7 @@ def train_td(
         raise GameSearchError(f"--checkpoint-every must be >= 0 seconds, got {checkpoint_every}")
     if not 0 < alpha < 10:
         raise GameSearchError(f"--alpha must be in (0, 10), got {alpha}")
-    from gamesearch.catalog.backgammon_training import TDGammonTraining
+    from gamesearch.engines.backgammon.training import TDGammonTraining
 
     folder = Path(out or "td-backgammon")
     run = TDGammonTraining(folder, hidden=hidden, alpha=alpha, lam=lam, seed=seed,
@@ -160,8 +160,8 @@ def train_alphazero(
     processes, --backend ray --address HOST:PORT on a Ray cluster. Game k of a round
     is seeded by k, so the run makes the same network on any backend.
     """
-    from gamesearch.catalog.connect4_az import connect4_problem
     from gamesearch.durable import StopRequest
+    from gamesearch.engines.connect4.alphazero import connect4_problem
     from gamesearch.learn.alphazero import AlphaZeroTraining
 
     if game_name != "connect4":

@@ -1,5 +1,5 @@
 """``gamesearch train samuel checkers``: the checkers evaluation's weights learned by
-TD-leaf self-play (catalog/checkers_learn.py), resumable, with its learning curve.
+TD-leaf self-play (engines/checkers/learn.py), resumable, with its learning curve.
 
 Files in ``--out``: ``checkpoint.npz`` (atomic, every 100 games, at the end and on
 Ctrl-C), ``weights.json`` (the learned weights, for ``checkers-engine:weights=...``) and
@@ -44,8 +44,8 @@ def train_samuel(
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """Learn checkers evaluation weights by TD-leaf self-play; Ctrl-C keeps the work."""
-    from gamesearch.catalog import checkers_learn as L
     from gamesearch.durable import StopRequest, atomic_write, check_output
+    from gamesearch.engines.checkers import learn as L
     from gamesearch.learn.checkpoint import checkpoint_is_ours
 
     if game_name != "checkers":

@@ -1,4 +1,5 @@
-"""A UCI dialogue (Universal Chess Interface) around :class:`~gamesearch.catalog.chess.ChessEngine`.
+"""A UCI dialogue (Universal Chess Interface) around the chess engine
+(:class:`~gamesearch.engines.chess.engine.ChessEngine`).
 
 Commands: ``uci``, ``isready``, ``ucinewgame``, ``position startpos|fen F [moves ...]``,
 ``go`` (``wtime btime winc binc movestogo movetime depth nodes infinite``), ``stop``,
@@ -6,7 +7,7 @@ Commands: ``uci``, ``isready``, ``ucinewgame``, ``position startpos|fen F [moves
 DIR`` (endgame tables, probed before searching), ``quit``. The search runs in a
 thread, so ``stop``, ``isready`` and ``quit`` are answered while it thinks; with
 ``Threads`` N > 1 that thread runs N - 1 helper threads beside it (Lazy SMP on one shared
-table, ``catalog/chess.py``), all stopped and joined before its ``bestmove``. Nothing the GUI
+table, ``engines/chess/engine.py``), all stopped and joined before its ``bestmove``. Nothing the GUI
 sends can end the dialogue but ``quit`` and the end of input: malformed or out-of-order
 commands are answered with one ``info string`` line and otherwise ignored.
 """
@@ -19,7 +20,7 @@ from collections.abc import Callable, Iterable
 
 import chess
 
-from gamesearch.catalog.chess import MAX_THREADS, ChessEngine, Limits, Report
+from gamesearch.engines.chess.engine import MAX_THREADS, ChessEngine, Limits, Report
 from gamesearch.errors import GameSearchError
 
 NAME = "gamesearch chess"

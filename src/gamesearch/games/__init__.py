@@ -147,14 +147,8 @@ def _othello_perft(game: Game, state: Any, depth: int) -> int:
     return kernel_perft(game, state, depth)
 
 
-def _othello_solver(game: Game, state: Any, options: dict) -> dict:
-    from gamesearch.games.othello.solver import solve_entry
-
-    return solve_entry(game, state, options)
-
-
 register(GameEntry("othello", "Othello (Reversi) 8x8, or size=6; exact endgame solver",
-                   _othello, perft=_othello_perft, solver=_othello_solver,
+                   _othello, perft=_othello_perft,
                    ranges={"size": Range(4, 8)},
                    solver_options={"table": Option(int, "log2 of the transposition table "
                                                    "slots", Range(10, 28))}))

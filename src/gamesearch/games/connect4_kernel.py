@@ -4,7 +4,7 @@ The kernel state is the pure state with ``won`` as 0/1: ``(current, mask, moves,
 all int64, so encoding is free. Every primitive is a template over the board's constants
 (WIDTH, HEIGHT, ...), compiled once per board size by
 :func:`gamesearch.kernels.specialize.specialize`; the perfect solver lives in
-:mod:`gamesearch.games.connect4_solver`. Tests check every primitive against the pure rules.
+:mod:`gamesearch.engines.connect4.solver`. Tests check every primitive against the pure rules.
 """
 
 from __future__ import annotations

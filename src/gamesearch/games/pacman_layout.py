@@ -18,10 +18,11 @@ from functools import lru_cache
 from pathlib import Path
 
 from gamesearch.errors import FileFormatError, GameSearchError
+from gamesearch.shipped import shipped
 
 DIRECTIONS = {"North": (-1, 0), "South": (1, 0), "East": (0, 1), "West": (0, -1)}
 UNREACHABLE = 10**6
-LAYOUTS = Path(__file__).resolve().parent.parent / "data" / "pacman"
+LAYOUTS = shipped("pacman")
 MAX_LAYOUT_CELLS = 10_000  # the course's largest layouts have under 1,000 cells
 MAX_DISTANCE_TABLES = 2_000  # cached breadth-first tables (one per source cell) kept at once
 

@@ -6,12 +6,12 @@ Every answer carries each information set's behaviour and the players' regrets."
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from gamesearch.errors import GameSearchError
+from gamesearch.shipped import shipped
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "efg"
+EXAMPLES = shipped("efg")
 """The lab's example files (the tests read the same ones)."""
 
 MAX_DRAWN_NODES = 400

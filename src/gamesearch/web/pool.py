@@ -144,7 +144,7 @@ class Worker:
         options = {"nice": ANALYSIS_NICE if lane == ANALYSIS else 0,
                    # verdicts: no compile in their budget; moves: the engines loaded
                    "warm": (ANALYSIS if lane == ANALYSIS else "engines") if pool.warm else None,
-                   # the only outside programs this worker may start (catalog/programs.py)
+                   # the only outside programs this worker may start (outside/programs.py)
                    "programs": pool.programs}
         self.process = ctx.Process(target=pool.target,
                                    args=(job_reader, result_writer, self.stop_flag, options),

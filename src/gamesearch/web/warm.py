@@ -128,8 +128,8 @@ def solver_needs_compile(game: Any) -> bool:
     if getattr(game, "name", None) != "connect4":
         return False
     try:
-        from gamesearch.catalog.connect4 import is_cached
-        from gamesearch.games.connect4_solver import DEFAULT_LOG_TABLE, compiled
+        from gamesearch.engines.connect4.solve import is_cached
+        from gamesearch.engines.connect4.solver import DEFAULT_LOG_TABLE, compiled
 
         return not is_cached(compiled(game.width, game.height, True, DEFAULT_LOG_TABLE).search)
     except ImportError:

@@ -41,7 +41,7 @@ def worker_main(jobs: Any, results: Any, stop_flag: Any, options: dict | None = 
     from gamesearch.web.validate import public_message
 
     options = options or {}
-    from gamesearch.catalog.programs import offer
+    from gamesearch.outside.programs import offer
 
     offer(options.get("programs") or {})  # before any job: no other program can be started
     if options.get("nice"):
@@ -226,7 +226,7 @@ def verdict(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
             return
         report = entry.solver(game, state, {"depth": None, "budget": max(0.05, seconds - 0.1)})
         if game.name == "connect4":  # the board shows every column's perfect-play score
-            from gamesearch.catalog.connect4 import analyze
+            from gamesearch.engines.connect4.solve import analyze
 
             report["action_values"] = {game.action_to_string(state, c): score
                                        for c, score in analyze(game, state).items()}

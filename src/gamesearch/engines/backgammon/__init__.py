@@ -1,0 +1,1 @@
+"""The backgammon engine: what plays or solves backgammon (search, evaluation, solvers, agents)."""

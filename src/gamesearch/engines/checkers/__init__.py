@@ -1,0 +1,1 @@
+"""The checkers engine: what plays or solves checkers (search, evaluation, solvers, agents)."""

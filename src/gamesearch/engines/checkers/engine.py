@@ -1,0 +1,199 @@
+"""The checkers engine (``checkers-engine`` agents): iterative deepening over the compiled
+PVS of checkers_search.py, with the hand-written or the learned evaluation weights and,
+where a folder of endgame databases is given, exact values from them.
+
+At a root the databases hold, the engine does not search: it plays the move that keeps
+the database value and, winning, shortens the distance to the win (losing, lengthens it),
+which is how a database converts a won ending instead of shuffling inside it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from gamesearch.agent import Agent
+from gamesearch.engines.checkers import search as S
+from gamesearch.errors import GameSearchError
+from gamesearch.games.checkers.evaluation import FEATURES, HAND_WEIGHTS
+from gamesearch.games.checkers.kernel import (
+    MAX_ACTIONS,
+    MAX_MOVES,
+    decode_action,
+    encode_state,
+)
+from gamesearch.result import SearchResult, SearchStats
+from gamesearch.tables.retrograde import DRAW, LOSS, WIN
+
+MAX_DEPTH = 60
+BYTES_PER_ENTRY = 24
+
+
+def learned_weights() -> tuple[float, ...]:
+    """The weights Samuel-style self-play learned (data/checkers/weights.json)."""
+    text = resources.files("gamesearch.data").joinpath("checkers/weights.json").read_text()
+    return tuple(float(w) for w in json.loads(text)["weights"])
+
+
+def parse_weights(text: str) -> tuple[float, ...]:
+    """``hand``, ``learned`` or six comma-free numbers joined by ``/`` (men/kings/...)."""
+    if text == "hand":
+        return HAND_WEIGHTS
+    if text == "learned":
+        return learned_weights()
+    parts = text.split("/")
+    try:
+        values = tuple(float(p) for p in parts)
+    except ValueError:
+        values = ()
+    if len(values) != len(FEATURES) or not all(math.isfinite(v) and abs(v) < 1e6
+                                               for v in values):
+        raise GameSearchError(f"weights={text!r}: say hand, learned, or {len(FEATURES)} "
+                              f"numbers joined by '/' ({'/'.join(FEATURES)})")
+    return values
+
+
+@dataclass
+class Report:
+    """One finished iteration: depth, score (side to move), principal variation."""
+
+    depth: int
+    score: int
+    pv: list[int]
+    nodes: int
+    seconds: float
+    table_hits: int = 0
+    seldepth: int = 0
+
+
+@dataclass
+class CheckersEngine:
+    """The search's arrays (kept between moves: the table and history help the next move)."""
+
+    hash_mb: int = 32
+    weights: tuple[float, ...] = HAND_WEIGHTS
+    tables: object | None = None
+    arrays: dict = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        entries = 1 << max(10, int(self.hash_mb * 2**20 // BYTES_PER_ENTRY).bit_length() - 1)
+        self.tt = (np.zeros(entries, np.int64), np.zeros(entries, np.int64),
+                   np.zeros(entries, np.int64))
+        self.killers = np.zeros((S.MAX_PLY + 1, 2), np.int64)
+        self.trail = np.zeros((S.MAX_PLY + 1, 3), np.int64)  # the line, for repetitions
+        self.history = np.zeros(128, np.int64)
+        self.moves = np.zeros((S.MAX_PLY + 1, MAX_ACTIONS), np.int64)
+        self.order = np.zeros((S.MAX_PLY + 1, MAX_MOVES), np.int64)
+        self.pv = np.zeros((S.MAX_PLY + 1, S.MAX_PLY + 1), np.int64)
+        self.pv_len = np.zeros(S.MAX_PLY + 1, np.int64)
+        self.w = np.array(self.weights, np.float64)
+        self.tb = self.tables.search_arrays() if self.tables is not None else S.no_tables()
+
+    def new_game(self) -> None:
+        for array in (*self.tt, self.killers, self.history):
+            array[:] = 0
+
+    def warm_up(self) -> None:
+        """Compile (or load) the search before any clock runs."""
+        self.go(encode_state(("bbbbbbbbbbbb........wwwwwwwwwwww", 0, 0)), depth=2)
+        self.new_game()
+
+    def go(self, s: tuple, depth: int | None = None, seconds: float | None = None,
+           nodes: int | None = None) -> Report | None:
+        """Iterative deepening from kernel state ``s`` to ``depth`` or until the budget
+        ends; the last finished iteration (None if not even depth 1 finished)."""
+        code = S.compiled()
+        info = np.zeros(S.N_INFO, np.int64)
+        began = time.perf_counter()
+        if seconds is not None:
+            info[S.DEADLINE] = int((began + seconds) * 1e6)
+        if nodes is not None:
+            info[S.NODE_LIMIT] = nodes
+        self.killers[:] = 0
+        self.history //= 4
+        meta, packed, tb_pieces = self.tb
+        last = None
+        for d in range(1, min(depth or MAX_DEPTH, MAX_DEPTH) + 1):
+            info[S.SELDEPTH] = 0
+            score = code.search(s, d, -S.INF, S.INF, 0, self.w, *self.tt, self.killers,
+                                self.history, self.moves, self.order, self.pv, self.pv_len,
+                                info, meta, packed, tb_pieces, self.trail)
+            if info[S.STOP]:
+                break
+            pv = [int(a) for a in self.pv[0, :self.pv_len[0]]] or [int(info[S.ROOT_MOVE])]
+            last = Report(d, int(score), pv, int(info[S.NODES]), time.perf_counter() - began,
+                          int(info[S.TB_HITS]), int(info[S.SELDEPTH]))
+            if abs(score) > S.TB_WIN - 1000 and d > S.MATE - abs(score):
+                break  # a proven result no deeper search changes
+            if seconds is not None and time.perf_counter() - began > seconds / 2:
+                break  # the next iteration would not finish
+        return last
+
+
+class CheckersAgent(Agent):
+    """The engine as an agent: ``checkers-engine:time=1`` (or depth=N, nodes=N),
+    ``weights=hand|learned``, ``tables=DIR`` (endgame databases), ``hash=MB``."""
+
+    interactive = False
+
+    def __init__(self, time: float | None = 1.0, depth: int | None = None,
+                 nodes: int | None = None, hash_mb: int = 32, weights: str = "hand",
+                 tables: str | None = None) -> None:
+        from gamesearch.engines.checkers.tables import Tables
+
+        self.tables = Tables(Path(tables)) if tables else None
+        self.engine = CheckersEngine(hash_mb, parse_weights(weights), self.tables)
+        self.depth, self.nodes = depth, nodes
+        self.time = None if depth is not None or nodes is not None else time
+        bound = f"depth={depth}" if depth is not None else (
+            f"nodes={nodes}" if nodes is not None else f"time={time:g}")
+        self.spec = f"checkers-engine:{bound}" + ("" if weights == "hand"
+                                                  else f",weights={weights}") \
+            + (f",tables={tables}" if tables else "")
+
+    def prepare(self, game: object) -> None:
+        self.engine.warm_up()
+
+    def reset(self) -> None:
+        self.engine.new_game()
+
+    def __call__(self, game, state: tuple) -> SearchResult:
+        """The move for the rules state ``(cells, mover, quiet)``; the value is the score
+        for the mover squashed into (-1, 1), exact for database and proven results."""
+        if self.tables is not None and self.tables.covers(state[0]):
+            return self._from_tables(game, state)
+        report = self.engine.go(encode_state(state), self.depth, self.time, self.nodes)
+        if report is None:  # not even depth 1 in time: the first legal move, said so
+            action = game.actions(state)[0]
+            return SearchResult(0.0, action, [action], SearchStats(), pov=state[1],
+                                stopped_by="time")
+        pv = [decode_action(a) for a in report.pv]
+        proven = abs(report.score) > S.TB_WIN - 1000
+        value = math.copysign(1.0, report.score) if proven else \
+            report.score / (abs(report.score) + 400)
+        stats = SearchStats(nodes=report.nodes, depth=report.depth)
+        stats.seconds = report.seconds
+        return SearchResult(value, pv[0], pv, stats, pov=state[1], exact=proven)
+
+    def _from_tables(self, game, state: tuple) -> SearchResult:
+        value, _ = self.tables.probe(state)
+        best, best_key = None, None
+        for action in game.actions(state):
+            child = game.result(state, action)
+            if game.is_terminal(child):
+                v, d = (LOSS, 0) if not game.actions(child) else (DRAW, 0)
+            else:
+                v, d = self.tables.probe(child)
+            # our value is the negation of the child's: prefer their loss (soonest), then a
+            # draw, then their win (latest)
+            key = {LOSS: (2, -d), DRAW: (1, 0), WIN: (0, d)}[v]
+            if best_key is None or key > best_key:
+                best, best_key = action, key
+        sign = {WIN: 1.0, LOSS: -1.0, DRAW: 0.0}[value]
+        return SearchResult(sign, best, [best], SearchStats(), pov=state[1], exact=True)

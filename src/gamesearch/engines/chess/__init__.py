@@ -1,0 +1,1 @@
+"""The chess engine: what plays or solves chess (search, evaluation, solvers, agents)."""

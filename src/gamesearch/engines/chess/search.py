@@ -1,0 +1,371 @@
+"""The chess engine's compiled search: one recursive numba function (``search``).
+
+Principal variation search (null windows after the first move, re-search on fail-high)
+with a transposition table, check extensions, null-move pruning (R = 2 + depth / 4),
+reverse futility, futility and late-move pruning near the leaves, late-move reductions
+for quiet moves, move ordering by the table's move, captures (most valuable victim, least
+valuable attacker), killer moves and the history heuristic; at depth 0 a quiescence
+search of captures and promotions with delta pruning (all moves when in check: check
+evasions, so mates are seen). Draws by repetition (one repetition of a position since the
+last capture or pawn move, on the game's moves or the search path), the fifty-move rule
+and dead positions score 0; mate scores are ``MATE - plies``. Below the root, a position the
+endgame tables hold (up to four pieces, no castling rights, no en passant square) is not
+searched: its score is the tables' exact value, a mate at the tables' distance or a draw.
+
+The quiescence search is a mode of ``search`` (depth <= 0), not a function of its own:
+numba crashes reloading a cached function that calls another cached recursive one
+(docs/KERNELS.md), so the recursion is the only entry point. The driver (iterative
+deepening, aspiration windows, time) is ``engines/chess/engine.py``.
+
+Transposition table: two int64 arrays (key, data), 16 bytes an entry, always-replace;
+``data`` packs the move (20 bits), the score (+32768, 16 bits), the depth (8 bits) and the
+bound (2 bits). The table is lockless for several threads searching at once (``Threads``,
+Lazy SMP in ``engines/chess/engine.py``): ``key`` holds the position's hash xor ``data``, and an
+entry counts only where ``key ^ data`` equals the hash, so an entry torn by two threads
+writing the same slot at once (one's key with the other's data) is a miss, not a wrong
+score (Hyatt and Mann's lockless hashing). A table move is only ever used to order the
+generated moves, never played unchecked.
+
+``info`` (int64 array): [0] nodes, [1] stop (set by the caller's thread or the clock),
+[2] deadline in microseconds of ``perf_counter`` (0: none), [3] best root move, [4] node
+limit (0: none), [5] deepest ply reached.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit, objmode
+
+from gamesearch.engines.chess.evaluation import evaluate
+from gamesearch.games.chess import board as B
+from gamesearch.games.chess import tables_index as TI
+from gamesearch.tables import store
+from gamesearch.tables.sweep import NO_POSITION_DISTANCE
+
+COMPILED_IN = {
+    "engines/chess/evaluation.py": "c69d63b291d7",
+    "games/chess/board.py": "2c1341b539f4",
+    "games/chess/bitboards.py": "a2f3966bcd7e",
+    "games/chess/tables_index.py": "a3cb88c46e4e",
+    "tables/store.py": "51e7abe117f0",
+}
+"""The sources compiled into the cached search, by the first 12 hex digits of their
+SHA-256. numba keys a cached function on its own file only, so after a pull that changed
+the evaluation but not this file, a machine that had compiled before kept the old
+evaluation inside the search. tests/test_chess_kernel.py checks these hashes: a change to
+one of those files fails it until the hash here is updated, which changes this file, so
+every machine recompiles the search."""
+
+MATE = 30000
+INF = 32000
+MAX_DEPTH = 64
+NODES, STOP, DEADLINE, ROOT_MOVE, NODE_LIMIT, SELDEPTH = range(6)
+EXACT, LOWER, UPPER = 1, 2, 3
+TB_WIN, TB_LOSS = 1, 2  # the tables' values (tables/sweep.py), for the side to move
+VICTIM = np.array([0, 100, 300, 300, 500, 900, 0, 0], np.int64)
+STATIC_MARGIN = 80
+"""Reverse futility: a non-PV node at depth <= 6 whose static value is this much a ply
+above beta returns it."""
+FUTILITY = np.array([0, 150, 250, 350], np.int64)
+"""Futility: at depth 1-3 a quiet move that gives no check is not searched when the static
+value plus this margin cannot reach alpha."""
+DELTA = 200
+"""Delta pruning: quiescence skips a capture that cannot lift the stand-pat value plus the
+victim's value plus this margin to alpha."""
+
+
+@njit(cache=True)
+def now_us():
+    """time.perf_counter() in whole microseconds, read from compiled code."""
+    with objmode(t="int64"):
+        t = int(time.perf_counter() * 1e6)
+    return t
+
+
+@njit(cache=True)
+def _out_of_budget(info):
+    return (info[DEADLINE] > 0 and now_us() >= info[DEADLINE]) or \
+        (info[NODE_LIMIT] > 0 and info[NODES] >= info[NODE_LIMIT])
+
+
+@njit(cache=True)
+def _tt_store(tt_key, tt_data, h, move, score, depth, flag, ply):
+    if score > MATE - 1000:
+        score += ply
+    elif score < -MATE + 1000:
+        score -= ply
+    i = h & (tt_key.shape[0] - 1)
+    data = move | ((score + 32768) << 20) | (max(depth, 0) << 36) | (flag << 44)
+    tt_key[i] = h ^ data  # lockless (see the module's docstring): read back as key ^ data
+    tt_data[i] = data
+
+
+@njit(cache=True)
+def _score_moves(board, moves, n, scores, tt_move, killers, history, ply):
+    for i in range(n):
+        m = moves[i]
+        to = (m >> 7) & 127
+        victim = board[to] & 7
+        promo = (m >> 14) & 7
+        if m == tt_move:
+            scores[i] = 1 << 40
+        elif victim != 0 or promo != 0 or (m >> 18) & B.EP:
+            attacker = board[m & 127] & 7
+            scores[i] = (1 << 30) + 16 * (VICTIM[victim] + VICTIM[promo]) - attacker
+            if (m >> 18) & B.EP:
+                scores[i] = (1 << 30) + 16 * 100 - 1
+        elif m == killers[ply, 0]:
+            scores[i] = 1 << 29
+        elif m == killers[ply, 1]:
+            scores[i] = (1 << 29) - 1
+        else:
+            scores[i] = history[board[m & 127], to]
+
+
+@njit(cache=True)
+def _pick(moves, scores, start, n):
+    best = start
+    for j in range(start + 1, n):
+        if scores[j] > scores[best]:
+            best = j
+    if best != start:
+        moves[start], moves[best] = moves[best], moves[start]
+        scores[start], scores[best] = scores[best], scores[start]
+    return moves[start]
+
+
+@njit(cache=True)
+def _repeated(st, keys):
+    ply = st[B.PLY]
+    h = st[B.HASH]
+    lo = max(0, ply - st[B.HALFMOVE])
+    i = ply - 2
+    while i >= lo:
+        if keys[i] == h:
+            return True
+        i -= 2
+    return False
+
+
+@njit(cache=True)
+def _has_pieces(board, side):
+    for i in range(64):
+        p = board[B.SQ88[i]]
+        if p != 0 and (p >> 3) == side and (p & 7) not in (B.PAWN, B.KING):
+            return True
+    return False
+
+
+_packed_value = njit(cache=True)(store.packed_value)
+
+
+@njit(cache=True)
+def _probe(board, side, ep, tb):
+    """``4 * distance + value`` of a position the tables hold, -1 where they do not: the
+    slot as the tables' own index finds it (``tables_index.locate``)."""
+    packed, dist, sig_to_slice, base = tb
+    j = TI.locate((sig_to_slice, base), TI.position_key(board, side, ep))
+    if j < 0:
+        return -1
+    d = dist[j]
+    if d == NO_POSITION_DISTANCE:
+        return -1
+    return 4 * d + _packed_value(packed, j)
+
+
+def no_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The ``tb`` argument of a search without endgame tables."""
+    return (np.zeros(0, np.uint8), np.zeros(0, np.uint8), np.full(256, -1, np.int64),
+            np.zeros(1, np.int64))
+
+
+@njit(cache=True, nogil=True)
+def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_ok,
+           tt_key, tt_data, killers, history, pv, pv_len, info, tb):
+    """Negamax value of the position for the side to move, within (alpha, beta); ``tb``
+    the endgame tables (``no_tables()`` or ``Tables.search_arrays()``), probed below the
+    root."""
+    info[NODES] += 1
+    pv_len[ply] = 0
+    yes = ply >= 0  # typed booleans: literal True/False in a recursive call crash numba's
+    no = ply < 0    # cache on reload (numba #6713, docs/KERNELS.md)
+    if (info[NODES] & 1023) == 0 and _out_of_budget(info):
+        info[STOP] = 1
+    if info[STOP] != 0:
+        return 0
+    if ply > info[SELDEPTH]:
+        info[SELDEPTH] = ply
+    us = st[B.SIDE]
+    checked = B.in_check(board, st, us)
+    if ply >= MAX_DEPTH * 2 or st[B.PLY] >= B.MAX_PLY - 2:
+        return evaluate(board, st)
+    if ply > 0:
+        if st[B.HALFMOVE] >= 100 or _repeated(st, keys) or B.insufficient_material(board):
+            return 0
+        alpha = max(alpha, -MATE + ply)
+        beta = min(beta, MATE - ply - 1)
+        if alpha >= beta:
+            return alpha
+        if tb[0].shape[0] > 0 and st[B.CASTLING] == 0:
+            known = _probe(board, us, st[B.EPSQ], tb)
+            if known >= 0:  # exact: a mate in the tables' distance from here, or a draw
+                d = known >> 2
+                v = known & 3
+                if v == TB_WIN:
+                    return MATE - ply - d
+                if v == TB_LOSS:
+                    return -(MATE - ply - d)
+                return 0
+    if checked and depth <= 0:
+        depth = 1 if depth < 0 else depth + 1
+    elif checked:
+        depth += 1
+    row = moves[ply]
+    srow = scores[ply]
+
+    if depth <= 0:  # quiescence: stand pat, then captures and promotions
+        stand = evaluate(board, st)
+        if stand >= beta:
+            return stand
+        if stand > alpha:
+            alpha = stand
+        n = B.generate(board, st, row, True)
+        _score_moves(board, row, n, srow, 0, killers, history, ply)
+        best = stand
+        for i in range(n):
+            m = _pick(row, srow, i, n)
+            if (m >> 14) & 7 == 0 and alpha < MATE - 1000 and \
+                    stand + VICTIM[board[(m >> 7) & 127] & 7] + DELTA <= alpha \
+                    and not (m >> 18) & B.EP:
+                continue  # delta pruning: even winning the piece leaves us below alpha
+            B.make(board, st, undo, m)
+            if B.in_check(board, st, us):
+                B.unmake(board, st, undo)
+                continue
+            score = -search(board, st, undo, keys, moves, scores, depth - 1, -beta, -alpha,
+                            ply + 1, no, tt_key, tt_data, killers, history, pv, pv_len,
+                            info, tb)
+            B.unmake(board, st, undo)
+            if info[STOP] != 0:
+                return 0
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        break
+        return best
+
+    h = st[B.HASH]
+    slot = h & (tt_key.shape[0] - 1)
+    tt_move = 0
+    pv_node = beta - alpha > 1
+    d = tt_data[slot]
+    if (tt_key[slot] ^ d) == h:
+        tt_move = d & ((1 << 20) - 1)
+        tscore = ((d >> 20) & 0xFFFF) - 32768
+        tdepth = (d >> 36) & 0xFF
+        tflag = (d >> 44) & 3
+        if tscore > MATE - 1000:
+            tscore -= ply
+        elif tscore < -MATE + 1000:
+            tscore += ply
+        if ply > 0 and not pv_node and tdepth >= depth and (
+                tflag == EXACT or (tflag == LOWER and tscore >= beta)
+                or (tflag == UPPER and tscore <= alpha)):
+            return tscore
+
+    static = -INF if checked or pv_node else evaluate(board, st)  # read at non-PV nodes only
+    if not pv_node and not checked and ply > 0 and depth <= 6 and abs(beta) < MATE - 1000 \
+            and static - STATIC_MARGIN * depth >= beta:
+        return static  # reverse futility: too far above beta to fall below it so soon
+
+    if null_ok and not pv_node and not checked and depth >= 3 and _has_pieces(board, us) \
+            and static >= beta:
+        r = 2 + depth // 4
+        keys[st[B.PLY]] = h
+        B.make_null(board, st, undo)
+        score = -search(board, st, undo, keys, moves, scores, depth - 1 - r, -beta, -beta + 1,
+                        ply + 1, no, tt_key, tt_data, killers, history, pv, pv_len, info, tb)
+        B.unmake_null(board, st, undo)
+        if info[STOP] != 0:
+            return 0
+        if score >= beta:
+            return beta if score >= MATE - 1000 else score
+
+    n = B.generate(board, st, row, False)
+    _score_moves(board, row, n, srow, tt_move, killers, history, ply)
+    alpha0 = alpha
+    best = -INF
+    best_move = 0
+    legal = 0
+    keys[st[B.PLY]] = h
+    # quiet moves late in the list, or hopeless ones, are not searched near the leaves
+    # (futility pruning and late-move pruning); never in check, at PV nodes, or in a
+    # window of mate scores (a quiet move may be the shortest mate)
+    prune = not pv_node and not checked and depth <= 4 and abs(alpha) < MATE - 1000
+    futile = prune and depth <= 3 and static + FUTILITY[depth] <= alpha
+    late = 3 + depth * depth
+    for i in range(n):
+        m = _pick(row, srow, i, n)
+        quiet = board[(m >> 7) & 127] == 0 and (m >> 14) & 7 == 0 and not (m >> 18) & B.EP
+        B.make(board, st, undo, m)
+        if B.in_check(board, st, us):
+            B.unmake(board, st, undo)
+            continue
+        legal += 1
+        gives_check = False
+        skip = prune and (futile or legal > late)
+        if quiet and legal > 1 and (skip or (depth >= 3 and legal > 3)):  # else unread
+            gives_check = B.in_check(board, st, us ^ 1)
+            if skip and not gives_check:
+                B.unmake(board, st, undo)
+                continue
+        if legal == 1:
+            score = -search(board, st, undo, keys, moves, scores, depth - 1, -beta, -alpha,
+                            ply + 1, yes, tt_key, tt_data, killers, history, pv, pv_len, info, tb)
+        else:
+            r = 0
+            if depth >= 3 and legal > 3 and quiet and not checked and not gives_check:
+                r = 1 + (legal > 8) + depth // 8
+                if pv_node:
+                    r -= 1
+            score = -search(board, st, undo, keys, moves, scores, depth - 1 - r, -alpha - 1,
+                            -alpha, ply + 1, yes, tt_key, tt_data, killers, history, pv,
+                            pv_len, info, tb)
+            if score > alpha and r > 0:
+                score = -search(board, st, undo, keys, moves, scores, depth - 1, -alpha - 1,
+                                -alpha, ply + 1, yes, tt_key, tt_data, killers, history, pv,
+                                pv_len, info, tb)
+            if alpha < score < beta:
+                score = -search(board, st, undo, keys, moves, scores, depth - 1, -beta,
+                                -alpha, ply + 1, yes, tt_key, tt_data, killers, history, pv,
+                                pv_len, info, tb)
+        B.unmake(board, st, undo)
+        if info[STOP] != 0:
+            return 0
+        if score > best:
+            best = score
+            best_move = m
+            if score > alpha:
+                alpha = score
+                pv[ply, 0] = m
+                for j in range(pv_len[ply + 1]):
+                    pv[ply, j + 1] = pv[ply + 1, j]
+                pv_len[ply] = pv_len[ply + 1] + 1
+                if ply == 0:
+                    info[ROOT_MOVE] = m
+                if score >= beta:
+                    if quiet:
+                        if killers[ply, 0] != m:
+                            killers[ply, 1] = killers[ply, 0]
+                            killers[ply, 0] = m
+                        history[board[m & 127], (m >> 7) & 127] += depth * depth
+                    break
+    if legal == 0:
+        return -MATE + ply if checked else 0
+    flag = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
+    _tt_store(tt_key, tt_data, h, best_move, best, depth, flag, ply)
+    return best

@@ -1,0 +1,1 @@
+"""The go engine: what plays or solves go (search, evaluation, solvers, agents)."""

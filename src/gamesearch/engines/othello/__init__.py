@@ -1,0 +1,1 @@
+"""The othello engine: what plays or solves othello (search, evaluation, solvers, agents)."""

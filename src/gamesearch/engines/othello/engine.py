@@ -1,0 +1,294 @@
+"""Othello's midgame engine and agents: compiled iterative-deepening PVS with a table, over
+a linear evaluation of pattern features whose weights are learned (engines/othello/train.py)
+or hand-written (disc count + mobility + corners), and the exact solver near the end.
+
+The evaluation is Logistello's shape on a small scale: features of the position for the
+side to move (disc balance on each of the ten symmetry classes of squares, so corners,
+C- and X-squares, edges and diagonals each get their own weight; mobility; potential
+mobility; X-squares beside an empty corner; edge-stable discs; parity; a bias), one weight
+vector per game stage (by empty squares), the value predicting the final disc difference.
+The hand-written evaluation is the same engine with weights typed in; only the weights
+differ between the two, so a match between them measures the learning.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gamesearch.agents import Agent
+from gamesearch.engines.othello import solver as S
+from gamesearch.games.othello import kernel as K
+from gamesearch.games.othello.kernel import ONE, ZERO, flips_of, moves_of, popcount64
+from gamesearch.search.result import SearchResult, SearchStats
+from gamesearch.shipped import shipped
+
+N_FEATURES = 16
+N_STAGES = 4
+WEIGHTS_FILE = shipped("othello", "weights.npz")
+
+# the ten symmetry classes of the 8x8 squares (a1 corner, b1 C, c1, d1, b2 X, c2, d2, c3,
+# d3, d4), folded over the board's eight symmetries
+_CLASS = np.zeros(64, np.int64)
+for _r in range(8):
+    for _c in range(8):
+        _a, _b = min(_r, 7 - _r), min(_c, 7 - _c)
+        _a, _b = min(_a, _b), max(_a, _b)
+        _CLASS[_r * 8 + _c] = {(0, 0): 0, (0, 1): 1, (0, 2): 2, (0, 3): 3, (1, 1): 4, (1, 2): 5,
+                               (1, 3): 6, (2, 2): 7, (2, 3): 8, (3, 3): 9}[(_a, _b)]
+CLASS_MASKS = np.array([sum(1 << int(i) for i in np.flatnonzero(k == _CLASS))
+                        for k in range(10)], np.uint64)
+X_SQUARES = np.array([1 << 9, 1 << 14, 1 << 49, 1 << 54], np.uint64)
+X_CORNERS = np.array([1 << 0, 1 << 7, 1 << 56, 1 << 63], np.uint64)
+
+HAND_WEIGHTS = np.zeros((N_STAGES, N_FEATURES))
+HAND_WEIGHTS[:, 0:10] = 1.0  # the disc count
+HAND_WEIGHTS[:, 0] += 25.0  # corners
+HAND_WEIGHTS[:, 10] = 5.0  # mobility
+"""Disc count + mobility + corners, typed in (the issue's hand-written evaluation)."""
+
+
+def neighbours(x):
+    """The squares next to any square of ``x``."""
+    n = ZERO
+    for d in range(8):
+        n |= shift(x, d)  # noqa: F821  (bound by specialize)
+    return n
+
+
+def features(me, opp, out):
+    """Write the features of the position, for the side to move, into ``out``."""
+    for k in range(10):
+        out[k] = popcount64(me & CLASS_MASKS[k]) - popcount64(opp & CLASS_MASKS[k])  # noqa: F821
+    out[10] = popcount64(moves_of(me, opp)) - popcount64(moves_of(opp, me))
+    empty = ~(me | opp) & VALID  # noqa: F821
+    out[11] = popcount64(neighbours(opp) & empty) - popcount64(neighbours(me) & empty)
+    x = 0
+    for i in range(4):
+        if empty & X_CORNERS[i]:  # noqa: F821
+            if me & X_SQUARES[i]:  # noqa: F821
+                x -= 1
+            elif opp & X_SQUARES[i]:  # noqa: F821
+                x += 1
+    out[12] = x
+    out[13] = popcount64(stable_discs(me, opp)) - popcount64(stable_discs(opp, me))  # noqa: F821
+    out[14] = 1.0 if popcount64(empty) & 1 else -1.0
+    out[15] = 1.0
+
+
+def stage_of(empties):
+    """The game stage (0-3) of a position with ``empties`` empty squares."""
+    return min(3, (60 - empties) // 15)
+
+
+def evaluate_with(me, opp, weights, scratch):
+    """The learned (or typed) value of the position for the side to move, in discs."""
+    features(me, opp, scratch)
+    st = stage_of(popcount64(~(me | opp) & VALID))  # noqa: F821
+    v = 0.0
+    for k in range(16):
+        v += weights[st, k] * scratch[k]
+    return v
+
+
+def search(me, opp, depth, alpha, beta, passed, ply, weights, tkey, tinfo, buf, keys, fbuf,
+           scratch, stats):
+    """Fail-soft PVS to ``depth`` plies with a table; values in discs for ``me``."""
+    stats[0] += 1
+    moves = moves_of(me, opp)
+    if moves == ZERO:
+        if passed or moves_of(opp, me) == ZERO:
+            return 1000.0 * disc_margin(me, opp)  # noqa: F821  (a finished game: exact)
+        return -search(opp, me, depth, -beta, -alpha, ONE_I, ply + 1, weights, tkey,  # noqa: F821
+                       tinfo, buf, keys, fbuf, scratch, stats)
+    if depth <= 0:
+        return evaluate_with(me, opp, weights, scratch)
+    h = me * np.uint64(0x9E3779B97F4A7C15) ^ opp * np.uint64(0xC2B2AE3D27D4EB4F)
+    slot = np.int64((h ^ (h >> np.uint64(29))) & np.uint64(len(tkey) - 1))
+    table_move = -1
+    hit = tkey[slot, 0] == me and tkey[slot, 1] == opp
+    if hit:
+        table_move = np.int64(tinfo[slot, 3])
+        if ply > 0 and tinfo[slot, 2] >= depth:
+            lo, hi = tinfo[slot, 0], tinfo[slot, 1]
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
+    n = 0
+    rest = moves
+    while rest:
+        low = rest & (~rest + ONE)
+        rest ^= low
+        sq = popcount64(low - ONE)
+        f = flips_of(me, opp, sq)
+        k = 0
+        if depth > 2:
+            k = popcount64(moves_of(opp ^ f, me | f | low)) * 16
+        if low & CORNERS:  # noqa: F821
+            k -= 64
+        if sq == table_move:
+            k = -10000
+        j = n
+        while j > 0 and keys[ply, j - 1] > k:
+            buf[ply, j] = buf[ply, j - 1]
+            keys[ply, j] = keys[ply, j - 1]
+            fbuf[ply, j] = fbuf[ply, j - 1]
+            j -= 1
+        buf[ply, j] = sq
+        keys[ply, j] = k
+        fbuf[ply, j] = f
+        n += 1
+    best = -1e9
+    best_move = buf[ply, 0]
+    a = alpha
+    for i in range(n):
+        sq = buf[ply, i]
+        f = fbuf[ply, i]
+        cm, co = opp ^ f, me | f | (ONE << np.uint64(sq))
+        if i == 0:
+            v = -search(cm, co, depth - 1, -beta, -a, ZERO_I, ply + 1, weights, tkey,  # noqa: F821
+                        tinfo, buf, keys, fbuf, scratch, stats)
+        else:
+            v = -search(cm, co, depth - 1, -a - 0.01, -a, ZERO_I, ply + 1, weights,  # noqa: F821
+                        tkey, tinfo, buf, keys, fbuf, scratch, stats)
+            if a < v < beta:
+                v = -search(cm, co, depth - 1, -beta, -v, ZERO_I, ply + 1, weights,  # noqa: F821
+                            tkey, tinfo, buf, keys, fbuf, scratch, stats)
+        if v > best:
+            best = v
+            best_move = sq
+            if v > a:
+                a = v
+                if a >= beta:
+                    break
+    lo, hi = -1e9, 1e9
+    if best <= alpha:
+        hi = best
+    elif best >= beta:
+        lo = best
+    else:
+        lo = hi = best
+    tkey[slot, 0], tkey[slot, 1] = me, opp
+    tinfo[slot, 0], tinfo[slot, 1], tinfo[slot, 2], tinfo[slot, 3] = lo, hi, depth, best_move
+    if ply == 0:
+        stats[1] = best_move
+    return best
+
+
+TEMPLATES = (*K.TEMPLATES, S.stable_discs, neighbours, features, stage_of, evaluate_with, search)
+
+
+@functools.cache
+def compiled():
+    """The engine compiled for 8x8 (cached on disk)."""
+    from gamesearch.kernels.specialize import source_tag, specialize
+
+    bindings = {"VALID": K.valid_mask(8), "CORNERS": K.corner_mask(8),
+                "CLASS_MASKS": CLASS_MASKS, "X_SQUARES": X_SQUARES, "X_CORNERS": X_CORNERS,
+                "ONE_I": np.int64(1), "ZERO_I": np.int64(0)}
+    return specialize(TEMPLATES, bindings, f"othello_engine_{source_tag(*TEMPLATES)}")
+
+
+def position_features(me: int, opp: int) -> np.ndarray:
+    """The feature vector of a position (for training)."""
+    out = np.zeros(N_FEATURES)
+    compiled().features(np.uint64(me), np.uint64(opp), out)
+    return out
+
+
+def load_weights(path: Path | None = None) -> np.ndarray:
+    """The shipped learned weights (stages x features)."""
+    with np.load(path or WEIGHTS_FILE) as data:
+        return np.array(data["weights"], dtype=np.float64)
+
+
+class Engine:
+    """Iterative deepening PVS from one position: the best move and its value in discs."""
+
+    def __init__(self, weights: np.ndarray, log2_table: int = 18) -> None:
+        self.weights = np.ascontiguousarray(weights, dtype=np.float64)
+        n = 1 << log2_table
+        self.tkey = np.zeros((n, 2), np.uint64)
+        self.tinfo = np.zeros((n, 4), np.float64)
+        self.buf = np.zeros((80, 64), np.int64)
+        self.keys = np.zeros((80, 64), np.int64)
+        self.fbuf = np.zeros((80, 64), np.uint64)
+        self.scratch = np.zeros(N_FEATURES)
+
+    def best(self, me: int, opp: int, depth: int,
+             seconds: float | None = None) -> tuple[int, float, int, int]:
+        """``(kernel move, value, nodes, depth reached)`` after depths 1..``depth``; with
+        ``seconds``, no new depth starts that the last one's growth says would not end in
+        time (an iteration cannot be cut short: the compiled search reads no clock)."""
+        ns = compiled()
+        stats = np.zeros(2, np.int64)
+        value, move, reached = 0.0, 0, 0
+        began = last = time.perf_counter()
+        previous = 0.0
+        for d in range(1, depth + 1):
+            value = ns.search(np.uint64(me), np.uint64(opp), np.int64(d), -1e9, 1e9,
+                              np.int64(0), np.int64(0), self.weights, self.tkey, self.tinfo,
+                              self.buf, self.keys, self.fbuf, self.scratch, stats)
+            move, reached = int(stats[1]), d
+            if seconds is None:
+                continue
+            now = time.perf_counter()
+            took, last = now - last, now
+            # the next depth costs 2-10 times this one (odd and even depths differ)
+            growth = max(6.0, took / previous) if previous > 1e-4 else 6.0
+            previous = took
+            if now - began + took * growth > seconds:
+                break
+        return move, float(value), int(stats[0]), reached
+
+
+class OthelloAgent(Agent):
+    """The Othello engine: ``depth`` plies of PVS with the learned or hand-written
+    evaluation, then the exact solver at ``solve`` empties or fewer."""
+
+    def __init__(self, depth: int | None = None, evaluation: str = "learned", solve: int = 14,
+                 time: float | None = None) -> None:
+        if evaluation not in ("learned", "hand"):
+            from gamesearch.errors import SpecError
+
+            raise SpecError(f"othello agent: evaluation is learned or hand, not {evaluation!r}")
+        # a time budget deepens as far as it allows (to 60 plies); without one, depth 4
+        depth = depth if depth is not None else (60 if time is not None else 4)
+        self.depth, self.evaluation, self.solve_at, self.time = depth, evaluation, solve, time
+        self.spec = f"othello:depth={depth},evaluation={evaluation},solve={solve}" + (
+            f",time={time:g}" if time is not None else "")
+        weights = load_weights() if evaluation == "learned" else HAND_WEIGHTS
+        self.engine = Engine(weights)
+
+    def prepare(self, game: Any) -> None:
+        """Load the compiled search (its first call took 0.2 s) before any clock runs."""
+        compiled()
+        self.engine.best(0x810000000, 0x1008000000, 1)
+
+    def __call__(self, game: Any, state: Any) -> SearchResult:
+        if getattr(game, "size", 8) != 8:
+            from gamesearch.errors import GameSearchError
+
+            raise GameSearchError("the othello engine plays 8x8 only (its evaluation is "
+                                  "fitted there); use alphabeta for other sizes")
+        began = time.perf_counter()
+        me, opp, _ = K.encode_state(state, 8)
+        actions = game.actions(state)
+        if actions == [-1]:
+            return SearchResult(None, -1, [-1], SearchStats())
+        if state[0].count("-") <= self.solve_at:
+            value, move, nodes = S.solve_position(int(me), int(opp))
+            reached = state[0].count("-")  # to the end of the game
+        else:
+            move, value, nodes, reached = self.engine.best(int(me), int(opp), self.depth,
+                                                           self.time)
+        action = K.decode_action(move, 8)
+        stats = SearchStats()
+        stats.nodes, stats.depth = nodes, reached
+        stats.seconds = time.perf_counter() - began
+        return SearchResult(value, action, [action], stats)

@@ -1,0 +1,1 @@
+"""The pacman engine: what plays or solves pacman (search, evaluation, solvers, agents)."""

@@ -1,0 +1,1 @@
+"""The pig engine: what plays or solves pig (search, evaluation, solvers, agents)."""
