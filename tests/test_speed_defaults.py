@@ -14,9 +14,11 @@ import time
 import pytest
 
 from gamesearch.agents import make_agent
-from gamesearch.catalog import DEFAULT_AGENTS
+from gamesearch.catalog import default_agents
 from gamesearch.game import CHANCE
 from gamesearch.games import load_game
+
+DEFAULT_AGENTS = default_agents()
 
 
 @pytest.mark.parametrize("name", sorted(DEFAULT_AGENTS))

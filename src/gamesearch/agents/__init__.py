@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gamesearch.agent import Agent, act
+from gamesearch.entry import DETERMINISTIC, PERFECT, AgentKind, Needs
 from gamesearch.errors import GameSearchError, SpecError, UnknownNameError
 from gamesearch.game import Game, State
 from gamesearch.plugins import load_catalog
@@ -64,20 +65,27 @@ class HumanAgent(Agent):
         return SearchResult(None, action, [action], SearchStats())
 
 
-AGENTS: dict[str, tuple[Callable[..., Agent], str]] = {}
+ANY_GAME = Needs()
+"""No needs: the kind fits every game."""
 
-OUTSIDE_AGENTS: set[str] = set()
-"""Kinds that drive an outside program named by their ``cmd`` parameter (UCI and GTP
-engines, gnubg): a server offers them only with the programs its operator named."""
+AGENTS: dict[str, AgentKind] = {}
+"""Every agent kind by name: its factory, summary, what it needs of a game, and whether it
+starts an outside program."""
 
 
 def register_agent(name: str, factory: Callable[..., Agent], summary: str, *,
-                   outside: bool = False) -> None:
-    """Make ``name:params`` specs build agents with ``factory(**params)``; ``outside``: the
-    agent starts the program its ``cmd`` parameter names."""
-    AGENTS[name] = (factory, summary)
-    if outside:
-        OUTSIDE_AGENTS.add(name)
+                   needs: Needs = ANY_GAME, outside: bool = False) -> None:
+    """Make ``name:params`` specs build agents with ``factory(**params)``; ``needs``: what it
+    needs of a game (the catalog refuses the games it does not fit); ``outside``: the agent
+    starts the program its ``cmd`` parameter names."""
+    AGENTS[name] = AgentKind(factory, summary, needs, outside)
+
+
+def outside_agents() -> set[str]:
+    """The kinds that start an outside program named by their ``cmd`` parameter (UCI and GTP
+    engines, gnubg): a server offers them only with the programs its operator named."""
+    load_catalog()
+    return {name for name, kind in AGENTS.items() if kind.outside}
 
 
 def make_agent(spec: str, limit: Limit | None = None, **extra: Any) -> Agent:
@@ -91,7 +99,7 @@ def make_agent(spec: str, limit: Limit | None = None, **extra: Any) -> Agent:
         load_catalog()  # game-specific kinds (gammon, pacman, ...) are registered there
     if name not in AGENTS:
         raise UnknownNameError(f"unknown agent {name!r}; known agents: {', '.join(sorted(AGENTS))}")
-    factory, _ = AGENTS[name]
+    factory = AGENTS[name].factory
     if limit is not None:
         accepted = inspect.signature(factory).parameters
         refused = sorted(set(limit.params()) - set(accepted))
@@ -202,14 +210,17 @@ class AlphaBetaAgent(Agent):
 
 register_agent("random", _random, "a uniformly random legal move (seed=N)")
 register_agent("human", _human, "a person typing moves")
-register_agent("minimax", _minimax, "minimax to depth=N plies (no limit: to the end)")
+register_agent("minimax", _minimax, "minimax to depth=N plies (no limit: to the end)",
+               needs=DETERMINISTIC)
 register_agent("alphabeta", _alphabeta,
-               "alpha-beta to depth=N plies and/or time=T seconds (iterative deepening)")
+               "alpha-beta to depth=N plies and/or time=T seconds (iterative deepening)",
+               needs=DETERMINISTIC)
 
 from gamesearch.agents.kernel_mcts import kernel_mcts_agent  # noqa: E402
 
 register_agent("kernel-mcts", kernel_mcts_agent,
-               "compiled MCTS for games with a kernel (simulations=N, c=C, seed=N)")
+               "compiled MCTS for games with a kernel (simulations=N, c=C, seed=N)",
+               needs=Needs(kernel=True))
 
 __all__ = ["AGENTS", "Agent", "FunctionAgent", "HumanAgent", "RandomAgent", "act",
            "make_agent", "register_agent"]
@@ -260,11 +271,12 @@ def _paranoid(depth: int | None = None, time: float | None = None) -> Agent:
 
 
 register_agent("mcts", _mcts, "UCT Monte Carlo tree search: iterations=N and/or time=T, c=1.4, "
-               "seed=N, evaluate=true (the game's evaluation instead of play-outs); keeps its tree")
+               "seed=N, evaluate=true (the game's evaluation instead of play-outs); keeps its tree",
+               needs=PERFECT)
 register_agent("maxn", _maxn, "max^n for N-player games to depth=N plies: each player "
-               "maximizes its own utility")
+               "maximizes its own utility", needs=PERFECT)
 register_agent("paranoid", _paranoid, "paranoid alpha-beta to depth=N plies (time=T): the "
-               "others form a coalition against the mover")
+               "others form a coalition against the mover", needs=DETERMINISTIC)
 
 def _pimc(samples: int = 20, seed: int | None = None) -> Agent:
     from gamesearch.imperfect.determinization import DeterminizationAgent
@@ -278,8 +290,12 @@ def _ismcts(iterations: int = 1000, c: float = 0.7, seed: int | None = None) -> 
     return ISMCTSAgent(iterations=iterations, c=c, seed=seed)
 
 
-register_agent("pimc", _pimc, "determinization: solve samples=N deals, best average (hidden info)")
-register_agent("ismcts", _ismcts, "information-set MCTS, iterations=N (hidden information)")
+register_agent("pimc", _pimc, "determinization: solve samples=N deals, best average (hidden info)",
+               needs=Needs(hidden_information=True))
+register_agent("ismcts", _ismcts, "information-set MCTS, iterations=N (hidden information)",
+               needs=Needs(hidden_information=True))
+
+
 def _expectimax(depth: int | None = None, samples: int | None = None,
                 seed: int | None = None) -> Agent:
     from gamesearch.search.chance import expectimax
@@ -297,6 +313,8 @@ def _expectiminimax(depth: int | None = None, pruning: str | None = None,
 
 
 register_agent("expectimax", _expectimax,
-               "expectimax to depth=N plies: opponents play at random (samples=K at chance)")
+               "expectimax to depth=N plies: opponents play at random (samples=K at chance)",
+               needs=PERFECT)
 register_agent("expectiminimax", _expectiminimax,
-               "expectiminimax to depth=N plies (pruning=star1|star2, samples=K)")
+               "expectiminimax to depth=N plies (pruning=star1|star2, samples=K)",
+               needs=PERFECT)

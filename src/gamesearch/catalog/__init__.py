@@ -11,92 +11,33 @@ reason in words, naming the agents that do fit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from gamesearch.entry import DETERMINISTIC, PERFECT, Needs
 from gamesearch.errors import GameSearchError
 from gamesearch.game import Game, has_chance, has_hidden_information
 from gamesearch.spec import parse_spec
 
 
-@dataclass(frozen=True)
-class Needs:
-    """What an agent kind needs of a game (every field is a requirement when set)."""
+def agent_needs() -> dict[str, Needs]:
+    """Each registered agent kind's needs, by name."""
+    from gamesearch.agents import AGENTS
 
-    perfect_information: bool = False
-    """It searches the true state: hidden-information games would let it see hidden cards."""
-    no_chance: bool = False
-    """It has no chance nodes (minimax, alpha-beta, paranoid): use expectiminimax there."""
-    hidden_information: bool = False
-    """It samples hidden states (``information_set`` and ``sample_state``)."""
-    kernel: bool = False
-    """It runs on the game's compiled kernel."""
-    games: tuple[str, ...] = ()
-    """It plays only these games (a game-specific agent)."""
-    seats: str = "any"
-    """``first``: only player 1's seat (Pacman); ``others``: every seat but player 1's."""
+    return {name: kind.needs for name, kind in AGENTS.items()}
 
 
-PERFECT = Needs(perfect_information=True)
-DETERMINISTIC = Needs(perfect_information=True, no_chance=True)
+def default_agents() -> dict[str, tuple[str, ...]]:
+    """Each game's default opponents (one spec per seat from player 1 on, the last repeated
+    for the remaining seats), as its entry gives them."""
+    from gamesearch.games import REGISTRY
 
-AGENT_NEEDS: dict[str, Needs] = {
-    "random": Needs(),
-    "human": Needs(),
-    "minimax": DETERMINISTIC,
-    "alphabeta": DETERMINISTIC,
-    "paranoid": DETERMINISTIC,
-    "maxn": PERFECT,
-    "mcts": PERFECT,
-    "expectimax": PERFECT,
-    "expectiminimax": PERFECT,
-    "pimc": Needs(hidden_information=True),
-    "ismcts": Needs(hidden_information=True),
-    "solver": Needs(games=("connect4",)),
-    "kernel-mcts": Needs(kernel=True),
-    "gammon": Needs(games=("backgammon",)),
-    "pubeval": Needs(games=("backgammon",)),
-    "td-gammon": Needs(games=("backgammon",)),
-    "gnubg": Needs(games=("backgammon",)),
-    "alphazero": Needs(games=("connect4",)),
-    "pacman": Needs(games=("pacman",), seats="first"),
-    "ghost": Needs(games=("pacman",), seats="others"),
-    "pig-optimal": Needs(games=("pig",)),
-    "chess-engine": Needs(games=("chess",)),
-    "uci": Needs(games=("chess",)),
-    "checkers-engine": Needs(games=("checkers",)),
-    "gtp": Needs(games=("go",)),
-    "go-mcts": Needs(games=("go",)),
-    "othello": Needs(games=("othello",)),
-    "edax": Needs(games=("othello",)),
-}
-"""What each built-in agent kind needs; a kind missing here fits every game."""
-
-DEFAULT_AGENTS: dict[str, tuple[str, ...]] = {
-    "tictactoe": ("alphabeta",),
-    "nim": ("alphabeta",),
-    "ii-nim": ("alphabeta",),
-    "tree": ("alphabeta",),
-    "connect4": ("alphabeta:time=1",),
-    "takeaway": ("maxn",),
-    "pig": ("pig-optimal",),
-    "backgammon": ("gammon",),
-    "othello": ("othello",),
-    "pacman": ("pacman", "ghost"),
-    "kuhn_poker": ("ismcts:iterations=2000",),
-    "leduc_poker": ("ismcts:iterations=2000",),
-    "whist": ("pimc",),
-    "strategy_fusion": ("ismcts:iterations=2000",),
-    "chess": ("chess-engine:time=1",),
-    "checkers": ("checkers-engine:time=1",),
-    "go": ("go-mcts:time=1",),
-}
-"""Each game's default opponent, answering within about a second; one spec per seat from
-player 1 on, the last repeated for the remaining seats."""
+    return {name: entry.defaults for name, entry in REGISTRY.items() if entry.defaults}
 
 
 def needs_of(name: str) -> Needs:
-    """The needs of an agent kind by name (no needs for a kind the catalog does not list)."""
-    return AGENT_NEEDS.get(name, Needs())
+    """The needs of an agent kind by name (none for a kind the registry does not hold)."""
+    from gamesearch.agents import AGENTS
+
+    kind = AGENTS.get(name)
+    return kind.needs if kind is not None else Needs()
 
 
 def _problem(name: str, needs: Needs, game: Game, player: int | None) -> str | None:
@@ -144,7 +85,10 @@ def check_agent_fits(spec: str, game: Game, player: int | None = None) -> None:
 
 def default_agent(game: Game, player: int = 1) -> str:
     """The spec of the agent to play ``player``'s seat when a person names none."""
-    specs = DEFAULT_AGENTS.get(game.name)
+    from gamesearch.games import REGISTRY
+
+    entry = REGISTRY.get(game.name)
+    specs = entry.defaults if entry is not None else ()
     if specs:
         return specs[min(player, len(specs) - 1)]
     if has_hidden_information(game):
@@ -156,10 +100,12 @@ def default_agent(game: Game, player: int = 1) -> str:
     return "alphabeta:time=1"
 
 
-__all__ = ["AGENT_NEEDS", "DEFAULT_AGENTS", "Needs", "agent_problem", "agents_for",
-           "check_agent_fits", "default_agent", "has_chance", "has_hidden_information",
-           "needs_of"]
+__all__ = ["DETERMINISTIC", "PERFECT", "Needs", "agent_needs", "agent_problem", "agents_for",
+           "check_agent_fits", "default_agent", "default_agents", "has_chance",
+           "has_hidden_information", "needs_of"]
 
 
-# The catalog's registrations into the registries below it (agent kinds, game solvers).
-from gamesearch.catalog import agent_specs, solvers  # noqa: E402, F401
+# Every game's entry, built in and installed, into the registries below (games, agents).
+from gamesearch.catalog.entries import collect  # noqa: E402
+
+collect()

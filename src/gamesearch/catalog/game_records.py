@@ -1,33 +1,38 @@
-"""A played game in its kind's own record format: PGN for chess, SGF for Go, PDN for
-checkers, so it opens in any chess, Go or draughts program. Shared by ``play --record``
-and the web page's "Save game"."""
+"""A played game in its kind's own record format (PGN for chess, SGF for Go, PDN for
+checkers: each engine's ``GameEntry.record``), so it opens in that game's other programs.
+Shared by ``play --record`` and the web page's "Save game"."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
+from gamesearch.entry import RecordFormat
 from gamesearch.errors import GameSearchError
 
-FORMATS = {"chess": ("pgn", "PGN file"), "go": ("sgf", "SGF file"),
-           "checkers": ("pdn", "PDN file")}
-"""Game name: (file suffix, what the file is called in messages)."""
+
+def formats() -> dict[str, RecordFormat]:
+    """Game name: its record format, for every game that has one."""
+    from gamesearch.games import entries
+
+    return {entry.name: entry.record for entry in entries() if entry.record is not None}
 
 
 def record_format(game: Any) -> tuple[str, str]:
     """(suffix, name) of the game's record format; GameSearchError for a game without one."""
-    if game.name not in FORMATS:
-        kinds = ", ".join(f"{name} ({FORMATS[name][0].upper()})" for name in sorted(FORMATS))
+    known = formats()
+    if game.name not in known:
+        kinds = ", ".join(f"{name} ({known[name].suffix.upper()})" for name in sorted(known))
         raise GameSearchError(f"{game.name} has no record format; records are kept for "
                               f"{kinds}")
-    return FORMATS[game.name]
+    record = known[game.name]
+    return record.suffix, record.title
 
 
 def looks_like(game: Any, text: str) -> bool:
     """Whether ``text`` reads as a record file of the game's kind (PGN and PDN open with a
     tag pair, SGF with a game tree)."""
-    head = text.lstrip()
-    return head.startswith("(;") if game.name == "go" else head.startswith("[")
+    record = formats().get(game.name)
+    return record is not None and record.looks_like(text.lstrip())
 
 
 def record_text(game: Any, start: Any, moves: list[str], players: list[str],
@@ -41,30 +46,5 @@ def record_text(game: Any, start: Any, moves: list[str], players: list[str],
         actions.append(action)
         state = game.result(state, action)
     names = (list(players) + ["?", "?"])[:2]
-    if game.name == "chess":
-        import chess
-
-        from gamesearch.games.chess.pgn import PgnRecord, result_token, write_pgn
-
-        return write_pgn([PgnRecord(
-            [str(a) for a in actions], result_token(utilities),
-            {"Event": "gamesearch", "Site": "gamesearch", "Date": time.strftime("%Y.%m.%d"),
-             "White": names[0], "Black": names[1]},
-            None if start == chess.STARTING_FEN else start)])
-    if game.name == "go":
-        from gamesearch.games.go.sgf import SgfRecord, result_text, write_sgf
-
-        setup = None if (start[0] == game.initial_state()[0] and start[1] == 0) \
-            else (start[0], start[1])
-        return write_sgf(SgfRecord(game.size, game.komi, actions, setup,
-                                   {"black": names[0], "white": names[1]},
-                                   result_text(game, state) if game.is_terminal(state)
-                                   else None))
-    from gamesearch.games.checkers.notation import fen
-    from gamesearch.games.checkers.pdn import PdnGame, result_token, write_pdn
-
-    return write_pdn([PdnGame(moves=list(moves), result=result_token(utilities),
-                              tags={"Event": "gamesearch", "Black": names[0],
-                                    "White": names[1]},
-                              start=None if start == game.initial_state()
-                              else fen(start[0], start[1]))])
+    return formats()[game.name].write(game, start, actions, list(moves), names, utilities,
+                                      state)

@@ -42,9 +42,9 @@ def fitting_games(agent: str, games: dict[str, Any]) -> list[str]:
 
 
 def _default_games(only: str | None) -> dict[str, Any]:
-    from gamesearch.games import REGISTRY, game_entry, load_game
+    from gamesearch.games import entries, game_entry, load_game
 
-    names = [game_entry(only).name] if only else list(REGISTRY)
+    names = [game_entry(only).name] if only else [entry.name for entry in entries()]
     return {name: load_game(name) for name in names}
 
 

@@ -22,15 +22,15 @@ from gamesearch.errors import GameSearchError
 @app.command("games")
 def games_command(json_out: bool = typer.Option(False, "--json", help="JSON output")) -> None:
     """List the built-in games."""
-    from gamesearch.games import REGISTRY
+    from gamesearch.games import entries
 
     if json_out:
-        print_json({"games": [{"name": e.name, "summary": e.summary} for e in REGISTRY.values()]})
+        print_json({"games": [{"name": e.name, "summary": e.summary} for e in entries()]})
         return
     table = Table(title="games")
     table.add_column("name")
     table.add_column("summary")
-    for entry in REGISTRY.values():
+    for entry in entries():
         table.add_row(entry.name, entry.summary)
     console.print(table)
 

@@ -34,13 +34,13 @@ def perft_command(
     gamesearch perft connect4 --depth 6   (7, 49, 343, ..., 117649)
     """
     from gamesearch.cli.common import load_with_params, position
-    from gamesearch.games import REGISTRY
+    from gamesearch.games import game_entry
     from gamesearch.search.enumeration import perft as generic_perft
 
     game = load_with_params(game_name, extra_params(ctx))
     state = position(game, position_text)
-    entry = REGISTRY.get(game_name.split(":")[0])
-    perft = entry.perft if entry is not None and entry.perft is not None else generic_perft
+    entry = game_entry(game_name.split(":")[0])
+    perft = entry.perft if entry.perft is not None else generic_perft
     rows: list[dict] = []
     interrupted = False
     title = f"perft {game_name}" + (f" from {position_text}" if position_text else "")

@@ -55,11 +55,11 @@ def _default(value: Any) -> list[str]:
 @functools.cache
 def options_epilog() -> str:
     """Every game's options, one paragraph each, for ``solve --help`` (and ``play``)."""
-    from gamesearch.games import REGISTRY
+    from gamesearch.games import entries
 
     lines = ["Game options go after the game (solve nim --piles 3,4,5 --misere); "
              "those marked 'solve only' go to the game's solver:"]
-    lines += [f"{name}: {options_text(entry)}" for name, entry in REGISTRY.items()]
+    lines += [f"{entry.name}: {options_text(entry)}" for entry in entries()]
     return "\n\n".join(lines)
 
 

@@ -1,6 +1,6 @@
-"""``gamesearch solve kuhn_poker`` / ``leduc_poker``: CFR+ to a small exploitability.
+"""``gamesearch solve`` for small hidden-information games: CFR+ to a small exploitability.
 
-The registry's solver for the poker games: it runs CFR+ (or CFR) on the whole game and
+The solver that the poker games' entries use: it runs CFR+ (or CFR) on the whole game and
 reports the game value for the first player under the average strategy, the strategy's
 exact exploitability and the strategy itself (docs/HIDDEN.md gives the format).
 """
@@ -14,17 +14,23 @@ from gamesearch.errors import GameSearchError
 from gamesearch.game import Game, State
 from gamesearch.imperfect.best_response import expected_value, exploitability
 from gamesearch.imperfect.cfr import CFRSolver
+from gamesearch.spec import Option, Range
 
-DEFAULT_ITERATIONS = {"kuhn_poker": 10_000, "leduc_poker": 3_000}
-KNOWN_VALUES = {"kuhn_poker": Fraction(-1, 18)}
-"""Published game values for the first player: Kuhn (1950)."""
+CFR_OPTIONS = {
+    "iterations": Option(int, "CFR iterations", Range(1, 10**9)),
+    "algorithm": Option(str, "cfr+ (default) or cfr"),
+}
+"""The options of :func:`solve_poker` for ``gamesearch solve``."""
 
 
-def solve_poker(game: Game, state: State, options: dict) -> dict:
-    """Run CFR+ (``--algorithm cfr`` for plain CFR) for ``--iterations N`` and report."""
+def solve_poker(game: Game, state: State, options: dict, iterations: int = 1000,
+                known_value: Fraction | None = None, source: str = "Kuhn 1950") -> dict:
+    """Run CFR+ (``--algorithm cfr`` for plain CFR) for ``--iterations N`` (default
+    ``iterations``) and report; ``known_value``: the published value for the first player
+    (from ``source``), shown beside ours."""
     if state != game.initial_state():
         raise GameSearchError(f"{game.name}: CFR solves the whole game; drop --position")
-    iterations = _int_option(options, "iterations", DEFAULT_ITERATIONS.get(game.name, 1000))
+    iterations = _int_option(options, "iterations", iterations)
     algorithm = str(options.get("algorithm") or "cfr+").lower()
     if algorithm not in ("cfr", "cfr+"):
         raise GameSearchError(f"unknown algorithm {algorithm!r}; use cfr or cfr+")
@@ -40,9 +46,8 @@ def solve_poker(game: Game, state: State, options: dict) -> dict:
         "exploitability": float(f"{exploitability(solver.tree, probs):.3g}"),
         "seconds": round(time.perf_counter() - start, 3),
     }
-    if game.name in KNOWN_VALUES:
-        known = KNOWN_VALUES[game.name]
-        report["published_value"] = f"{known} = {float(known):.6f} (Kuhn 1950)"
+    if known_value is not None:
+        report["published_value"] = f"{known_value} = {float(known_value):.6f} ({source})"
     report["strategy"] = solver.average_strategy(digits=4)
     return report
 
@@ -58,3 +63,15 @@ def _int_option(options: dict, name: str, default: int) -> int:
     if value < 1:
         raise GameSearchError(f"--{name} must be at least 1, got {value}")
     return value
+
+
+def cfr_warmup(game: Game) -> None:
+    """Compile (or load) the CFR and best-response loops on ``game`` (the same compiled
+    loops serve every game, so the smallest game is enough)."""
+    from gamesearch.imperfect.best_response import best_response_value
+    from gamesearch.imperfect.tree import build_tree
+
+    tree = build_tree(game)
+    solver = CFRSolver(tree)
+    solver.run(1)
+    best_response_value(tree, tree.uniform(), 0)

@@ -63,18 +63,17 @@ async def games() -> dict:
     format (``pgn``, ``sgf``, ``pdn`` or None: whether the page offers "Save game")."""
     import inspect
 
-    from gamesearch.catalog.game_records import FORMATS
-    from gamesearch.games import REGISTRY
+    from gamesearch.games import entries
 
     out = []
-    for entry in REGISTRY.values():
+    for entry in entries():
         if entry.name in validate.EXCLUDED_GAMES:
             continue
         params = {k: (None if p.default is inspect.Parameter.empty else str(p.default))
                   for k, p in inspect.signature(entry.factory).parameters.items()}
         out.append({"name": entry.name, "summary": entry.summary, "params": params,
                     "solver": entry.solver is not None,
-                    "record": FORMATS[entry.name][0] if entry.name in FORMATS else None})
+                    "record": entry.record.suffix if entry.record is not None else None})
     return {"games": out}
 
 

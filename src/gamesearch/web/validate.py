@@ -123,11 +123,12 @@ def _check_params(params: dict[str, str], where: str) -> None:
 
 def game_spec(spec: str) -> str:
     """A checked game spec (registered, not excluded, plain parameters)."""
-    from gamesearch.games import REGISTRY
+    from gamesearch.games import entries
 
     name, params = parse_spec(spec)
-    if name not in REGISTRY or name in EXCLUDED_GAMES:
-        known = ", ".join(sorted(set(REGISTRY) - EXCLUDED_GAMES))
+    names = {entry.name for entry in entries()}
+    if name not in names or name in EXCLUDED_GAMES:
+        known = ", ".join(sorted(names - EXCLUDED_GAMES))
         raise UnknownNameError(f"unknown game {name!r}; known games: {known}")
     _check_params(params, f"game {spec!r}")
     return spec.strip()
@@ -136,10 +137,11 @@ def game_spec(spec: str) -> str:
 def offered_agents(programs: Collection[str]) -> list[str]:
     """The agent kinds the page may offer: every registered kind but the excluded ones, and
     those that drive an outside program only where the server offers programs."""
-    from gamesearch.agents import AGENTS, OUTSIDE_AGENTS
+    from gamesearch.agents import AGENTS, outside_agents
 
+    outside = outside_agents()
     return [name for name in AGENTS if name not in EXCLUDED_AGENTS
-            and (name not in OUTSIDE_AGENTS or programs)]
+            and (name not in outside or programs)]
 
 
 def agent_spec(spec: str, programs: Collection[str] = ()) -> tuple[str, float]:
@@ -147,18 +149,18 @@ def agent_spec(spec: str, programs: Collection[str] = ()) -> tuple[str, float]:
     default budget), bounded by MAX_TIME. An agent that drives an outside program is
     refused unless the server offers ``programs`` (names, ``serve --program``) and its
     ``cmd``, if given, names one of them: a request never starts a program of its own."""
-    from gamesearch.agents import OUTSIDE_AGENTS
+    from gamesearch.agents import outside_agents
 
     name, params = parse_spec(spec)
     known = offered_agents(programs)
     if name not in known:
-        if name in OUTSIDE_AGENTS:
+        if name in outside_agents():
             raise UnknownNameError(f"agent {name!r} drives an outside program, and this server "
                                    "offers none (its operator can offer some with "
                                    "`gamesearch serve --program NAME`)")
         raise UnknownNameError(f"unknown agent {name!r}; known agents: {', '.join(sorted(known))}")
     _check_params(params, f"agent {spec!r}")
-    if name in OUTSIDE_AGENTS and "cmd" in params and params["cmd"] not in programs:
+    if name in outside_agents() and "cmd" in params and params["cmd"] not in programs:
         raise UnknownNameError(f"agent {spec!r}: this server offers no program named "
                                f"{params['cmd']!r} (it offers: {', '.join(sorted(programs))})")
     budget = DEFAULT_BUDGET

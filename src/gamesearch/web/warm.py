@@ -1,9 +1,9 @@
-"""Compile (or load from numba's disk cache) the kernels the web app uses, before it takes
-requests: Connect Four's solver (its verdicts, the ``solver`` agent) and its search kernels
-(``kernel-mcts``), the chess and Othello engines (the default opponents), the CFR kernels
-of the poker verdicts, the matrix lab's support enumeration. A first compile takes seconds
-(Kuhn poker's first verdict took 5.7 s of a 5 s budget); a verdict's budget must not pay
-for it."""
+"""Compile (or load from numba's disk cache) the code the web app runs, before it takes
+requests: every game entry's warm-ups (its kernel's searches, its engine, its solver: what
+its default agents and its verdicts run) and the matrix lab's kernels. A first compile
+takes seconds (Kuhn poker's first verdict took 5.7 s of a 5 s budget; a first chess move
+fell back unsearched); no move's or verdict's budget may pay for it. Each entry says what
+its own warm-ups are (``GameEntry.warmups``), so nothing here names a game."""
 
 from __future__ import annotations
 
@@ -12,32 +12,29 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-WEB_KERNEL_GAMES = ("connect4", "chess", "othello")
-"""Game specs whose kernels the web app warms (their default sizes)."""
+
+def _steps() -> list[tuple[str, Callable[[], object]]]:
+    """Every game's warm-up steps and the algorithms' kernels (the warm-up command's)."""
+    from gamesearch.catalog.warmup import warmup_steps
+
+    return warmup_steps()
 
 
 def warm_kernels(report: Callable[[str], None] | None = None) -> float:
-    """Compile or load every kernel of ``WEB_KERNEL_GAMES``; ``report`` gets one line per
-    kernel. Returns the seconds spent. Without numba the kernels are skipped (the games run
-    their readable rules)."""
+    """Compile or load every game's and algorithm's compiled code; ``report`` gets one
+    line per step. Returns the seconds spent. Without numba the kernels are skipped (the
+    games run their readable rules)."""
     start = time.perf_counter()
     try:
-        from gamesearch.catalog.warmup import warmup_steps
         from gamesearch.kernels.warmup import timed
 
-        steps = warmup_steps(WEB_KERNEL_GAMES)
+        steps = [(name, lambda step=step: timed(step)) for name, step in _steps()]
     except ImportError as err:
         if err.name != "numba":  # our own import broke: say so, never skip silently
             raise
         if report is not None:
             report(f"kernels skipped ({err.name} is missing)")
         return 0.0
-    # The warm-up command's solver step solves an opening (seconds of search, not of
-    # compiling); the verdict path on a late position compiles the same code at once.
-    steps = [(name, lambda step=step: timed(step)) for name, step in steps
-             if "perfect solver" not in name]
-    steps.append(("Connect Four verdicts (perfect solver)", _timed_connect4_verdict))
-    steps.append(("poker verdicts (CFR)", _timed_poker))
     steps.append(("matrix lab (support enumeration)", _timed_theory))
     for k, (name, step) in enumerate(steps, 1):
         if report is not None:
@@ -48,67 +45,30 @@ def warm_kernels(report: Callable[[str], None] | None = None) -> float:
     return time.perf_counter() - start
 
 
-LATE_CONNECT4 = (3, 3, 2, 2, 4, 4, 1, 1, 5, 5, 0, 0, 6, 6, 3, 3, 2, 2, 4, 4)
-"""Columns of a Connect Four game near its end: solving it takes microseconds."""
-
-
 def warm_worker() -> float:
-    """Load (from the disk cache that :func:`warm_kernels` filled) the code a verdict runs,
-    by running the verdict paths on small positions: a worker then answers its first
-    verdict without loading anything. Returns the seconds spent."""
+    """Load (from the disk cache that :func:`warm_kernels` filled) the code a verdict or a
+    move runs: a worker then answers its first request without loading anything. Returns
+    the seconds spent."""
     start = time.perf_counter()
-    _timed_connect4_verdict()
-    _timed_poker()
-    _timed_theory()
     warm_engines()
+    _timed_theory()
     return time.perf_counter() - start
 
 
 def warm_engines() -> float:
-    """Load the chess, Othello, checkers and Go engines and the compiled alpha-beta of
-    Connect Four, Othello and checkers (a one-second move must not spend its second loading
-    compiled code: with 3 helpers busy, the first chess move fell back unsearched, and so
-    did a checkers move with the machine loaded; an ``alphabeta`` agent uses the compiled
-    search only once it is loaded)."""
-    from gamesearch.catalog.warmup import warmup_steps
-
+    """Run every game's warm-up steps in this process (cached code loads in milliseconds):
+    a one-second move must not spend its second loading compiled code, and an ``alphabeta``
+    agent uses the compiled search only once it is loaded."""
     start = time.perf_counter()
     try:
-        for name, step in warmup_steps(("connect4", "chess", "othello", "checkers", "go")):
-            if "engine" in name or name.startswith("go ") or name.endswith("negamax"):
-                step()
+        steps = _steps()
     except ImportError:
-        pass
-    return time.perf_counter() - start
-
-
-def _timed_connect4_verdict() -> float:
-    """Run Connect Four's verdict (its perfect solver) on a position near the end."""
-    from gamesearch.games import game_entry, load_game
-
-    start = time.perf_counter()
-    try:
-        game = load_game("connect4")
-        state = game.initial_state()
-        for column in LATE_CONNECT4:
-            state = game.result(state, column)
-        game_entry("connect4").solver(game, state, {"depth": None, "budget": 5.0})
-    except ImportError:
-        pass  # no numba: nothing to load
-    return time.perf_counter() - start
-
-
-def _timed_poker() -> float:
-    """Compile (or load) the CFR kernels behind the poker games' verdicts (Kuhn poker)."""
-    from gamesearch.games import game_entry, load_game
-
-    start = time.perf_counter()
-    try:
-        game = load_game("kuhn_poker")
-        game_entry("kuhn_poker").solver(game, game.initial_state(), {"depth": None,
-                                                                      "budget": 5.0})
-    except ImportError:
-        pass
+        return 0.0
+    for _, step in steps:
+        try:
+            step()
+        except ImportError:  # an optional part (numba, jax) missing: that step only
+            continue
     return time.perf_counter() - start
 
 
@@ -123,15 +83,14 @@ def _timed_theory() -> float:
 
 
 def solver_needs_compile(game: Any) -> bool:
-    """Whether a verdict on ``game`` would first compile its solver (a Connect Four board
-    size whose solver no cache holds yet: about 13 s, more than a verdict's budget)."""
-    if getattr(game, "name", None) != "connect4":
-        return False
-    try:
-        from gamesearch.engines.connect4.solve import is_cached
-        from gamesearch.engines.connect4.solver import DEFAULT_LOG_TABLE, compiled
+    """Whether a verdict on ``game`` would first compile its solver (its entry's verdict
+    policy says: a Connect Four board size whose solver no cache holds yet takes about
+    13 s, more than a verdict's budget)."""
+    from gamesearch.games import game_entry
 
-        return not is_cached(compiled(game.width, game.height, True, DEFAULT_LOG_TABLE).search)
+    needs = game_entry(game.name).verdict.needs_compile
+    try:
+        return needs is not None and needs(game)
     except ImportError:
         return False
 

@@ -225,11 +225,10 @@ def verdict(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
             send("result", {"kind": "unknown", "message": "compiled; ask again"})
             return
         report = entry.solver(game, state, {"depth": None, "budget": max(0.05, seconds - 0.1)})
-        if game.name == "connect4":  # the board shows every column's perfect-play score
-            from gamesearch.engines.connect4.solve import analyze
-
-            report["action_values"] = {game.action_to_string(state, c): score
-                                       for c, score in analyze(game, state).items()}
+        values = entry.verdict.move_values
+        if values is not None:  # the board shows every move's perfect-play value
+            report["action_values"] = {game.action_to_string(state, a): value
+                                       for a, value in values(game, state).items()}
         send("result", {"kind": "solver", "report": _plain(report)})
         return
     if game.num_players != 2 or not game.zero_sum:
@@ -239,27 +238,13 @@ def verdict(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
     send("result", exact_action_values(game, state, seconds - SAFETY, stop))
 
 
-OTHELLO_VERDICT_EMPTIES = 18
-"""The most empty squares an Othello verdict solves (FFO #40, 20 empties, takes seconds)."""
-
-
 def no_verdict_reason(game: Any, state: Any) -> str | None:
-    """Why no exact verdict is tried here, for games no search solves within a verdict's
-    budget (exact alpha-beta on chess only runs out of stack); ``None`` to try."""
-    if game.name == "chess":
-        return "chess is not solved: no exact verdict (the engine's evaluation is its guess)"
-    if game.name == "checkers":
-        return ("no exact verdict from this position: checkers is too deep for a search "
-                "here (from the start it is a draw, Schaeffer et al. 2007)")
-    if game.name == "go" and game.size > 3:
-        return ("no exact verdict: Go is solved by search only on the smallest boards "
-                "(use size=2 or 3)")
-    if game.name == "othello":
-        empties = state[0].count("-")
-        if empties > OTHELLO_VERDICT_EMPTIES:
-            return (f"exact verdicts from {OTHELLO_VERDICT_EMPTIES} empty squares on "
-                    f"({empties} now)")
-    return None
+    """Why no exact verdict is tried here (the game's verdict policy: positions no search
+    solves within a verdict's budget); ``None`` to try."""
+    from gamesearch.games import game_entry
+
+    refuse = game_entry(game.name).verdict.refuse
+    return refuse(game, state) if refuse is not None else None
 
 
 def compile_first(game: Any, send: Send) -> bool:

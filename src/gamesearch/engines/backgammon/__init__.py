@@ -1,1 +1,72 @@
-"""The backgammon engine: what plays or solves backgammon (search, evaluation, solvers, agents)."""
+"""The backgammon engine: compiled expectiminimax (gammon), TD-Gammon and pubeval, GNU
+Backgammon as an outside player, and backgammon's ENTRY."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamesearch.agent import Agent
+from gamesearch.entry import AgentDecl, GameEntry, WarmupStep
+
+
+def _backgammon() -> Any:
+    from gamesearch.games.backgammon import Backgammon
+
+    return Backgammon()
+
+
+def _gammon(depth: int = 2, pruning: str = "star2", samples: int | None = None,
+            seed: int | None = None, kernel: bool = True) -> Agent:
+    from gamesearch.engines.backgammon.agent import GammonAgent
+
+    return GammonAgent(depth=depth, pruning=None if pruning == "none" else pruning,
+                       samples=samples, seed=seed, kernel=kernel)
+
+
+def _pubeval() -> Agent:
+    from gamesearch.engines.backgammon.td import pubeval_agent
+
+    return pubeval_agent()
+
+
+def _td_gammon(depth: int = 0, weights: str | None = None) -> Agent:
+    from gamesearch.engines.backgammon.td import td_gammon_agent
+
+    return td_gammon_agent(depth=depth, weights=weights)
+
+
+def _gnubg(plies: int = 0, cmd: str = "gnubg") -> Agent:
+    from gamesearch.engines.backgammon.gnubg_player import GnubgPlayer
+
+    return GnubgPlayer(cmd=cmd, plies=plies)
+
+
+def _warmups(game: Any) -> list[WarmupStep]:
+    def gammon() -> None:
+        """The compiled expectiminimax, with Star2 pruning (the default) and without."""
+        from gamesearch.engines.backgammon.agent import GammonAgent
+
+        for pruning in ("star2", None):
+            GammonAgent(pruning=pruning).prepare(game)
+
+    return [("backgammon expectiminimax (gammon)", gammon)]
+
+
+ENTRY = GameEntry(
+    "backgammon", "Backgammon, full rules without the cube (gammons count)", _backgammon,
+    agents=(
+        AgentDecl("gammon", _gammon, "backgammon: depth-2 expectiminimax with the "
+                  "hand-written evaluation, compiled (kernel=false: Star2 in Python; "
+                  "pruning=, samples=K)"),
+        AgentDecl("pubeval", _pubeval, "backgammon: Tesauro's published linear evaluation, "
+                  "0-ply (the yardstick of TD-Gammon replications)"),
+        AgentDecl("td-gammon", _td_gammon, "backgammon: the TD(lambda) self-play network, "
+                  "depth=0 or 2 (expectiminimax over the 21 rolls); weights=FILE (default: "
+                  "shipped)"),
+        AgentDecl("gnubg", _gnubg, "backgammon: GNU Backgammon's best chequer play (Debian "
+                  "package gnubg), plies=0..3 (0 = its network alone), cmd=PATH",
+                  outside=True),
+    ),
+    defaults=("gammon",),
+    warmups=_warmups,
+)

@@ -1,1 +1,80 @@
-"""The checkers engine: what plays or solves checkers (search, evaluation, solvers, agents)."""
+"""The checkers engine: compiled PVS, Samuel-style learned weights, endgame databases, and
+checkers's ENTRY (what the command line and web app offer)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamesearch.agent import Agent
+from gamesearch.entry import AgentDecl, GameEntry, RecordFormat, VerdictPolicy, WarmupStep
+
+
+def _checkers() -> Any:
+    from gamesearch.games.checkers.rules import Checkers
+
+    return Checkers()
+
+
+def _perft(game: Any, state: Any, depth: int) -> int:
+    from gamesearch.games.checkers.kernel import kernel_perft
+
+    return kernel_perft(game, state, depth)
+
+
+def _checkers_engine(time: float = 1.0, depth: int | None = None, nodes: int | None = None,
+                     hash: int = 32, weights: str = "hand", tables: str | None = None) -> Agent:
+    from gamesearch.engines.checkers.engine import CheckersAgent
+
+    return CheckersAgent(time=time, depth=depth, nodes=nodes, hash_mb=hash, weights=weights,
+                         tables=tables)
+
+
+def _warmups(game: Any) -> list[WarmupStep]:
+    from gamesearch.kernels.warmup import kernel_steps
+
+    def engine() -> None:
+        from gamesearch.engines.checkers.engine import CheckersAgent
+
+        agent = CheckersAgent(depth=2)
+        agent.prepare(game)
+        agent(game, game.initial_state())
+
+    steps = kernel_steps(game.kernel, game.initial_state()) if game.kernel else []
+    return [*steps, ("checkers engine search", engine)]
+
+
+def _write_pdn(game: Any, start: Any, actions: list, moves: list[str], players: list[str],
+               utilities: list[float] | None, end: Any) -> str:
+    from gamesearch.games.checkers.notation import fen
+    from gamesearch.games.checkers.pdn import PdnGame, result_token, write_pdn
+
+    return write_pdn([PdnGame(moves=list(moves), result=result_token(utilities),
+                              tags={"Event": "gamesearch", "Black": players[0],
+                                    "White": players[1]},
+                              start=None if start == game.initial_state()
+                              else fen(start[0], start[1]))])
+
+
+def _tables_probe(folder: str) -> Any:
+    """A probe of the checkers databases in ``folder`` (None outside the slices it holds)."""
+    from gamesearch.engines.checkers.tables import Tables
+
+    tables = Tables(folder)
+    return lambda state: tables.probe(state) if tables.covers(state[0]) else None
+
+
+ENTRY = GameEntry(
+    "checkers", "Checkers (English draughts): compulsory captures, multi-jumps, 40-move draw "
+    "rule; PDN FEN and move notation", _checkers,
+    perft=_perft,
+    agents=(AgentDecl("checkers-engine", _checkers_engine, "checkers: the compiled engine "
+                      "(PVS, TT, killers, history), time=T, depth=N or nodes=N, "
+                      "weights=hand|learned, tables=DIR (endgame databases), hash=MB"),),
+    defaults=("checkers-engine:time=1",),
+    warmups=_warmups,
+    record=RecordFormat("pdn", "PDN file", _write_pdn, lambda text: text.startswith("[")),
+    tables_probe=_tables_probe,
+    verdict=VerdictPolicy(refuse=lambda game, state: (
+        "no exact verdict from this position: checkers is too deep for a search here (from "
+        "the start it is a draw, Schaeffer et al. 2007)")),
+)

@@ -1,1 +1,95 @@
-"""The chess engine: what plays or solves chess (search, evaluation, solvers, agents)."""
+"""The chess engine: compiled PVS with a learned-weights evaluation, endgame tables, the UCI
+adapter for outside engines, and chess's ENTRY (what the command line and web app offer)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamesearch.agent import Agent
+from gamesearch.entry import AgentDecl, GameEntry, RecordFormat, VerdictPolicy, WarmupStep
+
+
+def _chess(fen: str = "") -> Any:
+    from gamesearch.games.chess.rules import START_FEN, Chess
+
+    return Chess(fen or START_FEN)
+
+
+def _perft(game: Any, state: Any, depth: int) -> int:
+    from gamesearch.games.chess.kernel import perft_fen
+
+    return perft_fen(state, depth)
+
+
+def _chess_engine(time: float = 1.0, depth: int | None = None, hash: int = 64,
+                  tables: str | None = None, threads: int = 1) -> Agent:
+    from gamesearch.engines.chess.engine import ChessAgent
+
+    return ChessAgent(time=time, depth=depth, hash_mb=hash, tables=tables, threads=threads)
+
+
+def _uci(cmd: str = "stockfish", time: float | None = 0.1, depth: int | None = None,
+         elo: int | None = None, threads: int = 1, hash: int = 16) -> Agent:
+    from gamesearch.engines.chess.uci_player import UciPlayer
+
+    return UciPlayer(cmd=cmd, time=time, depth=depth, elo=elo, threads=threads, hash=hash)
+
+
+def _warmups(game: Any) -> list[WarmupStep]:
+    def perft() -> None:
+        from gamesearch.games.chess.kernel import perft_fen
+
+        perft_fen(game.initial_state(), 2)
+
+    def search() -> None:
+        from gamesearch.engines.chess.engine import ChessEngine
+
+        ChessEngine(1).warm_up()
+
+    return [("chess move generator (perft)", perft), ("chess engine search", search)]
+
+
+def _write_pgn(game: Any, start: Any, actions: list, moves: list[str], players: list[str],
+               utilities: list[float] | None, end: Any) -> str:
+    import time
+
+    import chess
+
+    from gamesearch.games.chess.pgn import PgnRecord, result_token, write_pgn
+
+    return write_pgn([PgnRecord(
+        [str(a) for a in actions], result_token(utilities),
+        {"Event": "gamesearch", "Site": "gamesearch", "Date": time.strftime("%Y.%m.%d"),
+         "White": players[0], "Black": players[1]},
+        None if start == chess.STARTING_FEN else start)])
+
+
+def _tables_probe(folder: str) -> Any:
+    """A probe of the chess tables in ``folder``: ``probe(state) -> (value, distance)`` or
+    None where they do not hold the position."""
+    from gamesearch.engines.chess.tables import Tables
+    from gamesearch.games.chess.rules import board_of
+
+    tables = Tables(folder)
+    return lambda state: tables.probe_board(board_of(state))
+
+
+ENTRY = GameEntry(
+    "chess", "Chess (FIDE rules over python-chess; fen=FEN to start elsewhere)", _chess,
+    perft=_perft,
+    agents=(
+        AgentDecl("chess-engine", _chess_engine, "chess: the compiled engine (PVS, TT, "
+                  "quiescence), time=T seconds a move or depth=N plies, hash=MB, "
+                  "tables=DIR (endgame tables: perfect play where they hold the position), "
+                  "threads=N (Lazy SMP, 1-64)"),
+        AgentDecl("uci", _uci, "chess: an outside UCI engine (cmd=stockfish, or "
+                  "cmd=gamesearch uci), time=T seconds a move or depth=N, elo=N "
+                  "(UCI_LimitStrength), threads, hash=MB", outside=True),
+    ),
+    defaults=("chess-engine:time=1",),
+    warmups=_warmups,
+    record=RecordFormat("pgn", "PGN file", _write_pgn, lambda text: text.startswith("[")),
+    tables_probe=_tables_probe,
+    verdict=VerdictPolicy(refuse=lambda game, state: "chess is not solved: no exact verdict "
+                          "(the engine's evaluation is its guess)"),
+)

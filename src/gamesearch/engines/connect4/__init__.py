@@ -1,1 +1,127 @@
-"""The connect4 engine: what plays or solves connect4 (search, evaluation, solvers, agents)."""
+"""The Connect Four engine: the perfect solver (bitboards, table, opening book), AlphaZero,
+the solver's tournament judge, and Connect Four's ENTRY."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from gamesearch.agent import Agent
+from gamesearch.entry import AgentDecl, GameEntry, VerdictPolicy, WarmupStep
+from gamesearch.spec import Option, Range
+
+SOLVER_OPTIONS = {
+    "weak": Option(bool, "win/draw/loss only (faster)"),
+    "pure": Option(bool, "the generic pure-Python alpha-beta instead of the compiled solver"),
+    "depth": Option(int, "depth limit in plies (with --pure only)", Range(1, 1000)),
+    "time": Option(float, "time budget in seconds (with --pure only)",
+                   Range(0, 86_400, low_open=True)),
+    "table": Option(int, "log2 of the transposition table slots (4 bytes each)",
+                    Range(8, 32)),
+    "book": Option(str, "an opening book (.npz)"),
+    "batch": Option(str, "solve every position of a benchmark file"),
+    "limit": Option(int, "with --batch: only the first N positions", Range(1, 10**9)),
+    "pv": Option(int, "moves of the principal variation to show", Range(0, 81)),
+}
+
+LATE = (3, 3, 2, 2, 4, 4, 1, 1, 5, 5, 0, 0, 6, 6, 3, 3, 2, 2, 4, 4)
+"""Columns of a 7x6 game near its end: solving it takes microseconds."""
+
+
+def _connect4(width: int = 7, height: int = 6) -> Any:
+    from gamesearch.games.connect4 import ConnectFour
+
+    return ConnectFour(width=width, height=height)
+
+
+def _solver(game: Any, state: Any, options: dict) -> dict:
+    from gamesearch.engines.connect4.solve import solve_entry
+
+    return solve_entry(game, state, options)
+
+
+def _solver_agent(weak: bool = False, seed: int | None = None) -> Agent:
+    from gamesearch.engines.connect4.perfect import PerfectAgent
+
+    return PerfectAgent(weak, seed)
+
+
+def _alphazero(simulations: int = 800, weights: str | None = None, c: float = 1.5,
+               policy: bool = False) -> Agent:
+    from gamesearch.engines.connect4.alphazero import alphazero_agent
+
+    return alphazero_agent(simulations=0 if policy else simulations, weights=weights, c=c)
+
+
+def _warmups(game: Any) -> list[WarmupStep]:
+    from gamesearch.kernels.warmup import kernel_steps
+
+    def verdict() -> None:
+        """The verdict path (the registry's solver) on a position near the end."""
+        import random
+
+        rng = random.Random(0)
+        state = game.initial_state()
+        for column in LATE if (game.width, game.height) == (7, 6) else ():
+            state = game.result(state, column)
+        while not game.is_terminal(state) and state[2] < game.width * game.height - 8:
+            state = game.result(state, rng.choice(list(game.actions(state))))
+        if game.is_terminal(state):
+            state = game.initial_state()
+        _solver(game, state, {"depth": None, "budget": 60.0})
+
+    steps = kernel_steps(game.kernel, game.initial_state()) if game.kernel else []
+    return [*steps, (f"connect4_{game.width}x{game.height} perfect solver", verdict)]
+
+
+def _needs_compile(game: Any) -> bool:
+    """No cache holds the solver of this board size yet (about 13 s to compile)."""
+    from gamesearch.engines.connect4.solve import is_cached
+    from gamesearch.engines.connect4.solver import DEFAULT_LOG_TABLE, compiled
+
+    return not is_cached(compiled(game.width, game.height, True, DEFAULT_LOG_TABLE).search)
+
+
+def _move_values(game: Any, state: Any) -> dict:
+    from gamesearch.engines.connect4.solve import analyze
+
+    return analyze(game, state)
+
+
+@dataclass(frozen=True)
+class SolverJudge:
+    """From ``stones`` stones on, the solver's win/draw/loss ends a tournament game."""
+
+    stones: int
+    label = "solver"
+
+    def __call__(self, game: Any, state: Any, ply: int) -> tuple[float, float] | None:
+        """The utilities under perfect play once enough stones are down, else None."""
+        if state[2] < self.stones or game.is_terminal(state):
+            return None
+        from gamesearch.engines.connect4.solve import session_solver
+
+        score = session_solver(game).solve(state, True).score  # the mover's viewpoint
+        if score == 0:
+            return (0.0, 0.0)
+        mover = game.to_move(state)
+        winner = mover if score > 0 else 1 - mover
+        return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+
+
+ENTRY = GameEntry(
+    "connect4", "Connect Four, 7x6 by default (other sizes too)", _connect4,
+    solver=_solver, solver_options=SOLVER_OPTIONS,
+    ranges={"width": Range(4, 9), "height": Range(4, 8)},
+    agents=(
+        AgentDecl("solver", _solver_agent, "perfect play from a game's exact solver "
+                  "(connect4; weak=true, seed=N)"),
+        AgentDecl("alphazero", _alphazero, "connect4: PUCT with the self-play policy-value "
+                  "network, simulations=N (policy=true: the policy alone, no search), "
+                  "weights=FILE, c=1.5"),
+    ),
+    defaults=("alphabeta:time=1",),
+    warmups=_warmups,
+    judge=SolverJudge,
+    verdict=VerdictPolicy(needs_compile=_needs_compile, move_values=_move_values),
+)

@@ -1,1 +1,79 @@
-"""The go engine: what plays or solves go (search, evaluation, solvers, agents)."""
+"""The Go engine: compiled MCTS with RAVE and Go knowledge, the GTP adapter for outside
+programs (GNU Go), and Go's ENTRY (what the command line and web app offer)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamesearch.agent import Agent
+from gamesearch.entry import AgentDecl, GameEntry, RecordFormat, VerdictPolicy, WarmupStep
+from gamesearch.spec import Range
+
+
+def _go(size: int = 9, komi: float = 7.0, suicide: bool = False, handicap: int = 0) -> Any:
+    from gamesearch.games.go.rules import Go
+
+    return Go(size=size, komi=komi, suicide=suicide, handicap=handicap)
+
+
+def _go_mcts(time: float = 1.0, playouts: int | None = None, rave: float = 1000.0,
+             c: float = 0.2, seed: int | None = None, selfatari: bool = True,
+             reuse: bool = True, patterns: bool = True, fpu: float = 0.0,
+             prior: float = 20.0) -> Agent:
+    from gamesearch.engines.go.mcts import GoMCTSAgent
+
+    return GoMCTSAgent(time=time, playouts=playouts, rave=rave, c=c, seed=seed,
+                       selfatari=selfatari, reuse=reuse, patterns=patterns, fpu=fpu,
+                       prior=prior)
+
+
+def _gtp(cmd: str | None = None, time: float | None = None) -> Agent:
+    from gamesearch.engines.go.gtp_player import DEFAULT_CMD, GtpPlayer
+
+    return GtpPlayer(cmd=cmd or DEFAULT_CMD, time=time)
+
+
+def _warmups(game: Any) -> list[WarmupStep]:
+    def mcts() -> None:
+        from gamesearch.engines.go.mcts import GoMCTSAgent
+
+        GoMCTSAgent(playouts=256).prepare(None)  # compiles on a small board, any size then
+
+    return [("go board and MCTS play-outs", mcts)]
+
+
+def _write_sgf(game: Any, start: Any, actions: list, moves: list[str], players: list[str],
+               utilities: list[float] | None, end: Any) -> str:
+    from gamesearch.games.go.sgf import SgfRecord, result_text, write_sgf
+
+    setup = None if (start[0] == game.initial_state()[0] and start[1] == 0) \
+        else (start[0], start[1])
+    return write_sgf(SgfRecord(game.size, game.komi, actions, setup,
+                               {"black": players[0], "white": players[1]},
+                               result_text(game, end) if game.is_terminal(end) else None))
+
+
+ENTRY = GameEntry(
+    "go", "Go 2x2-19x19 (size=9): area scoring, komi=7, positional superko, suicide=false, "
+    "handicap=N fixed stones; GTP vertices (D4, pass)", _go,
+    ranges={"size": Range(2, 19), "komi": Range(-361, 361), "handicap": Range(0, 9)},
+    agents=(
+        AgentDecl("go-mcts", _go_mcts, "go: compiled MCTS with RAVE and eye-aware random "
+                  "play-outs, time=T seconds a move or playouts=N, rave=K, c=C, seed=N, "
+                  "selfatari=false lets play-outs self-atari big chains, reuse=false starts "
+                  "each move with a new tree, patterns=false drops MoGo's 3x3 patterns from "
+                  "the play-outs, fpu=F: an unvisited child's bonus over its AMAF value (0; "
+                  "1: try each child once first), prior=N: new children's AMAF statistics "
+                  "start from Go knowledge (captures, saves, patterns, self-ataris) worth N "
+                  "simulations (20; 0: none)"),
+        AgentDecl("gtp", _gtp, "go: an outside GTP program (default GNU Go level 1, Chinese "
+                  "rules, dead stones played out; cmd='gnugo --mode gtp --level 10'), time=T "
+                  "seconds a move", outside=True),
+    ),
+    defaults=("go-mcts:time=1",),
+    warmups=_warmups,
+    record=RecordFormat("sgf", "SGF file", _write_sgf, lambda text: text.startswith("(;")),
+    verdict=VerdictPolicy(refuse=lambda game, state: None if game.size <= 3 else (
+        "no exact verdict: Go is solved by search only on the smallest boards (use size=2 "
+        "or 3)")),
+)

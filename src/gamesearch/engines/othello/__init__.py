@@ -1,1 +1,100 @@
-"""The othello engine: what plays or solves othello (search, evaluation, solvers, agents)."""
+"""The Othello engine: Logistello-style pattern evaluation with compiled PVS, the exact
+endgame solver, the GTP adapter for outside programs (Edax), and Othello's ENTRY."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamesearch.agent import Agent
+from gamesearch.entry import AgentDecl, GameEntry, VerdictPolicy, WarmupStep
+from gamesearch.spec import Option, Range
+
+VERDICT_EMPTIES = 18
+"""The most empty squares an exact verdict solves (FFO #40, 20 empties, takes seconds)."""
+
+
+def _refuse_verdict(game: Any, state: Any) -> str | None:
+    empties = state[0].count("-")
+    if empties > VERDICT_EMPTIES:
+        return f"exact verdicts from {VERDICT_EMPTIES} empty squares on ({empties} now)"
+    return None
+
+
+def _othello(size: int = 8) -> Any:
+    from gamesearch.games.othello.rules import Othello
+
+    return Othello(size=size)
+
+
+def _perft(game: Any, state: Any, depth: int) -> int:
+    from gamesearch.games.othello.kernel import kernel_perft
+
+    return kernel_perft(game, state, depth)
+
+
+def _solver(game: Any, state: Any, options: dict) -> dict:
+    from gamesearch.engines.othello.solver import solve_entry
+
+    return solve_entry(game, state, options)
+
+
+def _othello_agent(depth: int | None = None, evaluation: str = "learned", solve: int = 14,
+                   time: float | None = None) -> Agent:
+    from gamesearch.engines.othello.engine import OthelloAgent
+
+    return OthelloAgent(depth=depth, evaluation=evaluation, solve=solve, time=time)
+
+
+def _edax(level: int | None = None, cmd: str = "edax") -> Agent:
+    from gamesearch.engines.othello.gtp_player import OthelloGtpPlayer
+
+    return OthelloGtpPlayer(cmd=cmd, level=level)
+
+
+def _warmups(game: Any) -> list[WarmupStep]:
+    from gamesearch.kernels.warmup import kernel_steps
+
+    def solver() -> None:
+        import random
+
+        from gamesearch.engines.othello.solver import Table, solve_position
+        from gamesearch.games.othello.kernel import encode_state, kernel_perft
+
+        rng = random.Random(0)
+        state = game.initial_state()
+        kernel_perft(game, state, 2)
+        while state[0].count("-") > 10 and not game.is_terminal(state):
+            state = game.result(state, rng.choice(game.actions(state)))
+        me, opp, _ = encode_state(state, game.size)
+        solve_position(int(me), int(opp), game.size, Table(10))  # a 10-empty solve: instant
+
+    def engine() -> None:
+        from gamesearch.engines.othello.engine import HAND_WEIGHTS, Engine
+
+        Engine(HAND_WEIGHTS, 10).best(0x810000000, 0x1008000000, 1)
+
+    steps = kernel_steps(game.kernel, game.initial_state())
+    steps.append((f"othello {game.size}x{game.size} perft and exact solver", solver))
+    if game.size == 8:
+        steps.append(("othello engine (learned evaluation)", engine))
+    return steps
+
+
+ENTRY = GameEntry(
+    "othello", "Othello (Reversi) 8x8, or size=6; exact endgame solver", _othello,
+    perft=_perft, solver=_solver, ranges={"size": Range(4, 8)},
+    solver_options={"table": Option(int, "log2 of the transposition table slots",
+                                    Range(10, 28))},
+    agents=(
+        AgentDecl("othello", _othello_agent, "Othello: PVS to depth=N (default 4) or as deep "
+                  "as time=T seconds allow, with the learned pattern evaluation "
+                  "(evaluation=hand: disc count + mobility + corners), exact solve at "
+                  "solve=14 empties"),
+        AgentDecl("edax", _edax, "othello: Edax (built by you; github.com/abulmo/edax-reversi) "
+                  "or any GTP Othello program, level=N (Edax's search depth), cmd=PATH",
+                  outside=True),
+    ),
+    defaults=("othello",),
+    warmups=_warmups,
+    verdict=VerdictPolicy(refuse=_refuse_verdict),
+)

@@ -1,1 +1,52 @@
-"""The pig engine: what plays or solves pig (search, evaluation, solvers, agents)."""
+"""The Pig engine: the game solved by value iteration, its table as a player, and Pig's
+ENTRY (what the command line and web app offer)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamesearch.agent import Agent
+from gamesearch.entry import AgentDecl, GameEntry, WarmupStep
+from gamesearch.spec import Option, Range
+
+
+def _pig(goal: int = 100) -> Any:
+    from gamesearch.games.pig import Pig
+
+    return Pig(goal=goal)
+
+
+def _solver(game: Any, state: Any, options: dict) -> dict:
+    from gamesearch.engines.pig.agent import pig_solver
+
+    return pig_solver(game, state, options)
+
+
+def _pig_optimal() -> Agent:
+    from gamesearch.engines.pig.agent import PigOptimalAgent
+
+    return PigOptimalAgent()
+
+
+def _warmups(game: Any) -> list[WarmupStep]:
+    def value_iteration() -> None:
+        from gamesearch.engines.pig.solver import solve_pig
+
+        solve_pig(goal=4)
+
+    return [("pig value iteration", value_iteration)]
+
+
+ENTRY = GameEntry(
+    "pig", "Pig, the dice race to goal=100 (solved by value iteration)", _pig,
+    ranges={"goal": Range(2, 10**9)}, solver=_solver,
+    solver_options={
+        "tolerance": Option(float, "value iteration stops below this change",
+                            Range(0, 1, low_open=True)),
+        "plot": Option(str, "draw the optimal policy into this image file"),
+    },
+    agents=(AgentDecl("pig-optimal", _pig_optimal,
+                      "Pig: optimal play from the solved table"),),
+    defaults=("pig-optimal",),
+    warmups=_warmups,
+)

@@ -1,0 +1,17 @@
+"""Tic-tac-toe's ENTRY: the rules, played by alpha-beta (the whole tree is small)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamesearch.entry import GameEntry
+
+
+def _tictactoe() -> Any:
+    from gamesearch.games.tictactoe import TicTacToe
+
+    return TicTacToe()
+
+
+ENTRY = GameEntry("tictactoe", "Tic-tac-toe on 3x3 (a draw)", _tictactoe,
+                  defaults=("alphabeta",))

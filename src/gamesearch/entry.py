@@ -1,0 +1,139 @@
+"""What a game brings to gamesearch, in one object: its ``ENTRY``.
+
+Every game has one :class:`GameEntry`, exported as ``ENTRY`` by its engine (the package or
+module ``gamesearch.engines.<game>``, or an installed package's module named in the entry-point
+group ``gamesearch.games``). It holds everything the faces need: the rules' factory and
+parameters, the game's own agent kinds with what they need, a default agent per seat, the
+solver of ``gamesearch solve``, the warm-up of its compiled code, its record format and its
+tournament judge. The catalog collects the entries and joins them; the command line and the
+web app look them up and name no game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from gamesearch.spec import Option, Range
+
+
+@dataclass(frozen=True)
+class Needs:
+    """What an agent kind needs of a game (every field is a requirement when set)."""
+
+    perfect_information: bool = False
+    """It searches the true state: hidden-information games would let it see hidden cards."""
+    no_chance: bool = False
+    """It has no chance nodes (minimax, alpha-beta, paranoid): use expectiminimax there."""
+    hidden_information: bool = False
+    """It samples hidden states (``information_set`` and ``sample_state``)."""
+    kernel: bool = False
+    """It runs on the game's compiled kernel."""
+    games: tuple[str, ...] = ()
+    """It plays only these games (a game-specific agent)."""
+    seats: str = "any"
+    """``first``: only player 1's seat (Pacman); ``others``: every seat but player 1's."""
+
+
+PERFECT = Needs(perfect_information=True)
+DETERMINISTIC = Needs(perfect_information=True, no_chance=True)
+
+
+class AgentKind(NamedTuple):
+    """A kind of agent, built from spec strings ``name:params`` by ``factory(**params)``."""
+
+    factory: Callable[..., Any]
+    summary: str
+    needs: Needs = Needs()
+    outside: bool = False
+    """It starts the outside program its ``cmd`` parameter names (UCI, GTP, gnubg)."""
+
+
+@dataclass(frozen=True)
+class AgentDecl:
+    """An agent kind as a game's entry declares it (registered by the catalog)."""
+
+    name: str
+    factory: Callable[..., Any]
+    summary: str
+    seats: str = "any"
+    """``first``: only player 1's seat; ``others``: every seat but player 1's."""
+    outside: bool = False
+
+
+@dataclass(frozen=True)
+class RecordFormat:
+    """A game's own record format (PGN, SGF, PDN): a played game written so that other
+    programs of that game open it."""
+
+    suffix: str
+    """The file suffix, also the format's name in lower case (``pgn``)."""
+    title: str
+    """What the file is called in messages (``PGN file``)."""
+    write: Callable[..., str]
+    """``write(game, start, actions, moves, players, utilities, end) -> text``: the game
+    from ``start`` (``actions`` and their texts ``moves``, already checked, ending at
+    ``end``), the two players' names, ``utilities`` None while unfinished."""
+    looks_like: Callable[[str], bool]
+    """Whether a text reads as a file of this format (for appending to one of ours)."""
+
+
+WarmupStep = tuple[str, Callable[[], object]]
+
+
+@dataclass(frozen=True)
+class VerdictPolicy:
+    """Which positions an exact verdict (the web's "perfect play" answer) may try, and what
+    it needs first; the default tries every position within the verdict's budget."""
+
+    refuse: Callable[[Any, Any], str | None] | None = None
+    """``refuse(game, state)``: why no exact verdict is tried there (a search could not
+    finish it in a verdict's budget), or None to try."""
+    needs_compile: Callable[[Any], bool] | None = None
+    """``needs_compile(game)``: the solver for this game (its size) is in no cache yet, so
+    the first verdict compiles it, outside any budget."""
+    move_values: Callable[[Any, Any], dict] | None = None
+    """``move_values(game, state) -> {action: value}``: every legal move's exact value, shown
+    on the board beside the solver's report."""
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """A registered game: its rules and everything its engine offers the faces."""
+
+    name: str
+    summary: str
+    factory: Callable[..., Any]
+    solver: Callable[..., dict] | None = None
+    """``solver(game, state, options) -> dict`` for ``gamesearch solve`` (else the generic
+    search); a caller with a wall-clock budget passes ``budget`` (seconds) in options."""
+    solver_options: dict[str, Option] = field(default_factory=dict)
+    """The options ``gamesearch solve`` passes on to ``solver`` (others are refused)."""
+    ranges: dict[str, Range] = field(default_factory=dict)
+    """The accepted range of numeric game parameters (each item of a tuple)."""
+    perft: Callable[[Any, Any, int], int] | None = None
+    """A fast ``perft(game, state, depth) -> leaves`` (a compiled kernel's) for ``gamesearch
+    perft``; without one the generic pure-Python count over the protocol is used."""
+    agents: tuple[AgentDecl, ...] = ()
+    """The game's own agent kinds (they play this game only)."""
+    defaults: tuple[str, ...] = ()
+    """The default agent spec per seat from player 1 on, the last repeated (empty: the
+    catalog's choice by the game's kind); each answers within about a second."""
+    warmups: Callable[[Any], list[WarmupStep]] | None = None
+    """``warmups(game) -> [(label, step)]``: what compiles (or loads) its compiled code."""
+    record: RecordFormat | None = None
+    judge: Callable[[int], Any] | None = None
+    """``judge(after) -> judge``: a tournament judge (``--judge N``) that rules from
+    ``after`` plies on: ``judge(game, state, ply) -> utilities or None``."""
+    tables_probe: Callable[[str], Callable[[Any], Any]] | None = None
+    """``tables_probe(folder) -> probe``: the endgame tables built in ``folder``, as
+    ``probe(state) -> (value, distance)`` or None where they do not hold the position (the
+    values of tables/sweep.py, for the side to move); used by ``--tables`` judges."""
+    verdict: VerdictPolicy = VerdictPolicy()
+    aliases: tuple[str, ...] = ()
+    """Other names the command line accepts for the game."""
+
+
+__all__ = ["DETERMINISTIC", "PERFECT", "AgentDecl", "AgentKind", "GameEntry", "Needs",
+           "RecordFormat", "VerdictPolicy", "WarmupStep"]
