@@ -1,14 +1,14 @@
-"""The board data of the games drawn on named squares (web/square_boards.py): every legal
-move is clickable by its first and last square (or offered as a button), pieces stand where
-the notation says."""
+"""The board data of the games drawn on named squares (gamesearch/boards.py and each
+engine's view): every legal move is clickable by its first and last square (or offered as a
+button), pieces stand where the notation says."""
 
 from __future__ import annotations
 
 import pytest
 
+from gamesearch.boards import move_squares
 from gamesearch.game import replay
 from gamesearch.games import load_game
-from gamesearch.web.square_boards import move_squares
 from gamesearch.web.views import position_view
 
 pytest.importorskip("chess")

@@ -131,6 +131,12 @@ class GameEntry:
     ``probe(state) -> (value, distance)`` or None where they do not hold the position (the
     values of tables/sweep.py, for the side to move); used by ``--tables`` judges."""
     verdict: VerdictPolicy = VerdictPolicy()
+    board: Callable[[Any, Any], dict] | None = None
+    """``board(game, state) -> dict``: the position as the web page's renderer of its
+    ``style`` draws it (squares, grid, piles...); None: the text picture and move buttons."""
+    hidden_text: Callable[[Any, Any, int], str] | None = None
+    """``hidden_text(game, state, viewer)``: what one player sees of a hidden-information
+    position, in words (never another player's cards)."""
     aliases: tuple[str, ...] = ()
     """Other names the command line accepts for the game."""
 

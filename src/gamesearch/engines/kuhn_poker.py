@@ -23,6 +23,12 @@ def _warmups(game: Any) -> list[WarmupStep]:
     return [("CFR + best response", lambda: cfr_warmup(game))]
 
 
+def _hidden_text(game: Any, state: Any, viewer: int) -> str:
+    info = game.information_set(state, viewer)
+    return f"your card {info[:1] or '-'}  betting {info[1:] or '-'}"
+
+
 ENTRY = GameEntry("kuhn_poker", "Kuhn poker: 3 cards, value -1/18 (CFR solver)", _kuhn_poker,
                   solver=_solver, solver_options=CFR_OPTIONS,
-                  defaults=("ismcts:iterations=2000",), warmups=_warmups)
+                  defaults=("ismcts:iterations=2000",), warmups=_warmups,
+                  hidden_text=_hidden_text)

@@ -20,9 +20,14 @@ def _ii_nim() -> Any:
     return Nim(piles=(2, 2), misere=True)
 
 
+def _board(game: Any, state: Any) -> dict:
+    return {"piles": list(state[0]), "misere": game.misere}
+
+
 ENTRIES = (
     GameEntry("nim", "Nim with any piles; normal or misère play", _nim,
-              ranges={"piles": Range(0, 1000)}, defaults=("alphabeta",)),  # nim.MAX_PILE
+              ranges={"piles": Range(0, 1000)}, defaults=("alphabeta",),  # nim.MAX_PILE
+              board=_board),
     GameEntry("ii-nim", "The lectures' II-Nim: piles 2 and 2, last stick loses", _ii_nim,
-              defaults=("alphabeta",)),
+              defaults=("alphabeta",), board=_board),
 )

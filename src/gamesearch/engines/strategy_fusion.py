@@ -18,6 +18,10 @@ def _solver(game: Any, state: Any, options: dict) -> dict:
     return solve_poker(game, state, options)
 
 
+def _hidden_text(game: Any, state: Any, viewer: int) -> str:
+    return f"the coin is hidden  your choices: {game.information_set(state, viewer) or '-'}"
+
+
 ENTRY = GameEntry("strategy_fusion", "Take 3, or guess a hidden coin for 4: PIMC's blind spot",
                   _strategy_fusion, solver=_solver, solver_options=CFR_OPTIONS,
-                  defaults=("ismcts:iterations=2000",))
+                  defaults=("ismcts:iterations=2000",), hidden_text=_hidden_text)

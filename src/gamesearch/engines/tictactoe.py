@@ -13,5 +13,10 @@ def _tictactoe() -> Any:
     return TicTacToe()
 
 
+def _board(game: Any, state: Any) -> dict:
+    x, o = state
+    return {"cells": ["X" if x >> i & 1 else "O" if o >> i & 1 else "" for i in range(9)]}
+
+
 ENTRY = GameEntry("tictactoe", "Tic-tac-toe on 3x3 (a draw)", _tictactoe,
-                  defaults=("alphabeta",))
+                  defaults=("alphabeta",), board=_board)

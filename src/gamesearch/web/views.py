@@ -5,7 +5,6 @@ view: its text picture and its legal moves as buttons)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 from gamesearch.errors import GameSearchError
@@ -15,78 +14,25 @@ from gamesearch.game import (
     outcome_text,
     sample_action,
 )
-from gamesearch.web import square_boards
 
 MAX_LEGAL_SHOWN = 400
 MAX_CHANCE_STEPS = 100
 
 
-def _tictactoe(game: Any, state: Any) -> dict:
-    x, o = state
-    return {"cells": ["X" if x >> i & 1 else "O" if o >> i & 1 else "" for i in range(9)]}
+def _entry(game: Any) -> Any:
+    """The entry of the game (by its rules' name), or None for an unregistered game."""
+    from gamesearch.games import REGISTRY, entries
 
-
-def _connect4(game: Any, state: Any) -> dict:
-    return {"grid": game.grid(state), "width": game.width, "height": game.height}
-
-
-def _nim(game: Any, state: Any) -> dict:
-    return {"piles": list(state[0]), "misere": game.misere}
-
-
-BOARDS: dict[str, Callable[[Any, Any], dict]] = {
-    "tictactoe": _tictactoe,
-    "connect4": _connect4,
-    "nim": _nim,
-    "othello": square_boards.othello,
-    "go": square_boards.go,
-    "chess": square_boards.chess,
-    "checkers": square_boards.checkers,
-}
-"""Board data by the game class's ``name``; the page has a renderer of the same name."""
-
-
-def _kuhn_text(game: Any, state: Any, viewer: int) -> str:
-    info = game.information_set(state, viewer)
-    return f"your card {info[:1] or '-'}  betting {info[1:] or '-'}"
-
-
-def _leduc_text(game: Any, state: Any, viewer: int) -> str:
-    from gamesearch.games.leduc_poker import card_name
-
-    cards, round1, round2 = state
-    own = card_name(cards[viewer]) if len(cards) > viewer else "-"
-    public = card_name(cards[2]) if len(cards) == 3 else "-"
-    return (f"your card {own}  public {public}  round 1 {round1 or '-'}  "
-            f"round 2 {round2 or '-'}")
-
-
-def _whist_text(game: Any, state: Any, viewer: int) -> str:
-    hands, _, _, tricks = state
-    hand = " ".join(game.card_name(c) for c in hands[viewer]) or "-"
-    trick = " ".join(f"{p + 1}:{game.card_name(c)}" for p, c in game.current_trick(state))
-    return (f"your hand (player {viewer + 1}): {hand}\n"
-            f"trick: {trick or '-'}   tricks: {tricks[0]} - {tricks[1]}")
-
-
-def _fusion_text(game: Any, state: Any, viewer: int) -> str:
-    return f"the coin is hidden  your choices: {game.information_set(state, viewer) or '-'}"
-
-
-HIDDEN_TEXTS: dict[str, Callable[[Any, Any, int], str]] = {
-    "kuhn_poker": _kuhn_text,
-    "leduc_poker": _leduc_text,
-    "whist": _whist_text,
-    "strategy_fusion": _fusion_text,
-}
-"""The board text of one viewer's information set, by game name (see web/hidden.py)."""
+    entries()  # the catalog loaded
+    return REGISTRY.get(game.name)
 
 
 def hidden_text(game: Any, state: Any, viewer: int) -> str:
-    """What ``viewer`` sees of the position, in words (never another player's cards)."""
-    text = HIDDEN_TEXTS.get(game.name)
-    if text is not None:
-        return text(game, state, viewer)
+    """What ``viewer`` sees of the position, in words (never another player's cards): the
+    game entry's own words, else its information set."""
+    entry = _entry(game)
+    if entry is not None and entry.hidden_text is not None:
+        return entry.hidden_text(game, state, viewer)
     return f"you see: {game.information_set(state, viewer)}"
 
 
@@ -124,8 +70,8 @@ def position_view(spec: str, game: Any, moves: list[str], state: Any,
         "players": [game.player_name(p) for p in range(game.num_players)],
         "text": game.render(state),
     }
-    board = BOARDS.get(game.name)
-    view["board"] = board(game, state) if board else None
+    entry = _entry(game)
+    view["board"] = entry.board(game, state) if entry is not None and entry.board else None
     if repeated and view["board"]:  # the rules' state goes on; the game does not
         view["board"].update({k: type(view["board"][k])() for k in ("moves", "other_moves")
                               if k in view["board"]})

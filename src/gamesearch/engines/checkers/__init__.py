@@ -63,6 +63,12 @@ def _tables_probe(folder: str) -> Any:
     return lambda state: tables.probe(state) if tables.covers(state[0]) else None
 
 
+def _board(game: Any, state: Any) -> dict:
+    from gamesearch.engines.checkers.view import board
+
+    return board(game, state)
+
+
 ENTRY = GameEntry(
     "checkers", "Checkers (English draughts): compulsory captures, multi-jumps, 40-move draw "
     "rule; PDN FEN and move notation", _checkers,
@@ -77,4 +83,5 @@ ENTRY = GameEntry(
     verdict=VerdictPolicy(refuse=lambda game, state: (
         "no exact verdict from this position: checkers is too deep for a search here (from "
         "the start it is a draw, Schaeffer et al. 2007)")),
+    board=_board,
 )

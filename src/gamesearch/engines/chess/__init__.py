@@ -74,6 +74,12 @@ def _tables_probe(folder: str) -> Any:
     return lambda state: tables.probe_board(board_of(state))
 
 
+def _board(game: Any, state: Any) -> dict:
+    from gamesearch.engines.chess.view import board
+
+    return board(game, state)
+
+
 ENTRY = GameEntry(
     "chess", "Chess (FIDE rules over python-chess; fen=FEN to start elsewhere)", _chess,
     perft=_perft,
@@ -92,4 +98,5 @@ ENTRY = GameEntry(
     tables_probe=_tables_probe,
     verdict=VerdictPolicy(refuse=lambda game, state: "chess is not solved: no exact verdict "
                           "(the engine's evaluation is its guess)"),
+    board=_board,
 )

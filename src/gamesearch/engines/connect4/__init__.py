@@ -109,6 +109,10 @@ class SolverJudge:
         return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
 
 
+def _board(game: Any, state: Any) -> dict:
+    return {"grid": game.grid(state), "width": game.width, "height": game.height}
+
+
 ENTRY = GameEntry(
     "connect4", "Connect Four, 7x6 by default (other sizes too)", _connect4,
     solver=_solver, solver_options=SOLVER_OPTIONS,
@@ -124,4 +128,5 @@ ENTRY = GameEntry(
     warmups=_warmups,
     judge=SolverJudge,
     verdict=VerdictPolicy(needs_compile=_needs_compile, move_values=_move_values),
+    board=_board,
 )

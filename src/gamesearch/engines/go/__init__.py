@@ -53,6 +53,12 @@ def _write_sgf(game: Any, start: Any, actions: list, moves: list[str], players: 
                                result_text(game, end) if game.is_terminal(end) else None))
 
 
+def _board(game: Any, state: Any) -> dict:
+    from gamesearch.engines.go.view import board
+
+    return board(game, state)
+
+
 ENTRY = GameEntry(
     "go", "Go 2x2-19x19 (size=9): area scoring, komi=7, positional superko, suicide=false, "
     "handicap=N fixed stones; GTP vertices (D4, pass)", _go,
@@ -76,4 +82,5 @@ ENTRY = GameEntry(
     verdict=VerdictPolicy(refuse=lambda game, state: None if game.size <= 3 else (
         "no exact verdict: Go is solved by search only on the smallest boards (use size=2 "
         "or 3)")),
+    board=_board,
 )

@@ -80,6 +80,12 @@ def _warmups(game: Any) -> list[WarmupStep]:
     return steps
 
 
+def _board(game: Any, state: Any) -> dict:
+    from gamesearch.engines.othello.view import board
+
+    return board(game, state)
+
+
 ENTRY = GameEntry(
     "othello", "Othello (Reversi) 8x8, or size=6; exact endgame solver", _othello,
     perft=_perft, solver=_solver, ranges={"size": Range(4, 8)},
@@ -97,4 +103,5 @@ ENTRY = GameEntry(
     defaults=("othello",),
     warmups=_warmups,
     verdict=VerdictPolicy(refuse=_refuse_verdict),
+    board=_board,
 )
