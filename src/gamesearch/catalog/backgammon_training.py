@@ -40,7 +40,7 @@ from gamesearch.catalog.backgammon_td import (
     mirror,
     start_board,
 )
-from gamesearch.durable import hold_folder_lock
+from gamesearch.durable import hold_folder_lock, output_folder
 from gamesearch.errors import GameSearchError
 from gamesearch.learn.checkpoint import (
     checkpoint_is_ours,
@@ -175,10 +175,7 @@ class TDGammonTraining:
         if self.folder.exists() and not self.folder.is_dir():
             raise GameSearchError(f"{str(self.folder)!r} is a file, not a folder")
         if not self.folder.exists() and not resume:
-            if not self.folder.parent.is_dir():
-                raise GameSearchError(f"cannot make {str(self.folder)!r}: its parent folder "
-                                      "does not exist")
-            self.folder.mkdir()
+            output_folder(self.folder, "--out folder")
         if resume:
             arrays, meta = load_checkpoint(self.checkpoint, CHECKPOINT_KIND)
             self.net = ValueNetwork.from_arrays(arrays)

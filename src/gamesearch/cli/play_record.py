@@ -29,9 +29,11 @@ def append_record(path: Path, game: Any, start: Any, moves: list[str], players: 
     """Add the game to ``path``, atomically: the old games and the new one, or the old file
     untouched."""
     from gamesearch.catalog.game_records import record_text
-    from gamesearch.durable import atomic_write
+    from gamesearch.durable import atomic_write, output_target
+    from gamesearch.textinput import read_text
 
     text = record_text(game, start, moves, players, utilities)
-    old = path.read_text() if path.exists() else ""
+    path = output_target(path, "game record")
+    old = read_text(path, "game record", fallback="latin-1") if path.exists() else ""
     joint = "\n" if game.name == "go" else "\n\n"
     atomic_write(path, (old.rstrip() + joint if old.strip() else "") + text.strip() + "\n")

@@ -115,15 +115,9 @@ class Layout:
 def _layout_from(name: str) -> Layout:
     path = Path(name)
     if path.suffix == ".lay" or path.exists():
-        if not path.is_file():
-            raise FileFormatError(f"layout file {name!r} does not exist or is not a file")
-        if path.stat().st_size > 4 * MAX_LAYOUT_CELLS:
-            raise FileFormatError(f"layout file {name!r} is too large")
-        try:
-            text = path.read_text()
-        except (OSError, UnicodeDecodeError) as err:
-            raise FileFormatError(f"cannot read layout file {name!r}: {err}") from None
-        return Layout(text, name=path.stem)
+        from gamesearch.textinput import read_text
+
+        return Layout(read_text(path, "layout file", 4 * MAX_LAYOUT_CELLS), name=path.stem)
     shipped = LAYOUTS / f"{name}.lay"
     if not shipped.exists():
         raise GameSearchError(f"unknown pacman layout {name!r}; shipped layouts: "
