@@ -164,8 +164,8 @@ def test_the_module_refuses_special_files_for_every_writer(tmp_path) -> None:
     for kind in ("fifo", "socket"):
         target = tmp_path / kind
         with make_special(kind, target):
-            for write in (lambda: atomic_write(target, b"x"),
-                          lambda: check_output(target, lambda p: True, force=True)):
+            for write in (lambda t=target: atomic_write(t, b"x"),
+                          lambda t=target: check_output(t, lambda p: True, force=True)):
                 with pytest.raises(OutputFileError, match=WORDS[kind]):
                     write()
             assert_untouched(target, kind)

@@ -115,9 +115,15 @@ class Layout:
 def _layout_from(name: str) -> Layout:
     path = Path(name)
     if path.suffix == ".lay" or path.exists():
-        from gamesearch.textinput import read_text
+        from gamesearch.textinput import read_input
 
-        return Layout(read_text(path, "layout file", 4 * MAX_LAYOUT_CELLS), name=path.stem)
+        data = read_input(path, "layout file", 4 * MAX_LAYOUT_CELLS)  # regular files only
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise FileFormatError(f"cannot read layout file {name!r}: not UTF-8 text") \
+                from None
+        return Layout(text, name=path.stem)
     shipped = LAYOUTS / f"{name}.lay"
     if not shipped.exists():
         raise GameSearchError(f"unknown pacman layout {name!r}; shipped layouts: "
