@@ -12,14 +12,14 @@ def check_record(path: Path, game: Any) -> Path:
     """The record file, checked before the game starts: a game with a record format, a
     writable place, and no file there that is not a record of that kind."""
     from gamesearch.catalog.game_records import looks_like, record_format
-    from gamesearch.durable import check_output
+    from gamesearch.durable import check_output, head
     from gamesearch.errors import GameSearchError
 
     try:
         _, what = record_format(game)
     except GameSearchError as error:
         raise GameSearchError(f"--record: {error}; use --json") from None
-    return check_output(path, lambda p: looks_like(game, p.read_text(errors="replace")),
+    return check_output(path, lambda p: looks_like(game, head(p).decode("utf-8", "replace")),
                         what=what, remedy="choose another name (the game is added to a "
                         "record file of its kind)")
 
