@@ -342,3 +342,23 @@ def test_the_shipped_pig_picture_is_marked_as_ours() -> None:
 
     shipped = Path(__file__).resolve().parent.parent / "docs" / "pig_policy.png"
     assert png_is_ours(shipped)
+
+
+def test_tournament_force_never_deletes_a_results_database(cli, tmp_path) -> None:
+    """--force lets --db replace a file that is not a results database; on one of ours it
+    resumes (it used to delete every finished game and start again)."""
+    import sqlite3
+
+    db = tmp_path / "t.sqlite"
+    args = ("tournament", "nim:piles=1-2", "--players", "random", "--players",
+            "random:seed=2", "--games", "2", "--seed", "1", "--db", str(db), "--json")
+    assert cli(*args)[0] == 0
+    code, out, err = cli(*args, "--force")
+    assert code == 0, err
+    con = sqlite3.connect(db)
+    try:
+        commands = con.execute("SELECT count(*) FROM commands").fetchone()[0]
+        finished = con.execute("SELECT count(*) FROM results").fetchone()[0]
+    finally:
+        con.close()
+    assert (commands, finished) == (2, 2)  # the first run's games kept, nothing replayed

@@ -285,3 +285,80 @@ def test_command_line(cli, command, extra):
     if code == 2:
         lines = err.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: "), (args, err)
+
+
+# --- special files as inputs and outputs (issue 39) ----------------------------------------
+
+def _read_openings(path: str) -> object:
+    from gamesearch.arena.schedule import read_openings
+    from gamesearch.games import load_game
+
+    game = load_game("tictactoe")
+    return read_openings(game, path, game.initial_state())
+
+
+def _special_readers() -> dict:
+    """Every kind of reader of user files, by name."""
+    from gamesearch.engines.connect4.book import OpeningBook
+    from gamesearch.games.tree import TreeGame
+    from gamesearch.learn.checkpoint import load_checkpoint
+    from gamesearch.textinput import read_text
+    from gamesearch.theory.efg import load_efg
+    from gamesearch.theory.formats import load_normal_form
+
+    return {"tree": TreeGame.from_file, "normal form": load_normal_form, "efg": load_efg,
+            "openings": _read_openings, "book": OpeningBook.load,
+            "checkpoint": lambda p: load_checkpoint(p, "alphazero"), "text": read_text}
+
+
+SPECIAL_READERS = ["tree", "normal form", "efg", "openings", "book", "checkpoint", "text"]
+
+
+@settings(FAST, max_examples=200 if LONG else 25)
+@given(reader=st.sampled_from(SPECIAL_READERS),
+       kind=st.sampled_from(["fifo", "socket", "dir", "dangling link", "link to fifo",
+                             "link to dir"]),
+       writer=st.sampled_from(["atomic_write", "check_output", "check_output --force",
+                               "line log"]))
+def test_special_files_are_refused_by_every_reader_and_writer(tmp_path_factory, reader, kind,
+                                                              writer):
+    """Any reader given a pipe, socket, folder or link to one answers at once with one
+    GameSearchError (a pipe would block a reader that opens it; the test's pipe has no
+    writer, so a regression hangs the run rather than passing); any writer refuses it and
+    leaves it as it was."""
+    import socket
+    import stat
+
+    from gamesearch.durable import LineLog, atomic_write, check_output
+
+    folder = tmp_path_factory.mktemp("special")
+    path = folder / "f"
+    keep = None
+    if kind in ("fifo", "link to fifo"):
+        os.mkfifo(folder / "pipe")
+    if kind == "socket":
+        keep = socket.socket(socket.AF_UNIX)
+        keep.bind(str(path))
+    if kind in ("dir", "link to dir"):
+        (folder / "d").mkdir()
+    target = {"fifo": "pipe", "dangling link": "missing", "link to fifo": "pipe",
+              "link to dir": "d", "dir": "d"}.get(kind)
+    if kind == "fifo" or kind == "dir":
+        path = folder / target
+    elif target is not None:
+        path.symlink_to(target)
+    before = os.lstat(path).st_mode
+    try:
+        with pytest.raises(GameSearchError) as refused:
+            _special_readers()[reader](str(path))
+        assert str(refused.value).strip() and "\n" not in str(refused.value)
+        writes = {"atomic_write": lambda: atomic_write(path, b"x"),
+                  "check_output": lambda: check_output(path, lambda p: True),
+                  "check_output --force": lambda: check_output(path, None, force=True),
+                  "line log": lambda: LineLog(path, "{}", lambda line: True, force=True)}
+        with pytest.raises(GameSearchError):
+            writes[writer]()
+        assert os.lstat(path).st_mode == before, stat.filemode(os.lstat(path).st_mode)
+    finally:
+        if keep is not None:
+            keep.close()

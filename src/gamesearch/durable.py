@@ -11,6 +11,14 @@ overwrite a file that a person made. So every writer in gamesearch goes through 
 * :func:`check_output`: before writing, the target's folder must exist and the target,
   when it exists, must be one of ours (each file format says how it recognises its own
   files: a magic key in an ``.npz``, a header line in a log) unless ``force`` is given.
+* :func:`output_target`: outputs are regular files only. An existing folder, device
+  (``/dev/zero``), named pipe or socket is refused in one line, also with ``force``; a
+  symbolic link is written through (its target is checked by the same rules and replaced,
+  the link kept), a link to nothing is refused. A missing folder is never created unless
+  the command says it makes one (one line instead). :func:`atomic_writer` applies the same
+  rules, so no writer can rename a file over a device or a link.
+* :func:`check_suffix`: an output whose format is chosen by its extension names the
+  extensions it accepts when given another.
 * :class:`LineLog`: an append-only file of lines (a header line, then one record per
   line), each line handed to the operating system as it finishes (safe from kill -9) and
   fsynced at least once a second (safe from power cuts but for that second); a line torn
@@ -30,6 +38,7 @@ import glob
 import io
 import os
 import signal
+import stat
 import sys
 import tempfile
 import threading
@@ -40,6 +49,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from gamesearch.errors import GameSearchError
+from gamesearch.textinput import file_kind
 
 try:
     import fcntl
@@ -54,31 +64,105 @@ class OutputFileError(GameSearchError):
     """An output file that cannot or must not be written (missing folder, someone else's)."""
 
 
+def output_target(path: str | Path, what: str = "file") -> Path:
+    """The file that writing ``path`` replaces, after the output rules: its folder exists,
+    and it is new or a regular file; a symbolic link gives its target, checked by the same
+    rules (the link is kept, its target replaced). A folder, device, named pipe, socket, a
+    link to nothing or a missing folder is one :class:`OutputFileError`."""
+    path = Path(path)
+    shown = repr(str(path))
+    if path.is_symlink():
+        try:
+            target = Path(os.path.realpath(path, strict=True))
+        except (OSError, RuntimeError):
+            raise OutputFileError(f"cannot write {what} {shown}: it is a symbolic link to "
+                                  f"{os.readlink(path)!r}, which does not exist") from None
+        return output_target(target, what)
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise OutputFileError(f"cannot write {what} {shown}: folder {str(parent)!r} "
+                              "does not exist")
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return path
+    except (OSError, ValueError) as err:
+        raise OutputFileError(f"cannot write {what} {shown}: "
+                              f"{getattr(err, 'strerror', None) or err}") from None
+    if stat.S_ISDIR(mode):
+        raise OutputFileError(f"cannot write {what} {shown}: it is a folder")
+    if not stat.S_ISREG(mode):
+        raise OutputFileError(f"cannot write {what} {shown}: it is {file_kind(mode)}; "
+                              "gamesearch writes only regular files")
+    return path
+
+
 def check_output(path: str | Path, is_ours: Callable[[Path], bool] | None,
                  force: bool = False, what: str = "file",
                  remedy: str = "choose another name or add --force to overwrite it") -> Path:
-    """The output ``path``, checked: its folder exists, it is not a folder, and it is ours.
+    """The file to write for the output ``path``: :func:`output_target`'s rules (a regular
+    file in a folder that exists; a link gives its target), and it is ours.
 
     A file that exists and that ``is_ours`` does not recognise is refused unless ``force``:
     gamesearch never overwrites a file it did not make. With ``is_ours=None`` (a format
     that carries no mark, such as a plain .csv) every existing file is refused without
-    ``force``. An empty file counts as ours (there is nothing in it to lose). ``remedy``
-    ends the error message (commands without ``--force`` say what to do instead).
+    ``force``. An empty regular file counts as ours (there is nothing in it to lose). A
+    device, named pipe, socket or folder is refused even with ``force``. ``remedy`` ends
+    the error message (commands without ``--force`` say what to do instead). Callers write
+    the returned path.
     """
-    path = Path(path)
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise OutputFileError(f"cannot write {what} {str(path)!r}: folder {str(parent)!r} "
-                              "does not exist")
-    if path.is_dir():
-        raise OutputFileError(f"cannot write {what} {str(path)!r}: it is a folder")
-    if not path.exists() or force or path.stat().st_size == 0:
-        return path
+    target = output_target(path, what)
+    if not target.exists() or force or target.stat().st_size == 0:
+        return target
     if is_ours is None:
         raise OutputFileError(f"{str(path)!r} exists; {remedy}")
-    if not is_ours(path):
+    if not is_ours(target):
         raise OutputFileError(f"{str(path)!r} exists and is not a gamesearch {what}; {remedy}")
-    return path
+    return target
+
+
+def output_folder(folder: str | Path, what: str = "folder", parents: bool = False) -> Path:
+    """The output folder ``folder`` (a run's files go inside), made when missing: only its
+    last level, unless ``parents`` (a default a command documents), so a mistyped path
+    never grows folders up from the root. An existing file, device or pipe in its place,
+    or a missing parent, is one :class:`OutputFileError`."""
+    folder = Path(folder)
+    shown = repr(str(folder))
+    try:
+        mode = os.stat(folder).st_mode
+    except FileNotFoundError:
+        mode = None
+    except (OSError, ValueError) as err:
+        raise OutputFileError(f"cannot use {what} {shown}: "
+                              f"{getattr(err, 'strerror', None) or err}") from None
+    if mode is not None:
+        if not stat.S_ISDIR(mode):
+            raise OutputFileError(f"{what} {shown} is {file_kind(mode)}, not a folder")
+        return folder
+    if folder.is_symlink():
+        raise OutputFileError(f"{what} {shown} is a symbolic link to "
+                              f"{os.readlink(folder)!r}, which does not exist")
+    parent = folder.parent if str(folder.parent) else Path(".")
+    if not parent.is_dir() and not parents:
+        raise OutputFileError(f"cannot make {what} {shown}: folder {str(parent)!r} "
+                              "does not exist")
+    try:
+        folder.mkdir(parents=parents, exist_ok=True)
+    except OSError as err:
+        raise OutputFileError(f"cannot make {what} {shown}: {err.strerror or err}") from None
+    return folder
+
+
+def check_suffix(path: str | Path, accepted: tuple[str, ...], what: str = "file") -> str:
+    """The extension of ``path`` (lower case, with its dot) when it is one of ``accepted``;
+    else one :class:`OutputFileError` naming the accepted ones."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in accepted:
+        names = ", ".join(accepted)
+        raise OutputFileError(f"cannot write {what} {str(path)!r}: "
+                              + (f"unknown extension {suffix!r}" if suffix
+                                 else "no extension") + f"; use one of {names}")
+    return suffix
 
 
 def fsync_folder(folder: str | Path) -> None:
@@ -98,8 +182,11 @@ def fsync_folder(folder: str | Path) -> None:
 @contextlib.contextmanager
 def atomic_writer(path: str | Path, binary: bool = True) -> Iterator[IO[Any]]:
     """Write ``path`` all or nothing: yields a handle on a temporary file in the same folder,
-    which replaces ``path`` (after flush and fsync) only when the block ends without error."""
-    path = Path(path)
+    which replaces ``path`` (after flush and fsync) only when the block ends without error.
+
+    ``path`` must pass :func:`output_target` (a regular file or a new one; a link's target
+    is what is replaced), so no caller can rename a file over a device or a pipe."""
+    path = output_target(path)
     folder = path.parent if str(path.parent) else Path(".")
     try:
         fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
@@ -148,12 +235,22 @@ def atomic_write(path: str | Path, data: bytes | str) -> None:
         handle.write(data)
 
 
+def _is_regular(path: str | Path) -> bool:
+    """Whether ``path`` is a regular file (a link is followed); False when it is not there."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
 def npz_kind(path: str | Path) -> str | None:
     """The kind written in an ``.npz`` file's :data:`MAGIC_KEY` entry, or None (not ours,
     not an npz, unreadable). Reads only that entry."""
     import numpy as np
 
     try:
+        if not _is_regular(path):
+            return None
         with zipfile.ZipFile(path) as archive:
             if f"{MAGIC_KEY}.npy" not in archive.namelist():
                 return None
@@ -168,6 +265,8 @@ def npz_kind(path: str | Path) -> str | None:
 def npz_keys(path: str | Path) -> set[str]:
     """The array names in an ``.npz`` file (empty when it is not a readable one)."""
     try:
+        if not _is_regular(path):
+            return set()
         with zipfile.ZipFile(path) as archive:
             return {name.removesuffix(".npy") for name in archive.namelist()}
     except Exception:  # noqa: BLE001 (damaged: not one of ours)
@@ -176,6 +275,12 @@ def npz_keys(path: str | Path) -> set[str]:
 
 PNG_MARK = {"Software": "gamesearch"}
 """The metadata our pictures carry (matplotlib's ``savefig(metadata=PNG_MARK)``)."""
+
+
+def head(path: str | Path) -> bytes:
+    """The first 64 KiB of ``path`` when it is a regular file, else b'' (never blocks): what
+    the ``is_ours`` tests of the file formats look at."""
+    return _head(Path(path))
 
 
 def png_is_ours(path: str | Path) -> bool:
@@ -278,11 +383,17 @@ class LineLog:
 
 
 def _head(path: Path) -> bytes:
-    """The first 64 KiB of a file (b'' when unreadable)."""
+    """The first 64 KiB of a regular file (b'' when unreadable or not a regular file: a
+    named pipe would block, a device never end)."""
     try:
-        with open(path, "rb") as handle:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return b""
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return b""
             return handle.read(65536)
-    except OSError:
+    except (OSError, ValueError):
         return b""
 
 
@@ -365,6 +476,7 @@ class StopRequest:
 
 
 __all__ = ["MAGIC_KEY", "LineLog", "OutputFileError", "StopRequest", "atomic_write",
-           "atomic_writer", "check_output", "fsync_folder", "hold_folder_lock", "hold_lock",
+           "atomic_writer", "check_output", "check_suffix", "fsync_folder", "head",
+           "output_folder", "output_target", "hold_folder_lock", "hold_lock",
            "npz_keys", "npz_kind", "PNG_MARK", "png_is_ours",
            "remove_stale_temps"]

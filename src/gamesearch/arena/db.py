@@ -15,11 +15,19 @@ Schema (docs/ARENA.md shows it with examples of queries):
 A game's three kinds of rows are written in one transaction when it ends (a kill loses at
 most the games still being played). The database file is locked while a tournament
 writes it; a second run on the same file is refused with one line.
+
+The database is in WAL mode (``FILE-wal`` and ``FILE-shm`` lie beside it while it is
+open, or after a kill) with ``synchronous = FULL``. Every opening, also the test whether
+a file is ours, goes through an ordinary SQLite connection, which replays a WAL or rolls
+back a hot journal left by a kill: a tournament killed in the middle of a commit resumes
+and reports with every finished game. ``--force`` replaces only a file that is not a
+results database; it never deletes one (nor its games).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import sys
 from datetime import datetime, timezone
@@ -28,7 +36,7 @@ from typing import IO, Any
 
 from gamesearch.arena.play import GameOutcome
 from gamesearch.arena.schedule import Pairing
-from gamesearch.durable import check_output, hold_lock
+from gamesearch.durable import check_output, head, hold_lock
 from gamesearch.errors import GameSearchError
 
 KIND = "gamesearch-tournament"
@@ -56,13 +64,23 @@ class DatabaseError(GameSearchError):
     """A results database that cannot be used (corrupt, locked, someone else's)."""
 
 
+def _uri(path: Path) -> str:
+    """An SQLite URI for ``path`` that opens it read-write when the file may be written
+    (so that a hot journal or a WAL left by a kill is recovered), else read-only."""
+    from urllib.parse import quote
+
+    mode = "rw" if os.access(path, os.W_OK) and os.access(path.parent if str(path.parent)
+                                                        else Path("."), os.W_OK) else "ro"
+    return f"file:{quote(str(path.resolve()))}?mode={mode}"
+
+
 def is_results_db(path: Path) -> bool:
-    """Whether ``path`` is a gamesearch tournament database."""
+    """Whether ``path`` is a gamesearch tournament database: a regular file that SQLite
+    opens (recovering what a kill left: a hot journal, a WAL) holding our ``meta`` kind."""
+    if head(path)[:16] != b"SQLite format 3\x00":  # '' for a device or a pipe
+        return False
     try:
-        with open(path, "rb") as handle:
-            if handle.read(16) != b"SQLite format 3\x00":
-                return False
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        con = sqlite3.connect(_uri(path), uri=True, timeout=5.0)
         try:
             row = con.execute("SELECT value FROM meta WHERE key = 'kind'").fetchone()
         finally:
@@ -70,6 +88,11 @@ def is_results_db(path: Path) -> bool:
         return row is not None and row[0] == KIND
     except (OSError, sqlite3.Error):
         return False
+
+
+def _sidecars(path: Path) -> list[Path]:
+    """The files SQLite keeps beside a database: its rollback journal, WAL and WAL index."""
+    return [path.with_name(path.name + suffix) for suffix in ("-journal", "-wal", "-shm")]
 
 
 class ResultsDB:
@@ -83,24 +106,35 @@ class ResultsDB:
         self.lock: IO[bytes] | None = None
         self.command: int | None = None
         if config is None:
-            if not self.path.is_file():
+            if not self.path.exists():
                 raise DatabaseError(f"no results database {str(self.path)!r}")
+            if not self.path.is_file():
+                from gamesearch.textinput import file_kind
+
+                raise DatabaseError(f"{str(self.path)!r} is "
+                                    f"{file_kind(self.path.stat().st_mode)}, not a results "
+                                    "database; only regular files are read")
             if not is_results_db(self.path):
                 raise DatabaseError(f"{str(self.path)!r} is not a gamesearch results database "
                                     "(or it is damaged)")
-            self.con = self._connect(f"file:{self.path}?mode=ro", uri=True)
+            self.con = self._connect(_uri(self.path), uri=True)
             self.config = self._config()
             return
-        check_output(self.path, is_results_db, force, "results database",
-                     "choose another --db file")
-        fresh = not self.path.exists() or self.path.stat().st_size == 0 or force
-        if fresh and self.path.exists():
-            self.path.unlink()
-        if fresh:
+        self.path = check_output(self.path, is_results_db, force, "results database",
+                                 "choose another --db file")
+        if not self.path.exists():
             self.path.touch()
-        self.lock = hold_lock(self.path, "results database")
+        self.lock = hold_lock(self.path, "results database")  # before looking: no other run
         try:
+            # new, empty, or not ours with --force: never one of our databases
+            fresh = self.path.stat().st_size == 0 or not is_results_db(self.path)
+            if fresh:
+                self.lock.truncate(0)  # in place: the lock stays on this file
+                for extra in _sidecars(self.path):  # an old journal must not roll back into it
+                    if extra.exists():
+                        extra.unlink()
             self.con = self._connect(str(self.path))
+            self._wal()
             if fresh:
                 self._create(config)
             else:
@@ -119,6 +153,15 @@ class ResultsDB:
         except BaseException:
             self.close()
             raise
+
+    def _wal(self) -> None:
+        """WAL mode (a kill mid-commit leaves the WAL, replayed on opening) with full
+        syncs (a committed game survives a power cut too)."""
+        try:
+            self.con.execute("PRAGMA journal_mode = WAL")
+            self.con.execute("PRAGMA synchronous = FULL")
+        except sqlite3.Error as err:
+            raise DatabaseError(f"cannot open {str(self.path)!r}: {err}") from None
 
     def _connect(self, target: str, uri: bool = False) -> sqlite3.Connection:
         try:

@@ -81,12 +81,10 @@ def read_openings(game: Game, path: str | Path, start: State) -> list[list[str]]
     """The openings of a file: one per line, moves in the game's notation separated by
     spaces; ``#`` starts a comment. Each line is checked by playing it (an illegal move or
     a finished game names its line)."""
+    from gamesearch.textinput import read_text
+
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise FileFormatError(f"cannot read openings file {str(path)!r}: "
-                              f"{getattr(err, 'strerror', None) or err}") from None
+    text = read_text(path, "openings file")
     openings = []
     for number, line in enumerate(text.splitlines(), 1):
         if number > MAX_OPENING_LINES:

@@ -8,6 +8,7 @@ from typing import Any
 
 from gamesearch.entry import RecordFormat
 from gamesearch.errors import GameSearchError
+from gamesearch.records import record_file_is_ours, record_is_ours  # noqa: F401
 
 
 def formats() -> dict[str, RecordFormat]:

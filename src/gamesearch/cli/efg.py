@@ -4,14 +4,12 @@ solve with ``spe`` or ``sequence-form``)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import typer
 
 from gamesearch.cli.common import console
 from gamesearch.cli.main import app
-from gamesearch.errors import GameSearchError
 
 
 def _number(value: Any) -> str:
@@ -67,17 +65,17 @@ def efg_command(
 ) -> None:
     """Show an extensive-form game as a tree, write it as a Gambit .efg file, or solve it."""
     from gamesearch.cli.theory import _load_tree
+    from gamesearch.durable import atomic_write, check_output, check_suffix
     from gamesearch.theory.efg import write_efg
 
+    if write:  # checked before the game is built: a long build must not end in a refusal
+        check_suffix(write, (".efg",), "game file")
+        target = check_output(write, None, what="game file",
+                              remedy="not overwriting it; choose another -o name")
     game = _load_tree(source)
     if write:
-        target = Path(write)
-        if target.exists():
-            raise GameSearchError(f"{write} exists; not overwriting it")
         text = write_efg(game)
-        temp = target.with_name(target.name + ".tmp")
-        temp.write_text(text, encoding="utf-8")
-        temp.replace(target)
+        atomic_write(target, text)
         console.print(f"wrote {write} ({text.count(chr(10)) - 3} nodes)")
         return
     if solve:

@@ -266,17 +266,17 @@ class GtpSession:
         return ""
 
     def cmd_loadsgf(self, args: list[str]) -> str:
-        from pathlib import Path
-
         from gamesearch.games.go.sgf import MAX_BYTES, read_sgf
+        from gamesearch.textinput import read_input
 
         if not 1 <= len(args) <= 2 or (len(args) == 2 and not (
                 args[1].isascii() and args[1].isdigit() and len(args[1]) < 6)):
             raise GtpError("loadsgf needs a file and an optional move number")
-        path = Path(args[0])
-        if not path.is_file() or path.stat().st_size > MAX_BYTES:
-            raise GtpError("cannot load file")
-        records = read_sgf(path.read_bytes())
+        try:
+            data = read_input(args[0], "SGF file", MAX_BYTES)
+        except GameSearchError:
+            raise GtpError("cannot load file") from None
+        records = read_sgf(data)
         if not records:
             raise GtpError("cannot load file: no game")
         record = records[0]

@@ -46,10 +46,11 @@ def write_command(
     """
     from gamesearch.durable import atomic_write, check_output
     from gamesearch.games.checkers.pdn import PdnGame, result_token, write_pdn
+    from gamesearch.records import record_file_is_ours
 
     records, _ = records_of(source, "checkers")
-    check_output(out, lambda p: p.read_text(errors="replace").startswith('[Event "'),
-                 force=force, what="PDN file")
+    out = check_output(out, lambda p: record_file_is_ours("pdn", p), force=force,
+                       what="PDN file")  # only a file with our mark is replaced
     games = []
     for r in records:
         games.append(PdnGame(moves=[*r["opening"], *r["moves"]],

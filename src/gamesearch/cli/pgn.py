@@ -36,11 +36,12 @@ def write_command(
     from gamesearch.durable import atomic_write, check_output
     from gamesearch.games import load_game
     from gamesearch.games.chess.pgn import PgnRecord, result_token, write_pgn
+    from gamesearch.records import record_file_is_ours
 
     records, label = records_of(source, "chess")
     game = load_game(label)
-    check_output(out, lambda p: p.read_text(errors="replace").startswith('[Event "'),
-                 force=force, what="PGN file")
+    out = check_output(out, lambda p: record_file_is_ours("pgn", p), force=force,
+                       what="PGN file")  # only a file with our mark is replaced
     games = []
     for r in records:
         start = game.state_from_string(r["start"]) if r.get("start") else \

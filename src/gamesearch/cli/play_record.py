@@ -12,14 +12,14 @@ def check_record(path: Path, game: Any) -> Path:
     """The record file, checked before the game starts: a game with a record format, a
     writable place, and no file there that is not a record of that kind."""
     from gamesearch.catalog.game_records import looks_like, record_format
-    from gamesearch.durable import check_output
+    from gamesearch.durable import check_output, head
     from gamesearch.errors import GameSearchError
 
     try:
         _, what = record_format(game)
     except GameSearchError as error:
         raise GameSearchError(f"--record: {error}; use --json") from None
-    return check_output(path, lambda p: looks_like(game, p.read_text(errors="replace")),
+    return check_output(path, lambda p: looks_like(game, head(p).decode("utf-8", "replace")),
                         what=what, remedy="choose another name (the game is added to a "
                         "record file of its kind)")
 
@@ -29,9 +29,11 @@ def append_record(path: Path, game: Any, start: Any, moves: list[str], players: 
     """Add the game to ``path``, atomically: the old games and the new one, or the old file
     untouched."""
     from gamesearch.catalog.game_records import record_text
-    from gamesearch.durable import atomic_write
+    from gamesearch.durable import atomic_write, output_target
+    from gamesearch.textinput import read_text
 
     text = record_text(game, start, moves, players, utilities)
-    old = path.read_text() if path.exists() else ""
+    path = output_target(path, "game record")
+    old = read_text(path, "game record", fallback="latin-1") if path.exists() else ""
     joint = "\n" if game.name == "go" else "\n\n"
     atomic_write(path, (old.rstrip() + joint if old.strip() else "") + text.strip() + "\n")

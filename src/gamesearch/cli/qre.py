@@ -46,8 +46,26 @@ def _plot(lams: list[float], lines: list[tuple[str, list[float]]], title: str,
     ax.set_xlim(0, 1)
     ax.legend(fontsize="small" if len(lines) <= 8 else "x-small")
     fig.tight_layout()
-    fig.savefig(path)
+    from gamesearch.durable import PNG_MARK, atomic_writer
+
+    suffix = Path(path).suffix.lower()[1:]
+    with atomic_writer(path) as handle:  # all or nothing; never over a device or a link
+        fig.savefig(handle, format=suffix, metadata=PNG_MARK if suffix == "png" else None)
     plt.close(fig)
+
+
+PLOT_SUFFIXES = (".png", ".svg")
+"""The picture formats ``qre --plot`` writes (chosen by the extension)."""
+
+
+def check_plot(path: str) -> None:
+    """Refuse a ``--plot`` path before any work: an existing file (never overwritten), a
+    missing folder, a device or pipe, an extension other than :data:`PLOT_SUFFIXES`."""
+    from gamesearch.durable import check_output, check_suffix
+
+    check_suffix(path, PLOT_SUFFIXES, "plot")
+    check_output(path, None, what="plot", remedy="not overwriting it; choose another --plot "
+                 "name")
 
 
 def plot_branch(points: list, game, path: str) -> None:
@@ -75,6 +93,8 @@ def qre_command(
 
     if lam is not None and not lam >= 0:
         raise GameSearchError("--lambda must be a nonnegative number")
+    if plot:
+        check_plot(plot)
     if file.lower().endswith(".efg"):
         _tree_qre(file, lam, max_lambda, plot, json_out, fit)
         return
@@ -95,8 +115,6 @@ def qre_command(
         data = {"branch": [{"lambda": p.lam, "profile": p.profile} for p in points]}
         title = f"logit QRE branch, lambda 0 to {max_lambda:g} ({len(points)} steps)"
     if plot:
-        if Path(plot).exists():
-            raise GameSearchError(f"{plot} exists; not overwriting it")
         branch = points if len(points) > 1 else trace_branch(game, max(points[0].lam, 1.0))
         plot_branch(branch, game, plot)
     if json_out:
@@ -127,8 +145,6 @@ def _tree_qre(file: str, lam: float | None, max_lambda: float, plot: str | None,
     from gamesearch.theory.efg import load_efg
 
     game = load_efg(file)
-    if plot and Path(plot).exists():
-        raise GameSearchError(f"{plot} exists; not overwriting it")
     end = lam if lam is not None else max_lambda
     if not end >= 0:
         raise GameSearchError("--max-lambda must be a nonnegative number")

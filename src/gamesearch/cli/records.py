@@ -13,9 +13,11 @@ def records_of(source: Path, game: str) -> tuple[list[dict], str]:
     """Every finished game of ``source`` (seats, opening, moves, utilities, start) and the
     game's label (``go:size=7``); refused unless the games are of ``game``."""
     from gamesearch.arena.db import ResultsDB, is_results_db
+    from gamesearch.textinput import check_input
 
-    if not source.is_file():
+    if not source.exists():
         raise GameSearchError(f"no file {str(source)!r}")
+    check_input(source, "match file or results database", 1 << 40)  # regular files only
     if is_results_db(source):
         with ResultsDB(source) as db:
             label = str(db.config.get("game"))
@@ -30,9 +32,11 @@ def records_of(source: Path, game: str) -> tuple[list[dict], str]:
 
 def _match_records(path: Path) -> tuple[list[dict], str]:
     """The games of a ``gamesearch match --out`` file (JSON lines)."""
+    from gamesearch.textinput import read_input
+
     records, header = [], None
     try:
-        text = path.read_text()
+        text = read_input(path, "match file").decode("utf-8")
     except UnicodeDecodeError:
         raise GameSearchError(f"{str(path)!r} is not a gamesearch match file (not text)") \
             from None
@@ -61,13 +65,10 @@ def _match_records(path: Path) -> tuple[list[dict], str]:
 
 def read_record_text(path: Path, limit: int, what: str) -> str:
     """The text of a game-record file (PDN, PGN): one clear line when it is missing or over
-    ``limit`` bytes; Latin-1 when it is not UTF-8 (old archives often are)."""
-    if not path.is_file():
+    ``limit`` bytes (or not a regular file); Latin-1 when it is not UTF-8 (old archives
+    often are)."""
+    from gamesearch.textinput import read_text
+
+    if not path.exists():
         raise GameSearchError(f"no file {str(path)!r}")
-    if path.stat().st_size > limit:
-        raise GameSearchError(f"{str(path)!r} is {path.stat().st_size:,} bytes; {what} files "
-                              f"are read up to {limit:,}")
-    try:
-        return path.read_text()
-    except UnicodeDecodeError:
-        return path.read_text(encoding="latin-1")
+    return read_text(path, f"{what} file", limit, fallback="latin-1")

@@ -33,11 +33,12 @@ def write_command(
     from gamesearch.durable import atomic_write, check_output
     from gamesearch.games import load_game
     from gamesearch.games.go.sgf import SgfRecord, result_text, write_sgf
+    from gamesearch.records import record_file_is_ours
 
     records, label = records_of(source, "go")
     game = load_game(label)
-    check_output(out, lambda p: p.read_text(errors="replace").lstrip().startswith("(;"),
-                 force=force, what="SGF file")
+    out = check_output(out, lambda p: record_file_is_ours("sgf", p), force=force,
+                       what="SGF file")  # only a file with our mark is replaced
     texts = []
     for r in records:
         start = game.state_from_string(r["start"]) if r.get("start") else None
@@ -69,14 +70,13 @@ def read_command(
     """
     from gamesearch.games.go.notation import vertex
     from gamesearch.games.go.sgf import MAX_BYTES, read_sgf
+    from gamesearch.textinput import read_input
 
-    if not path.is_file():
+    if not path.exists():
         raise GameSearchError(f"no file {str(path)!r}")
-    if path.stat().st_size > MAX_BYTES:
-        raise GameSearchError(f"{str(path)!r} is {path.stat().st_size:,} bytes; SGF files "
-                              f"are read up to {MAX_BYTES:,}")
+    data = read_input(path, "SGF file", MAX_BYTES)
     rows = []
-    for number, record in enumerate(read_sgf(path.read_bytes()), 1):
+    for number, record in enumerate(read_sgf(data), 1):
         game, final = record.game(), record.states()[-1]
         rows.append({"game": number, "size": record.size, "komi": record.komi,
                      "black": record.players.get("black"), "white": record.players.get("white"),

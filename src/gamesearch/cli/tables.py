@@ -85,6 +85,7 @@ def build_command(
     from gamesearch.tables.build import build_tables
 
     module = _game(game_name)
+    given = folder
     folder = _folder(folder, game_name)
     if method not in ("levels", "passes"):
         raise GameSearchError(f"tables build: --method is levels or passes, not {method!r}")
@@ -101,7 +102,8 @@ def build_command(
     bar, progress = _progress_bar("compiling", len(spec.slices))
     began = time.perf_counter()
     with bar:
-        report, _, _ = build_tables(spec, folder, progress, method)
+        report, _, _ = build_tables(spec, folder, progress, method,
+                                    parents=given is None)  # the default tables/GAME
     data = {"game": game_name, "pieces": pieces, "folder": str(folder),
             "slices": len(spec.slices), "built": len(report.built),
             "loaded": len(report.loaded), "slots": spec.total_slots,

@@ -239,17 +239,21 @@ def normal_form_command(
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """A perfect-information game as a matrix of plans, with maximin, minimax, equilibria."""
-    from gamesearch.durable import check_output
+    from gamesearch.durable import check_output, check_suffix
     from gamesearch.theory.extensive import to_normal_form
     from gamesearch.theory.formats import save_normal_form
     from gamesearch.theory.pure import pure_equilibria
     from gamesearch.theory.zero_sum import maximin, minimax
 
+    target = None
+    if output:  # an existing file may be a person's own game: replaced only with --force
+        check_suffix(output, (".nfg", ".json", ".csv"), "game file")
+        target = check_output(output, None, force)
     tree_game = _load_tree(tree)
     normal = to_normal_form(tree_game, reduced=reduced)
     game = normal.game
-    if output:  # an existing file may be a person's own game: replaced only with --force
-        save_normal_form(game, check_output(output, None, force))
+    if target is not None:
+        save_normal_form(game, target)
     pure = [game.profile_name(p) for p in pure_equilibria(game)]
     data: dict[str, Any] = {
         "players": game.players,

@@ -22,9 +22,12 @@ from gamesearch.errors import GameSearchError
 
 
 def _weights_is_ours(path: Path) -> bool:
+    from gamesearch.textinput import read_input
+
     try:
-        return json.loads(path.read_text()).get("gamesearch") == "checkers-weights"
-    except (OSError, UnicodeDecodeError, ValueError, AttributeError):
+        data = read_input(path, "weights file")
+        return json.loads(data.decode("utf-8")).get("gamesearch") == "checkers-weights"
+    except (GameSearchError, UnicodeDecodeError, ValueError, AttributeError):
         return False
 
 
@@ -44,7 +47,7 @@ def train_samuel(
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """Learn checkers evaluation weights by TD-leaf self-play; Ctrl-C keeps the work."""
-    from gamesearch.durable import StopRequest, atomic_write, check_output
+    from gamesearch.durable import StopRequest, atomic_write, check_output, output_folder
     from gamesearch.engines.checkers import learn as L
     from gamesearch.learn.checkpoint import checkpoint_is_ours
 
@@ -53,9 +56,9 @@ def train_samuel(
     if not 0 < alpha < 1000:
         raise GameSearchError(f"--alpha must be in (0, 1000), got {alpha}")
     folder = Path(out)
-    if folder.exists() and not folder.is_dir():
-        raise GameSearchError(f"--out {out!r} is a file, not a folder")
-    folder.mkdir(parents=True, exist_ok=True)
+    if resume and not folder.is_dir():
+        raise GameSearchError(f"nothing to resume: {out!r} is not a folder")
+    output_folder(folder, "--out folder")
     checkpoint = folder / "checkpoint.npz"
     if checkpoint.exists() and not checkpoint_is_ours(checkpoint, L.KIND):
         raise GameSearchError(f"{str(checkpoint)!r} exists and is not a {L.KIND} checkpoint; "

@@ -116,14 +116,14 @@ class Layout:
 def _layout_from(name: str) -> Layout:
     path = Path(name)
     if path.suffix == ".lay" or path.exists():
-        if not path.is_file():
-            raise FileFormatError(f"layout file {name!r} does not exist or is not a file")
-        if path.stat().st_size > 4 * MAX_LAYOUT_CELLS:
-            raise FileFormatError(f"layout file {name!r} is too large")
+        from gamesearch.textinput import read_input
+
+        data = read_input(path, "layout file", 4 * MAX_LAYOUT_CELLS)  # regular files only
         try:
-            text = path.read_text()
-        except (OSError, UnicodeDecodeError) as err:
-            raise FileFormatError(f"cannot read layout file {name!r}: {err}") from None
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise FileFormatError(f"cannot read layout file {name!r}: not UTF-8 text") \
+                from None
         return Layout(text, name=path.stem)
     shipped = LAYOUTS / f"{name}.lay"
     if not shipped.exists():

@@ -165,13 +165,18 @@ class CFRSolver:
     def load(self, path: str | Path) -> dict[str, np.ndarray]:
         """Resume from a file written by :meth:`save` for the same game and algorithm;
         returns the ``extra`` arrays saved with it. A broken file is one clear error."""
+        from gamesearch.textinput import open_input
+
         try:
-            with np.load(path, allow_pickle=False) as data:
+            with open_input(path, "checkpoint") as handle, \
+                    np.load(handle, allow_pickle=False) as data:
                 arrays = {name: data[name] for name in data.files}
             game, plus, keys = str(arrays["game"]), bool(arrays["plus"]), list(arrays["keys"])
             regrets = np.asarray(arrays["regrets"], dtype=float)
             strategy_sum = np.asarray(arrays["strategy_sum"], dtype=float)
             iterations = int(arrays["iterations"])
+        except GameSearchError:
+            raise  # not a regular file, too large: its own line
         except Exception as err:  # noqa: BLE001 (a damaged zip raises a dozen types)
             raise GameSearchError(f"cannot read CFR checkpoint {str(path)!r} (truncated or not "
                                   f"a checkpoint: {type(err).__name__})") from None

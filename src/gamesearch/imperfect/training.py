@@ -181,10 +181,12 @@ def read_curve(path: Path) -> list[tuple[int, float]]:
     """The (iterations, exploitability) rows of a curve.csv, or [] if there is none."""
     if not path.exists():
         return []
+    from gamesearch.textinput import read_input
+
     try:
-        with open(path, newline="") as handle:
-            rows = list(csv.reader(handle))[1:]
+        text = read_input(path, "curve file").decode("utf-8")  # regular files only
+        rows = list(csv.reader(io.StringIO(text, newline="")))[1:]
         return [(int(t), float(e)) for t, e in rows]
-    except (OSError, ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError):
         raise GameSearchError(f"{str(path)!r}: not a curve file (iterations,exploitability)"
                               ) from None

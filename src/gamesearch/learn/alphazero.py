@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from gamesearch.durable import output_folder
 from gamesearch.errors import GameSearchError
 from gamesearch.game import Game, State
 from gamesearch.learn.checkpoint import load_checkpoint, open_log, save_checkpoint, sync_log
@@ -166,8 +167,7 @@ class AlphaZeroTraining:
             self.best = self.net.copy()
             self.buffer = [np.zeros((0, inputs), np.float32),
                            np.zeros((0, len(problem.actions)), np.float32), np.zeros(0)]
-            if not self.folder.exists():
-                self.folder.mkdir()
+            output_folder(self.folder, "--out folder")
         self.log = open_log(self.folder / "log.jsonl", "alphazero log",
                             force=force and not resume)
         sync_log(self.log, self.curve)

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from gamesearch.durable import MAGIC_KEY, LineLog, atomic_write, check_output, npz_kind
+from gamesearch.durable import MAGIC_KEY, LineLog, atomic_write, npz_kind, output_folder
 from gamesearch.errors import GameSearchError
 
 
@@ -32,18 +32,22 @@ def save_checkpoint(path: str | Path, kind: str, arrays: dict[str, np.ndarray],
 def load_checkpoint(path: str | Path, kind: str) -> tuple[dict[str, np.ndarray], dict]:
     """The arrays and meta of a checkpoint written by :func:`save_checkpoint` for ``kind``;
     anything else is refused with one line."""
+    from gamesearch.textinput import check_input, open_input
+
     path = Path(path)
-    if not path.is_file():
+    if not path.exists():
         raise GameSearchError(f"no checkpoint {str(path)!r} to resume from")
+    check_input(path, "checkpoint")
     found = npz_kind(path)
     if found != kind:
         raise GameSearchError(f"{str(path)!r} is not a {kind} checkpoint"
                               + (f" (it is a {found} file)" if found else ""))
     try:
-        with np.load(path, allow_pickle=False) as data:
+        with open_input(path, "checkpoint") as handle, \
+                np.load(handle, allow_pickle=False) as data:
             arrays = {k: data[k] for k in data.files if k not in (MAGIC_KEY, "meta")}
             meta = json.loads(str(data["meta"]))
-    except (OSError, ValueError, KeyError) as err:
+    except (OSError, ValueError, KeyError, EOFError) as err:
         raise GameSearchError(f"{str(path)!r}: damaged checkpoint ({err})") from None
     return arrays, meta
 
@@ -64,7 +68,8 @@ def open_log(path: str | Path, kind: str, force: bool = False) -> LineLog:
         except (ValueError, AttributeError):
             return False
 
-    return LineLog(path, header, ours, force, f"{kind} log")
+    what = kind if kind.endswith(" log") else f"{kind} log"  # not "alphazero log log"
+    return LineLog(path, header, ours, force, what)
 
 
 def sync_log(log: LineLog, records: list[dict]) -> None:
@@ -78,12 +83,6 @@ def sync_log(log: LineLog, records: list[dict]) -> None:
 def check_run_folder(folder: str | Path, resume: bool) -> Path:
     """The run's output folder: made when new; an existing checkpoint needs ``resume``."""
     folder = Path(folder)
-    if folder.exists() and not folder.is_dir():
-        raise GameSearchError(f"--out {str(folder)!r} is a file, not a folder")
-    if not folder.exists():
-        if resume:
-            raise GameSearchError(f"nothing to resume: {str(folder)!r} does not exist")
-        parent = folder.parent if str(folder.parent) else Path(".")
-        check_output(folder, None, what="folder") if not parent.is_dir() else None
-        folder.mkdir()
-    return folder
+    if not folder.exists() and resume:
+        raise GameSearchError(f"nothing to resume: {str(folder)!r} does not exist")
+    return output_folder(folder, "--out folder")

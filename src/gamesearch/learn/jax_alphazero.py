@@ -47,6 +47,7 @@ import mctx
 import numpy as np
 import optax
 
+from gamesearch.durable import output_folder
 from gamesearch.errors import GameSearchError
 from gamesearch.learn.alphazero import CHECKPOINT_KIND as WEIGHTS_KIND
 from gamesearch.learn.checkpoint import load_checkpoint, open_log, save_checkpoint, sync_log
@@ -304,8 +305,7 @@ class JaxAlphaZeroTraining:
                 raise GameSearchError(f"{str(self.folder)!r} holds a run already: add "
                                       "--resume to continue it or --force to start afresh")
             self.settings = (settings or JaxSettings()).checked(game)
-            if not self.folder.exists():
-                self.folder.mkdir()
+            output_folder(self.folder, "--out folder")
             self._start()
             if init_from is not None:
                 self._start_from(init_from)

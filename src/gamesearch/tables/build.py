@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from gamesearch.durable import OutputFileError, StopRequest, hold_folder_lock
+from gamesearch.durable import StopRequest, hold_folder_lock, output_folder
 from gamesearch.errors import GameSearchError
 from gamesearch.tables import store
 from gamesearch.tables.levels import TOO_LONG
@@ -72,18 +72,17 @@ class BuildReport:
 
 
 def build_tables(spec: TableSpec, folder: Path, progress: Progress | None = None,
-                 method: str = "levels") -> tuple[BuildReport, np.ndarray, np.ndarray]:
-    """Build (or resume) ``spec``'s tables in ``folder``; returns the report and the
-    values and distances of every slot. ``method`` is "levels" (tables/levels.py: each
+                 method: str = "levels", parents: bool = False
+                 ) -> tuple[BuildReport, np.ndarray, np.ndarray]:
+    """Build (or resume) ``spec``'s tables in ``folder`` (made when missing; its parents
+    too only with ``parents``); returns the report and the values and distances of every
+    slot. ``method`` is "levels" (tables/levels.py: each
     position's moves generated twice) or "passes" (tables/sweep.py: once a pass, the
     reference)."""
     if method not in SOLVERS:
         raise GameSearchError(f"tables: method is one of {', '.join(SOLVERS)}, not "
                               f"{method!r}")
-    folder = Path(folder)
-    if folder.exists() and not folder.is_dir():
-        raise OutputFileError(f"{str(folder)!r} is a file, not a folder for tables")
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = output_folder(Path(folder), "tables folder", parents=parents)
     lock = hold_folder_lock(folder, "tables folder")
     try:
         return _build(spec, folder, progress, SOLVERS[method])

@@ -58,9 +58,11 @@ def read_manifest(folder: Path, game: str) -> dict[str, Any]:
     path = folder / MANIFEST
     if not path.exists():
         return {"format": FORMAT, "game": game, "slices": {}}
+    from gamesearch.textinput import read_input
+
     try:
-        data = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, ValueError) as err:
+        data = json.loads(read_input(path, "table manifest").decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as err:
         raise TableFileError(f"{str(path)!r} is not a gamesearch table manifest: {err}") \
             from None
     if not isinstance(data, dict) or data.get("format") != FORMAT \

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gamesearch.durable import hold_folder_lock
+from gamesearch.durable import hold_folder_lock, output_folder
 from gamesearch.engines.backgammon.td import (
     CHECKPOINT_KIND,
     ENCODINGS,
@@ -175,10 +175,7 @@ class TDGammonTraining:
         if self.folder.exists() and not self.folder.is_dir():
             raise GameSearchError(f"{str(self.folder)!r} is a file, not a folder")
         if not self.folder.exists() and not resume:
-            if not self.folder.parent.is_dir():
-                raise GameSearchError(f"cannot make {str(self.folder)!r}: its parent folder "
-                                      "does not exist")
-            self.folder.mkdir()
+            output_folder(self.folder, "--out folder")
         if resume:
             arrays, meta = load_checkpoint(self.checkpoint, CHECKPOINT_KIND)
             self.net = ValueNetwork.from_arrays(arrays)

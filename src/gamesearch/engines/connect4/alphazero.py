@@ -127,7 +127,9 @@ def load_labelled(path: str | Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     encode = Connect4Encoder(game)
     xs, legal, scores = [], [], []
     try:
-        lines = Path(path).read_text().splitlines()
+        from gamesearch.textinput import read_text
+
+        lines = read_text(path, "positions file").splitlines()
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue

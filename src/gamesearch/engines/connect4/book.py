@@ -78,17 +78,27 @@ class OpeningBook:
     @classmethod
     def load(cls, path: str | Path) -> OpeningBook:
         """Read a book written by :meth:`save`; a broken file is named in the error."""
-        try:
-            with np.load(path) as data:
-                width, height, depth = (int(x) for x in data["meta"])
-                keys = data["keys"].astype(np.int64)
-                values = data["values"].astype(np.int8)
-        except Exception as err:  # noqa: BLE001 (a damaged zip raises a dozen types)
-            raise FileFormatError(f"opening book {str(path)!r}: {err or type(err).__name__}"
-                                  ) from None
+        from gamesearch.textinput import open_input
+
+        with open_input(path, "opening book") as handle:
+            try:
+                with np.load(handle, allow_pickle=False) as data:
+                    width, height, depth = (int(x) for x in data["meta"])
+                    keys = data["keys"].astype(np.int64)
+                    values = data["values"].astype(np.int8)
+            except Exception as err:  # noqa: BLE001 (a damaged zip raises a dozen types)
+                raise FileFormatError(f"opening book {str(path)!r}: {_why(err)}") from None
         if len(keys) != len(values) or np.any(np.diff(keys) <= 0):
             raise FileFormatError(f"opening book {str(path)!r}: keys not sorted or sizes differ")
         return cls(width, height, depth, keys, values)
+
+
+def _why(err: Exception) -> str:
+    """Why an .npz did not load, in words of ours: numpy's own message about pickled data
+    suggests loading it unsafely, which gamesearch never does with a user's file."""
+    if isinstance(err, ValueError) and "pickle" in str(err):
+        return "it holds pickled Python objects, which gamesearch never loads"
+    return str(err) or type(err).__name__
 
 
 def is_book(path: str | Path) -> bool:

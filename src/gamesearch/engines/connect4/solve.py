@@ -38,6 +38,8 @@ def session_solver(game: ConnectFour, log_table: int | None = None, book: str | 
 
     log_table = DEFAULT_LOG_TABLE if log_table is None else log_table
     check_table(log_table)
+    # a book file is read before the solver compiles: a bad one is refused at once
+    loaded = OpeningBook.load(book) if book not in (None, "", "none") else None
     key = (game.width, game.height, log_table)
     if key not in _SOLVERS:
         if notice and not is_cached(compiled(game.width, game.height, True, log_table).search):
@@ -49,7 +51,7 @@ def session_solver(game: ConnectFour, log_table: int | None = None, book: str | 
         _SOLVERS[key] = solver
     solver = _SOLVERS[key]
     if book is not None:
-        solver.set_book(OpeningBook.load(book) if book not in ("", "none") else None)
+        solver.set_book(loaded)
     return solver
 
 

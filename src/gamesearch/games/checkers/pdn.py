@@ -61,11 +61,14 @@ def _quote(text: str) -> str:
 
 
 def write_pdn(games: list[PdnGame]) -> str:
-    """The PDN text of ``games`` (moves numbered, lines under 80 characters)."""
+    """The PDN text of ``games`` (moves numbered, lines under 80 characters), each marked
+    as ours with a ``Generator`` tag (gamesearch/records.py)."""
+    from gamesearch.records import generator_tag
+
     out = []
     for g in games:
         tags = {"Event": "gamesearch", "Black": "?", "White": "?", **g.tags,
-                "Result": g.result, "GameType": GAME_TYPE}
+                "Result": g.result, "GameType": GAME_TYPE, "Generator": generator_tag()}
         if g.start:
             tags["SetUp"], tags["FEN"] = "1", g.start
         out.extend(f'[{k} "{_quote(str(v))}"]' for k, v in tags.items())

@@ -57,13 +57,17 @@ def result_token(utilities: list[float] | None) -> str:
 
 
 def write_pgn(records: list[PgnRecord]) -> str:
-    """The games as one PGN text (a blank line between games)."""
+    """The games as one PGN text (a blank line between games), each marked as ours with a
+    ``Generator`` tag (gamesearch/records.py)."""
+    from gamesearch.records import generator_tag
+
     texts = []
     for record in records:
         game = chess.pgn.Game()
         for tag, value in record.tags.items():
             game.headers[tag] = value
         game.headers["Result"] = record.result
+        game.headers["Generator"] = generator_tag()  # the mark of a file we wrote
         board = chess.Board(record.start) if record.start else chess.Board()
         if record.start:
             game.setup(board)

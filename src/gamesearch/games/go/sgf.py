@@ -142,11 +142,16 @@ def _read_game(tree) -> SgfRecord:
 
 
 def write_sgf(record: SgfRecord) -> str:
-    """The SGF text of ``record`` (FF[4], the main line only)."""
+    """The SGF text of ``record`` (FF[4], the main line only), marked as ours by its
+    application property ``AP[gamesearch:VERSION]`` (gamesearch/records.py)."""
     from sgfmill import sgf
+
+    from gamesearch import __version__
+    from gamesearch.records import GENERATOR
 
     game = sgf.Sgf_game(size=record.size)
     root = game.get_root()
+    root.set("AP", (GENERATOR, __version__))
     root.set("KM", record.komi)
     root.set("RU", "Tromp-Taylor")
     for key, colour in (("black", "PB"), ("white", "PW")):
