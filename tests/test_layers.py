@@ -67,3 +67,43 @@ def test_a_new_crossing_is_caught(copy: Path, module: str, line: str, contract: 
     assert run.returncode != 0
     broken = [ln for ln in run.stdout.splitlines() if ln.endswith(" BROKEN")]
     assert [ln for ln in broken if ln.startswith(contract)], run.stdout[-3000:]
+
+
+# --- one home per game: no game's name in the faces, the catalog or the algorithms ----------
+
+NAME_FREE = ["cli", "web", "catalog", "agents", "arena", "search", "imperfect", "theory",
+             "learn", "tables", "kernels", "outside"]
+"""Packages that look games up (entries) and never name one."""
+STILL_NAMING = {
+    "cli/connect4.py": "the analyze and book commands of Connect Four's solver",
+    "cli/core.py": "solve's --plot draws Pig's policy",
+    "cli/train_learn.py": "train td (backgammon) and train alphazero (connect4)",
+    "cli/train_samuel.py": "train samuel (checkers)",
+    "cli/train_az_jax.py": "train alphazero-jax (connect4)",
+}
+"""Game-specific commands not yet declared by their engines (issue #37 goes on): the list
+may only shrink; the test fails when a file here names no game any more."""
+
+
+def test_faces_catalog_and_algorithms_name_no_game() -> None:
+    """A game's name as a string appears only in its own packages (games/<g>, engines/<g>),
+    so a new game changes nothing in cli/, web/, catalog/ or an algorithm package. "tree"
+    (the tree lab) and "pacman" (a command) are ordinary words there, and names of two
+    letters are too short to tell."""
+    import ast
+
+    from gamesearch.games import entries
+
+    names = {e.name for e in entries() if len(e.name) > 2} - {"tree", "pacman"}
+    hits: dict[str, list[str]] = {}
+    for package in NAME_FREE:
+        for path in sorted((PACKAGE / package).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            found = [f"{n.lineno}:{n.value}" for n in ast.walk(tree)
+                     if isinstance(n, ast.Constant) and n.value in names]
+            if found:
+                hits[str(path.relative_to(PACKAGE))] = found
+    unexpected = {f: h for f, h in hits.items() if f not in STILL_NAMING}
+    assert not unexpected, f"game names outside the games' own packages: {unexpected}"
+    cleaned = sorted(set(STILL_NAMING) - set(hits))
+    assert not cleaned, f"these no longer name a game: remove them from STILL_NAMING: {cleaned}"

@@ -77,6 +77,8 @@ class RecordFormat:
     ``end``), the two players' names, ``utilities`` None while unfinished."""
     looks_like: Callable[[str], bool]
     """Whether a text reads as a file of this format (for appending to one of ours)."""
+    separator: str = "\n\n"
+    """What stands between two games of one file."""
 
 
 WarmupStep = tuple[str, Callable[[], object]]
@@ -126,6 +128,9 @@ class GameEntry:
     judge: Callable[[int], Any] | None = None
     """``judge(after) -> judge``: a tournament judge (``--judge N``) that rules from
     ``after`` plies on: ``judge(game, state, ply) -> utilities or None``."""
+    tables: str | None = None
+    """The module of the game's endgame tables (``table_spec``, ``estimate``, ``Tables``,
+    ``random_positions``...) for ``gamesearch tables``, by its dotted name."""
     tables_probe: Callable[[str], Callable[[Any], Any]] | None = None
     """``tables_probe(folder) -> probe``: the endgame tables built in ``folder``, as
     ``probe(state) -> (value, distance)`` or None where they do not hold the position (the

@@ -18,6 +18,14 @@ def formats() -> dict[str, RecordFormat]:
     return {entry.name: entry.record for entry in entries() if entry.record is not None}
 
 
+def game_of_format(suffix: str) -> str:
+    """The name of the game whose records are ``suffix`` files (``pgn``: chess)."""
+    for name, record in formats().items():
+        if record.suffix == suffix:
+            return name
+    raise GameSearchError(f"no game keeps its records as {suffix.upper()}")
+
+
 def record_format(game: Any) -> tuple[str, str]:
     """(suffix, name) of the game's record format; GameSearchError for a game without one."""
     known = formats()

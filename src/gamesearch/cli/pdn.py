@@ -44,11 +44,12 @@ def write_command(
 
     gamesearch pdn write games.jsonl games.pdn
     """
+    from gamesearch.catalog.game_records import game_of_format
     from gamesearch.durable import atomic_write, check_output
     from gamesearch.games.checkers.pdn import PdnGame, result_token, write_pdn
     from gamesearch.records import record_file_is_ours
 
-    records, _ = records_of(source, "checkers")
+    records, _ = records_of(source, game_of_format("pdn"))
     out = check_output(out, lambda p: record_file_is_ours("pdn", p), force=force,
                        what="PDN file")  # only a file with our mark is replaced
     games = []

@@ -33,12 +33,13 @@ def write_command(
     """
     import chess
 
+    from gamesearch.catalog.game_records import game_of_format
     from gamesearch.durable import atomic_write, check_output
     from gamesearch.games import load_game
     from gamesearch.games.chess.pgn import PgnRecord, result_token, write_pgn
     from gamesearch.records import record_file_is_ours
 
-    records, label = records_of(source, "chess")
+    records, label = records_of(source, game_of_format("pgn"))
     game = load_game(label)
     out = check_output(out, lambda p: record_file_is_ours("pgn", p), force=force,
                        what="PGN file")  # only a file with our mark is replaced

@@ -35,5 +35,7 @@ def append_record(path: Path, game: Any, start: Any, moves: list[str], players: 
     text = record_text(game, start, moves, players, utilities)
     path = output_target(path, "game record")
     old = read_text(path, "game record", fallback="latin-1") if path.exists() else ""
-    joint = "\n" if game.name == "go" else "\n\n"
+    from gamesearch.catalog.game_records import formats
+
+    joint = formats()[game.name].separator
     atomic_write(path, (old.rstrip() + joint if old.strip() else "") + text.strip() + "\n")

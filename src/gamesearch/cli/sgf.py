@@ -30,12 +30,13 @@ def write_command(
 
     gamesearch sgf write games.jsonl games.sgf
     """
+    from gamesearch.catalog.game_records import game_of_format
     from gamesearch.durable import atomic_write, check_output
     from gamesearch.games import load_game
     from gamesearch.games.go.sgf import SgfRecord, result_text, write_sgf
     from gamesearch.records import record_file_is_ours
 
-    records, label = records_of(source, "go")
+    records, label = records_of(source, game_of_format("sgf"))
     game = load_game(label)
     out = check_output(out, lambda p: record_file_is_ours("sgf", p), force=force,
                        what="SGF file")  # only a file with our mark is replaced

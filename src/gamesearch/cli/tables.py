@@ -20,9 +20,12 @@ from gamesearch.errors import GameSearchError
 tables_app = typer.Typer(help="Endgame databases by retrograde analysis (checkers, chess).",
                          no_args_is_help=True)
 app.add_typer(tables_app, name="tables")
-GAMES = {"checkers": "gamesearch.engines.checkers.tables",
-         "chess": "gamesearch.engines.chess.tables"}
-"""Each game's tables module: ``table_spec``, ``estimate``, ``Tables`` (the catalog)."""
+def _games() -> dict[str, str]:
+    """Each game with endgame tables: its tables module (``table_spec``, ``estimate``,
+    ``Tables``), as its entry names it."""
+    from gamesearch.games import entries
+
+    return {entry.name: entry.tables for entry in entries() if entry.tables is not None}
 
 
 def _progress_bar(first: str, total: int) -> tuple[Any, Callable[[str, int, int], None]]:
@@ -44,11 +47,12 @@ MEMORY_CAP = 16 * 2**30
 
 
 def _game(name: str) -> Any:
-    """The game's tables module (catalog), or one clear error."""
-    if name not in GAMES:
+    """The game's tables module (its entry names it), or one clear error."""
+    games = _games()
+    if name not in games:
         raise GameSearchError(f"tables: no endgame databases for {name!r}; games: "
-                              f"{', '.join(GAMES)}")
-    return importlib.import_module(GAMES[name])
+                              f"{', '.join(games)}")
+    return importlib.import_module(games[name])
 
 
 def _folder(folder: Path | None, game: str) -> Path:

@@ -79,6 +79,7 @@ ENTRY = GameEntry(
     defaults=("checkers-engine:time=1",),
     warmups=_warmups,
     record=RecordFormat("pdn", "PDN file", _write_pdn, lambda text: text.startswith("[")),
+    tables="gamesearch.engines.checkers.tables",
     tables_probe=_tables_probe,
     verdict=VerdictPolicy(refuse=lambda game, state: (
         "no exact verdict from this position: checkers is too deep for a search here (from "

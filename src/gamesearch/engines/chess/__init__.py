@@ -95,6 +95,7 @@ ENTRY = GameEntry(
     defaults=("chess-engine:time=1",),
     warmups=_warmups,
     record=RecordFormat("pgn", "PGN file", _write_pgn, lambda text: text.startswith("[")),
+    tables="gamesearch.engines.chess.tables",
     tables_probe=_tables_probe,
     verdict=VerdictPolicy(refuse=lambda game, state: "chess is not solved: no exact verdict "
                           "(the engine's evaluation is its guess)"),

@@ -78,7 +78,8 @@ ENTRY = GameEntry(
     ),
     defaults=("go-mcts:time=1",),
     warmups=_warmups,
-    record=RecordFormat("sgf", "SGF file", _write_sgf, lambda text: text.startswith("(;")),
+    record=RecordFormat("sgf", "SGF file", _write_sgf, lambda text: text.startswith("(;"),
+                        separator="\n"),
     verdict=VerdictPolicy(refuse=lambda game, state: None if game.size <= 3 else (
         "no exact verdict: Go is solved by search only on the smallest boards (use size=2 "
         "or 3)")),
