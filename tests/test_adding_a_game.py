@@ -1,20 +1,28 @@
-"""docs/ADDING_A_GAME.md stays true: its code is tests/bachet_example.py, its sessions run,
-and the example game plays Bachet's game as the theory says."""
+"""docs/ADDING_A_GAME.md stays true: its code is the example package's (examples/
+gamesearch-bachet: rules.py and engine.py), its sessions run, and the example game plays
+Bachet's game as the theory says."""
 
 from __future__ import annotations
 
 import doctest
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
-from bachet_example import Bachet
 from gamesearch.search import alphabeta
 
 ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "examples" / "gamesearch-bachet" / "src"
+sys.path.insert(0, str(PACKAGE))  # the example's modules, importable without installing
+
+from gamesearch_bachet.engine import bachet_value  # noqa: E402
+from gamesearch_bachet.rules import Bachet  # noqa: E402
+
 PAGE = (ROOT / "docs" / "ADDING_A_GAME.md").read_text(encoding="utf-8")
-EXAMPLE = (Path(__file__).parent / "bachet_example.py").read_text(encoding="utf-8")
+EXAMPLE = "\n".join((PACKAGE / "gamesearch_bachet" / name).read_text(encoding="utf-8")
+                    for name in ("rules.py", "engine.py"))
 
 
 def blocks(language: str) -> list[str]:
@@ -46,6 +54,7 @@ def test_multiples_of_max_take_plus_one_are_lost_for_the_mover(max_take: int) ->
         assert result.value == (-1 if sticks % (max_take + 1) == 0 else 1), sticks
         if result.value == 1:
             assert (sticks - result.action) % (max_take + 1) == 0
+        assert bachet_value(sticks, max_take)[0] == result.value  # the engine's theory
 
 
 def test_bad_parameters_are_one_clear_line() -> None:

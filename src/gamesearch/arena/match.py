@@ -294,7 +294,7 @@ def _fresh(agent: Agent, spec: str, seed: int | None, stream: int) -> Agent:
     were given none get one per game, so every game is reproducible (also after resuming)."""
     name, params = parse_spec(spec)
     if seed is not None and "seed" not in params and name in AGENTS:
-        factory = AGENTS[name][0]
+        factory = AGENTS[name].factory
         if "seed" in inspect.signature(factory).parameters:
             return make_agent(spec, seed=seed * 1_000_003 + stream)
     agent.reset()

@@ -218,7 +218,7 @@ def _agent(spec: str, task: GameTask, stream: int) -> Agent:
     kind takes one; given the move time when it accepts one and sets no limit itself."""
     name, params = parse_spec(spec)
     extra: dict[str, Any] = {}
-    factory = AGENTS[name][0] if name in AGENTS else None
+    factory = AGENTS[name].factory if name in AGENTS else None
     accepted = inspect.signature(factory).parameters if factory is not None else {}
     if task.seed is not None and "seed" not in params and "seed" in accepted:
         extra["seed"] = task.seed * 1_000_003 + stream

@@ -62,7 +62,7 @@ def agents_command(
 
     games = _default_games(game_name)
     rows = []
-    for name, (factory, summary) in sorted(AGENTS.items()):
+    for name, (factory, summary, *_) in sorted(AGENTS.items()):
         fits = fitting_games(name, games)
         if game_name and not fits:
             continue

@@ -141,7 +141,7 @@ def _seeded_agent(spec: str, seed: int | None, seat: int):
 
     name, params = parse_spec(spec)
     if seed is not None and "seed" not in params and name in AGENTS \
-            and "seed" in inspect.signature(AGENTS[name][0]).parameters:
+            and "seed" in inspect.signature(AGENTS[name].factory).parameters:
         return make_agent(spec, seed=seed * 1_000_003 + seat)
     return make_agent(spec)
 

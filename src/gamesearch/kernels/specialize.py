@@ -22,10 +22,13 @@ from typing import Any
 
 
 def source_tag(*modules_or_funcs: Any) -> str:
-    """A short hash of source code: part of the cache name, so editing a game's primitives
-    gives its specialized kernels a new cache entry."""
+    """A short hash of source code and of the modules it lives in: part of the cache name, so
+    editing a game's primitives, or moving them to another module (numba's cached code
+    refers to its module by name), gives its specialized kernels a new cache entry."""
     digest = hashlib.sha1()
     for item in modules_or_funcs:
+        digest.update(str(getattr(item, "__module__", None) or getattr(item, "__name__", ""))
+                      .encode())
         try:
             digest.update(inspect.getsource(item).encode())
         except (OSError, TypeError):

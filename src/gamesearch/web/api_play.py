@@ -85,8 +85,8 @@ async def agents(request: Request) -> dict:
 
     from gamesearch.agents import AGENTS
 
-    return {"agents": [{"name": n, "summary": AGENTS[n][1],
-                        "params": list(inspect.signature(AGENTS[n][0]).parameters)}
+    return {"agents": [{"name": n, "summary": AGENTS[n].summary,
+                        "params": list(inspect.signature(AGENTS[n].factory).parameters)}
                        for n in validate.offered_agents(request.app.state.programs)],
             "programs": sorted(request.app.state.programs)}
 

@@ -122,7 +122,7 @@ def timed_agent(spec: str, seconds: float) -> Any:
     from gamesearch.spec import parse_spec
 
     name, params = parse_spec(spec)
-    factory = AGENTS[name][0]
+    factory = AGENTS[name].factory
     if "time" not in inspect.signature(factory).parameters:
         return make_agent(spec)
     own = float(params["time"]) if "time" in params else math.inf

@@ -1,7 +1,8 @@
-"""The worked example of docs/ADDING_A_GAME.md, as a module the tests import.
+"""The rules of Bachet's game: the worked example of docs/ADDING_A_GAME.md.
 
 tests/test_adding_a_game.py checks that every code block of that page is a part of this
-file, so the page shows code that runs and passes check_game and check_kernel.
+file or of engine.py, so the page shows code that runs and passes check_game and
+check_kernel.
 """
 
 from __future__ import annotations

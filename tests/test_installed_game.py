@@ -1,0 +1,98 @@
+"""A game from an installed package is as good as a built-in one (issue #37): the example
+package examples/gamesearch-bachet, installed into a folder of its own, is listed, solved,
+played in a match and answered by the web API's move endpoint, through the entry-point
+group ``gamesearch.games`` alone.
+
+Facts from outside: in Bachet's game (take 1-3 sticks, the last one wins) a pile that is a
+multiple of 4 is lost for the player to move (Winning Ways, ch. 4): 20 sticks are lost, 21
+are won by taking 1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "gamesearch-bachet"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example package installed (pip, no network, no build isolation) into a folder
+    that only the subprocesses below put on their path."""
+    target = tmp_path_factory.mktemp("site")
+    build = tmp_path_factory.mktemp("build")
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+         "--no-build-isolation", "--target", str(target), str(EXAMPLE)],
+        capture_output=True, text=True, timeout=300, cwd=build)
+    if done.returncode != 0:
+        pytest.skip(f"pip could not install the example package here: {done.stderr[-300:]}")
+    assert any(target.glob("gamesearch_bachet-*.dist-info/entry_points.txt"))
+    return target
+
+
+def run(site: Path, *args: str, code: str | None = None) -> subprocess.CompletedProcess:
+    """``gamesearch ARGS`` (or a Python snippet) with the example's folder on the path."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT / "src")])}
+    command = [sys.executable, "-c", code] if code else \
+        [sys.executable, "-m", "gamesearch", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+
+
+def test_the_installed_game_is_listed(site: Path) -> None:
+    listed = run(site, "games", "--json")
+    assert listed.returncode == 0, listed.stderr
+    names = [g["name"] for g in json.loads(listed.stdout)["games"]]
+    assert "bachet" in names and "chess" in names  # beside the built-in games
+    agents = run(site, "agents", "bachet")
+    assert agents.returncode == 0 and "bachet-perfect" in agents.stdout
+
+
+def test_the_installed_game_is_solved_by_its_own_solver(site: Path) -> None:
+    lost = json.loads(run(site, "solve", "bachet", "--sticks", "20", "--json").stdout)
+    won = json.loads(run(site, "solve", "bachet", "--json").stdout)
+    assert lost["value"] == -1 and lost["best_move"] is None
+    assert won["value"] == 1 and won["best_move"] == 1
+    bad = run(site, "solve", "bachet", "--sticks", "5000")
+    assert bad.returncode == 2 and "sticks" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_installed_game_plays_a_match(site: Path) -> None:
+    """Its own perfect agent against random: it wins every game it starts from 21 sticks
+    (a won pile), and the match refuses its agent for another game."""
+    done = run(site, "match", "bachet", "bachet-perfect", "random", "--games", "6",
+               "--seed", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["games"] == 6 and report["wins"] >= 3  # every game it opens is won
+    refused = run(site, "match", "tictactoe", "bachet-perfect", "random", "--games", "2")
+    assert refused.returncode == 2 and "plays bachet only" in refused.stderr
+
+
+def test_the_web_api_answers_the_installed_game(site: Path) -> None:
+    code = textwrap.dedent("""
+        import json
+        from fastapi.testclient import TestClient
+        from gamesearch.web.app import create_app
+
+        with TestClient(create_app(workers=1, warm=False)) as client:
+            games = [g["name"] for g in client.get("/api/games").json()["games"]]
+            seats = client.get("/api/seats", params={"game": "bachet"}).json()["seats"]
+            move = client.post("/api/move", json={"game": "bachet:sticks=21", "moves": [],
+                                                  "agent": seats[0]["default"]}).json()
+            print(json.dumps({"games": games, "default": seats[0]["default"], "move": move}))
+    """)
+    pytest.importorskip("fastapi")
+    done = run(site, code=code)
+    assert done.returncode == 0, done.stderr[-2000:]
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    assert "bachet" in answer["games"] and answer["default"] == "bachet-perfect"
+    assert answer["move"]["move"] == "1" and answer["move"]["source"] == "search"
