@@ -393,4 +393,4 @@ def expectiminimax_kernel(game, s: BackgammonState, depth: int = 2,
     stats = SearchStats(nodes=int(counts[0]), leaves=int(counts[1]), cutoffs=int(counts[2]),
                         depth=depth, seconds=clock.elapsed())
     stats.extra["kernel"] = "numba"
-    return SearchResult(value, action, [action], stats)
+    return SearchResult(value, action, [action], stats, pov=game.to_move(s))

@@ -67,4 +67,5 @@ class DeterminizationAgent(Agent):
         values, solved = determinized_values(game, state, self.samples, self.rng)
         action = max(legal, key=lambda a: values[a])
         stats = SearchStats(iterations=solved, seconds=time.perf_counter() - start)
-        return SearchResult(values[action], action, [action], stats, values)
+        return SearchResult(values[action], action, [action], stats, values,
+                            pov=game.to_move(state))

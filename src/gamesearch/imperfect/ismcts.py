@@ -89,7 +89,7 @@ def ismcts(game: Game, state: State, iterations: int = 1000, c: float = 0.7,
                         seconds=time.perf_counter() - start)
     values = {n.action: scale * n.reward / n.visits for n in root.children.values()}
     return SearchResult(scale * best.reward / best.visits, best.action, [best.action], stats,
-                        values)
+                        values, pov=best.player)
 
 
 class ISMCTSAgent(Agent):

@@ -127,7 +127,7 @@ def _root_search(search: _Expectation, state: State, depth: int | None) -> Searc
     if game.is_terminal(state) or game.to_move(state) == CHANCE or limit <= 0:
         value, _ = search.value(state, limit)
         stats.seconds = clock.elapsed()
-        return SearchResult(value, None, [], stats)
+        return SearchResult(value, None, [], stats, pov=search.root)
     stats.nodes += 1
     if search.trace:
         search.trace("enter", state, player=search.root)
@@ -142,7 +142,7 @@ def _root_search(search: _Expectation, state: State, depth: int | None) -> Searc
         search.trace("exit", state, value=best)
     stats.depth = limit if depth is not None else len(pv)
     stats.seconds = clock.elapsed()
-    return SearchResult(best, pv[0], pv, stats, action_values)
+    return SearchResult(best, pv[0], pv, stats, action_values, pov=search.root)
 
 
 def _root_player(game: Game, state: State, player: int | None) -> int:
@@ -296,7 +296,7 @@ class StarSearch:
         if game.is_terminal(state) or game.to_move(state) == CHANCE or limit <= 0:
             value = self.value(state, limit, self.lo, self.hi)
             stats.seconds = clock.elapsed()
-            return SearchResult(value, None, [], stats)
+            return SearchResult(value, None, [], stats, pov=self.root)
         stats.nodes += 1
         if self.trace:
             self.trace("enter", state, player=self.root)
@@ -312,7 +312,7 @@ class StarSearch:
             self.trace("exit", state, value=best)
         stats.depth = limit if depth is not None else 1
         stats.seconds = clock.elapsed()
-        return SearchResult(best, best_action, [best_action], stats)
+        return SearchResult(best, best_action, [best_action], stats, pov=self.root)
 
     def _actions(self, s: State) -> list:
         actions = list(self.game.actions(s))

@@ -49,13 +49,15 @@ class PerfectAgent(Agent):
                 scores[column] = -solver.solve(game.result(state, column), self.weak).score
                 if scores[column] == best:
                     return SearchResult(best, column, [column], stats(),
-                                        action_values=scores)
+                                        action_values=scores, pov=game.to_move(state),
+                                        exact=True)
             raise AssertionError(f"no child keeps the score {best}")  # the solver is wrong
         scores = analyze(game, state, self.weak, solver)
         best = max(scores.values())
         choices = [c for c in game.order_actions(state, list(scores)) if scores[c] == best]
         action = self.rng.choice(choices)
-        return SearchResult(best, action, [action], stats(), action_values=scores)
+        return SearchResult(best, action, [action], stats(), action_values=scores,
+                            pov=game.to_move(state), exact=True)
 
 
 def solver_agent(weak: bool = False, seed: int | None = None) -> Agent:

@@ -281,7 +281,8 @@ class OthelloAgent(Agent):
         actions = game.actions(state)
         if actions == [-1]:
             return SearchResult(None, -1, [-1], SearchStats())
-        if state[0].count("-") <= self.solve_at:
+        solved = state[0].count("-") <= self.solve_at
+        if solved:
             value, move, nodes = S.solve_position(int(me), int(opp))
             reached = state[0].count("-")  # to the end of the game
         else:
@@ -291,4 +292,5 @@ class OthelloAgent(Agent):
         stats = SearchStats()
         stats.nodes, stats.depth = nodes, reached
         stats.seconds = time.perf_counter() - began
-        return SearchResult(value, action, [action], stats)
+        return SearchResult(value, action, [action], stats, pov=game.to_move(state),
+                            exact=solved)

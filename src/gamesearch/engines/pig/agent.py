@@ -61,7 +61,7 @@ class PigOptimalAgent(Agent):
         i, j = state.scores[state.player], state.scores[1 - state.player]
         action = ROLL if solution.should_roll(i, j, state.turn_total) else HOLD
         p = solution.win_probability(i, j, state.turn_total)
-        return SearchResult(2 * p - 1, action, [action], SearchStats())
+        return SearchResult(2 * p - 1, action, [action], SearchStats(), pov=state.player)
 
     def reset(self) -> None:
         """The table is kept: it does not depend on the game played."""
