@@ -10,7 +10,8 @@ state that is a tuple of int64, copied on every move: copy-make, no allocation):
 ``is_terminal(s)``     the terminal test
 ``terminal_value(s)``  the utility of a terminal state for the player to move
 ``evaluate(s)``        a heuristic value for the player to move (same scale)
-``to_move(s)``         0 or 1
+``to_move(s)``         0 or 1: the player to move (turns need not alternate: a
+                       player may move twice, as in Dots and Boxes)
 ``key(s)``             a 64-bit hash of the state, unique or nearly so
 =====================  ==========================================================
 
@@ -76,6 +77,25 @@ class GameKernel:
     def negamax(self) -> types.SimpleNamespace:
         """The generic negamax templates compiled for this game."""
         return self._specialized("negamax")
+
+    def exact_value(self, state: Any, nodes: int = 20_000) -> float | None:
+        """The compiled negamax's value of the kernel state ``state`` for the player to move,
+        searched to the end of the game within ``nodes`` nodes (no table); None where it
+        did not finish. check_kernel compares it with the rules' own exact value."""
+        import numpy as np
+
+        from gamesearch.kernels.negamax import ABORTED, N_STATS, NODE_LIMIT, PROVEN_DEPTH, UNPROVEN
+        from gamesearch.kernels.search import MAX_PLY, KernelTable
+
+        stats = np.zeros(N_STATS, np.int64)
+        stats[NODE_LIMIT] = nodes
+        moves = np.zeros((MAX_PLY, max(self.max_actions, 1)), np.int64)
+        value = self.negamax.negamax(state, PROVEN_DEPTH - 1, -np.inf, np.inf, 0, False, False,
+                                     *KernelTable(0.001).arrays(), moves, stats,
+                                     np.zeros(1, np.int64))
+        if stats[ABORTED] or stats[UNPROVEN]:
+            return None
+        return float(value)
 
     @property
     def mcts(self) -> types.SimpleNamespace:

@@ -2,9 +2,11 @@
 
 These are plain Python functions; :func:`gamesearch.kernels.specialize.specialize` compiles a
 copy per game with the game's primitives bound to the names used here (``legal``, ``play``,
-``is_terminal``, ``terminal_value``, ``evaluate``, ``key``, ``MAX_ACTIONS``). See
+``is_terminal``, ``terminal_value``, ``evaluate``, ``to_move``, ``key``, ``MAX_ACTIONS``). See
 docs/KERNELS.md for the contract. Values are for the player to move (negamax), which is the
-alpha-beta value from the root player's viewpoint at the root.
+alpha-beta value from the root player's viewpoint at the root. Turns need not alternate: a
+child with the same player to move (an extra turn) is searched with the same window and
+its value kept, not negated.
 
 The transposition table is five numpy arrays of one fixed size (a power of two, set from a
 memory cap by :func:`gamesearch.kernels.search.table_entries`): full 64-bit keys, values,
@@ -98,18 +100,29 @@ def negamax(s, depth, alpha, beta, ply, use_tt, pvs, tt_keys, tt_vals, tt_depth,
                 break
     best = -np.inf
     best_move = moves[0]
+    mover = to_move(s)  # noqa: F821
     for i in range(n):
         child = play(s, moves[i])  # noqa: F821
+        # A child with the same player to move (an extra turn, as in Dots and Boxes) keeps
+        # the window and the value's sign; otherwise both flip (negamax).
+        sign = 1.0 if to_move(child) == mover else -1.0  # noqa: F821
+        lo, hi = (alpha, beta) if sign > 0 else (-beta, -alpha)
         if i == 0 or not pvs:
-            v = -negamax(child, depth - 1, -beta, -alpha, ply + 1, use_tt, pvs, tt_keys, tt_vals,
-                         tt_depth, tt_flag, tt_move, moves_buf, stats, root_move)
+            v = sign * negamax(child, depth - 1, lo, hi, ply + 1, use_tt, pvs, tt_keys,
+                               tt_vals, tt_depth, tt_flag, tt_move, moves_buf, stats, root_move)
         else:
-            v = -negamax(child, depth - 1, -np.nextafter(alpha, np.inf), -alpha, ply + 1,
-                         use_tt, pvs, tt_keys, tt_vals, tt_depth, tt_flag, tt_move, moves_buf,
-                         stats, root_move)
+            # a null window just above alpha, from the child's mover's viewpoint
+            if sign > 0:
+                lo, hi = alpha, np.nextafter(alpha, np.inf)
+            else:
+                lo, hi = -np.nextafter(alpha, np.inf), -alpha
+            v = sign * negamax(child, depth - 1, lo, hi, ply + 1, use_tt, pvs, tt_keys,
+                               tt_vals, tt_depth, tt_flag, tt_move, moves_buf, stats, root_move)
             if alpha < v < beta:
-                v = -negamax(child, depth - 1, -beta, -alpha, ply + 1, use_tt, pvs, tt_keys,
-                             tt_vals, tt_depth, tt_flag, tt_move, moves_buf, stats, root_move)
+                lo, hi = (alpha, beta) if sign > 0 else (-beta, -alpha)
+                v = sign * negamax(child, depth - 1, lo, hi, ply + 1, use_tt, pvs, tt_keys,
+                                   tt_vals, tt_depth, tt_flag, tt_move, moves_buf, stats,
+                                   root_move)
         if stats[ABORTED]:  # out of time: unwind without storing anything
             return 0.0
         if v > best:

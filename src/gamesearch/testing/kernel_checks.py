@@ -17,6 +17,10 @@ must agree with the rules on it. The checks (each failure raises
                            player to move (within ``evaluation_tolerance``; None: not compared)
 ``kernel-keys``            ``key`` is stable, and positions the rules tell apart (by
                            ``state_key`` where the game has one) get different keys
+``kernel-search``          near the end of play-outs, the kernel's compiled search
+                           (``exact_value``, where the kernel has one) gives the rules' exact
+                           value: a search that assumed turns alternate fails here on a game
+                           where a player moves twice
 
 Chance nodes are walked through but not compared: the kernel contract has none. The kernel's
 primitives may be compiled (numba) or plain Python functions: both are called the same way.
@@ -73,6 +77,27 @@ class KernelChecker:
                 lambda: f"encode gave {k!r}, then {again!r} for an equal state")
         self.ok("kernel-encode")
         return k
+
+    def search(self, trail: Trail) -> None:
+        """The compiled search against the rules' exact value, at the last positions of the
+        play-out that just ended (each searched with a node budget; past it, left out)."""
+        states = list(trail.states)
+        for back in range(2, min(SEARCH_PLIES, len(states)) + 1):
+            s = states[-back]
+            if self.game.to_move(s) == CHANCE:
+                continue
+            expected = rules_value(self.game, s)
+            if expected is None:
+                continue
+            with trail.guard("kernel-search", "the kernel's exact_value(encode(s))"):
+                found = self.kernel.exact_value(self.kernel.encode(s), SEARCH_NODES)
+            if found is None:
+                continue
+            require(trail, "kernel-search", abs(found - expected) <= 1e-9,
+                    lambda found=found, expected=expected, back=back: (
+                        f"the compiled search values the position {found!r} for the player "
+                        f"to move, the rules {expected!r} ({len(states) - back} moves in)"))
+            self.ok("kernel-search")
 
     def position(self, s: Hashable) -> None:
         """Every kernel check that applies to ``s`` (chance nodes are skipped)."""
@@ -161,6 +186,54 @@ class KernelChecker:
         self.ok("kernel-keys")
 
 
+SEARCH_PLAYOUTS = 6
+"""Play-outs whose last positions the search check solves."""
+SEARCH_PLIES = 8
+"""How many positions before each of those play-outs' ends it solves."""
+SEARCH_NODES = 20_000
+"""The node budget of each exact search (readable and compiled); a position past it is
+left out."""
+
+
+def _searchable(kernel: Any) -> bool:
+    """A kernel whose generic search can run: compiled primitives (numba dispatchers) and an
+    ``exact_value``; plain-Python primitives (a kernel being written) are checked without."""
+    return hasattr(kernel, "exact_value") and all(
+        hasattr(getattr(kernel.primitives, name, None), "py_func") for name in ("legal", "play"))
+
+
+class _Budget(Exception):
+    """The readable exact search ran past its node budget."""
+
+
+def rules_value(game: Any, state: Any, nodes: int = SEARCH_NODES) -> float | None:
+    """The exact value of ``state`` for its player to move by the rules alone (negamax over
+    the protocol, a child with the same player to move not negated), or None past ``nodes``
+    nodes or at a chance node."""
+    count = [0]
+
+    def value(s: Any) -> float:
+        count[0] += 1
+        if count[0] > nodes:
+            raise _Budget
+        mover = game.to_move(s)
+        if game.is_terminal(s):
+            return float(game.utilities(s)[mover])
+        if mover == CHANCE:
+            raise _Budget
+        best = -math.inf
+        for a in game.actions(s):
+            child = game.result(s, a)
+            v = value(child)
+            best = max(best, v if game.to_move(child) == mover else -v)
+        return best
+
+    try:
+        return value(state)
+    except _Budget:
+        return None
+
+
 def check_kernel(game: Any, kernel: Any, *, playouts: int = 30, seed: int = 0,
                  max_moves: int = 10_000,
                  evaluation_tolerance: float | None = 1e-9) -> CheckReport:
@@ -177,9 +250,13 @@ def check_kernel(game: Any, kernel: Any, *, playouts: int = 30, seed: int = 0,
             f"the kernel lacks primitive(s) {', '.join(missing)}")
     checker = KernelChecker(game, kernel, trail, evaluation_tolerance)
     report = checker.report
+    searched = 0
     for s in walk(game, trail, random.Random(seed), playouts, max_moves):
         checker.position(s)
         report.positions += 1
         report.playouts += len(trail.states) == 1
         report.terminals += bool(game.is_terminal(s))
+        if game.is_terminal(s) and searched < SEARCH_PLAYOUTS and _searchable(kernel):
+            searched += 1
+            checker.search(trail)
     return report
