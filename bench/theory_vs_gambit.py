@@ -2,6 +2,7 @@
 
     python bench/theory_vs_gambit.py            # the full table (a minute or two)
     python bench/theory_vs_gambit.py --quick    # small sizes only
+    python bench/theory_vs_gambit.py --sections agent,gnm   # the tree QRE and gnm only
 
 Vertex enumeration against Gambit's enummixed: random games with standard-normal payoffs
 (nondegenerate with probability 1; seed = size) in floats, and degenerate games with small
@@ -34,6 +35,8 @@ NPLAYER_SHAPES = ((3, 3, 3), (4, 4, 4), (2, 2, 2, 2), (3, 3, 3, 3))
 FLOAT_SIZES = (4, 6, 8, 10, 11, 12)
 INTEGER_SIZES = (4, 6, 8)
 QUICK_FLOAT = (4, 6, 8)
+GNM_SHAPES = ((5, 5), (8, 8), (2, 2, 2), (3, 3, 3))
+"""gnm's shapes: our tracer is numpy, four-player games take it seconds to minutes."""
 
 
 def fastest(run) -> tuple[float, object]:
@@ -73,7 +76,7 @@ def same_sets(ours: list, theirs: list) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes only")
-    parser.add_argument("--sections", default="vertex,nplayer,simpdiv,agent,lcp",
+    parser.add_argument("--sections", default="vertex,nplayer,simpdiv,agent,gnm,lcp",
                         help="which comparisons, comma-separated")
     args = parser.parse_args()
     sections = set(args.sections.split(","))
@@ -104,7 +107,7 @@ def main() -> None:
                       same_sets(found.equilibria, gambit_profiles(result, rational)))
         console.print(f"{kind} {size}x{size}: ours {ours:.3g} s, gambit {theirs:.3g} s")
     for name, rows in (("nplayer", nplayer_rows), ("simpdiv", simpdiv_rows),
-                       ("agent", agent_qre_rows), ("lcp", lcp_rows)):
+                       ("agent", agent_qre_rows), ("gnm", gnm_rows), ("lcp", lcp_rows)):
         if name in sections:
             console.print(f"{name} ...")
             rows(table)
@@ -225,9 +228,33 @@ def simpdiv_rows(table: Table) -> None:
                       f"max regret ours {mine:.1e}, gambit {theirs_regret:.1e}{late}")
 
 
+def gnm_rows(table: Table) -> None:
+    """N-player games: our global Newton method against Gambit's gnm_solve, both from
+    Gambit's default perturbation (each player's first strategy), three seeded games of each
+    shape (normal payoffs), times summed; the answers compare the equilibrium sets."""
+    from gamesearch.theory.gnm import gnm
+
+    for shape in GNM_SHAPES:
+        ours_total = theirs_total = 0.0
+        counts, verdicts = [], []
+        for k in range(3):
+            rng = np.random.default_rng(sum(shape) * len(shape) + 1000 * k)
+            payoffs = rng.standard_normal((len(shape), *shape))
+            game = NormalFormGame(payoffs)
+            ours, found = fastest(partial(gnm, game))
+            theirs, result = fastest(partial(gbt.nash.gnm_solve, gbt.Game.from_arrays(*payoffs)))
+            ours_total, theirs_total = ours_total + ours, theirs_total + theirs
+            counts.append(str(len(found.equilibria)))
+            verdicts.append(same_sets(found.equilibria, gambit_profiles(result, False)))
+        table.add_row("Nash: gnm / gambit gnm", "normal floats, 3 games",
+                      "x".join(map(str, shape)), "/".join(counts), f"{ours_total:.3g}",
+                      f"{theirs_total:.3g}", f"{theirs_total / ours_total:.2g}x",
+                      ", ".join(verdicts))
+
+
 def agent_qre_rows(table: Table) -> None:
     """Trees: our agent logit QRE against Gambit's logit QRE of the same .efg at lambda 2
-    (behaviour strategies), the largest difference in any action's probability."""
+    and 20 (behaviour strategies), the largest difference in any action's probability."""
     import tempfile
     from pathlib import Path
 
@@ -238,26 +265,27 @@ def agent_qre_rows(table: Table) -> None:
     examples = Path(__file__).resolve().parent.parent / "src" / "gamesearch" / "data" / "efg"
     texts = {path.stem: path.read_text() for path in sorted(examples.glob("*.efg"))}
     texts["kuhn_poker"] = write_efg(load_game("kuhn_poker"))
+    agent_qre_at(read_efg(texts["entry_deterrence"]), 1.0)  # numba warm-up
     for name, text in texts.items():
-        game = read_efg(text)
-        ours, point = fastest(partial(agent_qre_at, game, 2.0))
-        with tempfile.NamedTemporaryFile("w", suffix=".efg", delete=False) as handle:
-            handle.write(text)
-        gambit_game = gbt.read_efg(handle.name)
-        theirs, result = fastest(partial(gbt.qre.logit_solve_lambda, gambit_game, [2.0]))
-        qre = result[0]  # probabilities by flat index: player, information set, action
-        gap, flat = 0.0, 0
-        for p, player in enumerate(gambit_game.players):
-            for infoset in player.infosets:
-                key = (p, infoset.number + 1)
-                for action in infoset.actions:
-                    mine = point.profile[p][key][action.label]
-                    gap = max(gap, abs(mine - float(qre[flat])))
-                    flat += 1
-        table.add_row("agent logit QRE at lambda 2 / gambit logit", name,
-                      f"{len(game.nodes)} nodes", "1", f"{ours:.3g}", f"{theirs:.3g}",
-                      f"{theirs / ours:.1f}x", f"largest difference {gap:.1e}")
-
+        for lam in (2.0, 20.0):
+            game = read_efg(text)
+            ours, point = fastest(partial(agent_qre_at, game, lam))
+            with tempfile.NamedTemporaryFile("w", suffix=".efg", delete=False) as handle:
+                handle.write(text)
+            gambit_game = gbt.read_efg(handle.name)
+            theirs, result = fastest(partial(gbt.qre.logit_solve_lambda, gambit_game, [lam]))
+            qre = result[0]  # probabilities by flat index: player, information set, action
+            gap, flat = 0.0, 0
+            for p, player in enumerate(gambit_game.players):
+                for infoset in player.infosets:
+                    key = (p, infoset.number + 1)
+                    for action in infoset.actions:
+                        mine = point.profile[p][key][action.label]
+                        gap = max(gap, abs(mine - float(qre[flat])))
+                        flat += 1
+            table.add_row(f"agent logit QRE at lambda {lam:g} / gambit logit", name,
+                          f"{len(game.nodes)} nodes", "1", f"{ours:.3g}", f"{theirs:.3g}",
+                          f"{theirs / ours:.1f}x", f"largest difference {gap:.1e}")
 
 if __name__ == "__main__":
     main()

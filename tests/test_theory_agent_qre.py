@@ -144,3 +144,81 @@ def test_the_fit_recovers_the_lambda_that_made_the_play(lam):
         fit_agent_lambda(game, counts[:-1])
     with pytest.raises(GameSearchError, match="nonnegative"):
         fit_agent_lambda(game, [[-1, 1]] + counts[1:])
+
+
+def _reference_trees() -> dict:
+    """The web lab's example trees and Kuhn poker: the benchmark's trees."""
+    from pathlib import Path
+
+    examples = Path(__file__).resolve().parent.parent / "src" / "gamesearch" / "data" / "efg"
+    trees = {path.stem: read_efg(path.read_text()) for path in sorted(examples.glob("*.efg"))}
+    trees["kuhn_poker"] = load_game("kuhn_poker")
+    return trees
+
+
+def test_the_compiled_tracer_gives_the_old_tracers_answers():
+    """The points recorded from the finite-difference Newton tracer (plain Python sweeps)
+    before the sweep was compiled and the Jacobian made exact: the same to 1e-9."""
+    import json
+    from pathlib import Path
+
+    trees = _reference_trees()
+    data = json.loads((Path(__file__).parent / "data" / "agent_qre_reference.json").read_text())
+    assert len(data["points"]) == 12
+    for row in data["points"]:
+        point = agent_qre_at(trees[row["game"]], row["lambda"])
+        flat = [p for b in point.profile for probs in b.values() for p in probs.values()]
+        assert np.allclose(flat, row["probabilities"], atol=1e-9), (row["game"], row["lambda"])
+
+
+def test_the_compiled_sweep_and_the_exact_jacobian_agree_with_the_readable_forms():
+    """Action values: the kernel against the plain-Python sweep, on random profiles. The
+    Jacobian in x and the derivative in lambda: against central differences."""
+    from gamesearch.theory.agent_qre import AgentLogit
+
+    rng = np.random.default_rng(7)
+    for game in _reference_trees().values():
+        logit = AgentLogit(game)
+        sigma = rng.random(int(logit.offsets[-1]))
+        assert np.allclose(logit.action_values(sigma), logit.action_values_reference(sigma),
+                           rtol=0, atol=1e-13)
+        x = np.log(0.5 * logit.uniform() + 0.5 * sigma / sigma.sum())
+        f, jac, dlam = logit.jacobian(x, 1.7)
+        assert np.allclose(f, logit.residual(x, 1.7), atol=1e-15)
+        eps = 1e-6
+        numeric = np.empty_like(jac)
+        for j in range(len(x)):
+            e = np.zeros_like(x)
+            e[j] = eps
+            numeric[:, j] = (logit.residual(x + e, 1.7) - logit.residual(x - e, 1.7)) / (2 * eps)
+        assert np.abs(jac - numeric).max() < 1e-7
+        numeric_lam = (logit.residual(x, 1.7 + eps) - logit.residual(x, 1.7 - eps)) / (2 * eps)
+        assert np.abs(dlam - numeric_lam).max() < 1e-7
+
+
+@pytest.mark.parametrize("lam", [0.5, 2.0, 10.0])
+def test_the_agent_qre_matches_gambits(lam, tmp_path):
+    """Gambit's logit QRE of the same .efg text at the same lambda (behaviour strategies,
+    agent form): every action's probability to 1e-7. Skipped without pygambit."""
+    gbt = pytest.importorskip("pygambit")
+    from gamesearch.theory.efg import write_efg
+
+    for name, game in _reference_trees().items():
+        text = write_efg(game) if name == "kuhn_poker" else None
+        if text is None:
+            from pathlib import Path
+
+            text = (Path(__file__).resolve().parent.parent / "src" / "gamesearch" / "data"
+                    / "efg" / f"{name}.efg").read_text()
+        path = tmp_path / f"{name}.efg"
+        path.write_text(text)
+        gambit_game = gbt.read_efg(str(path))
+        theirs = gbt.qre.logit_solve_lambda(gambit_game, [lam])[0]
+        ours = agent_qre_at(read_efg(text), lam).profile
+        flat = 0
+        for p, player in enumerate(gambit_game.players):
+            for infoset in player.infosets:
+                for action in infoset.actions:
+                    mine = ours[p][(p, infoset.number + 1)][action.label]
+                    assert abs(mine - float(theirs[flat])) < 1e-7, (name, action.label)
+                    flat += 1

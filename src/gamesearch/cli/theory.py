@@ -60,7 +60,8 @@ def nash_command(
     file: str = typer.Argument(..., metavar="FILE", help="a game: .nfg, .json or .csv"),
     method: str = typer.Option("support", "--method", "-m",
                                help="support | vertex | lemke-howson | pure | lp | logit | "
-                               "simpdiv (logit, simpdiv and pure: any number of players)"),
+                               "simpdiv | gnm (logit, simpdiv, gnm and pure: any number of "
+                               "players)"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """Nash equilibria of a normal-form game (exact fractions for integer payoffs)."""

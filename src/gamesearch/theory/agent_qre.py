@@ -10,14 +10,17 @@ there, not over whole plans. At lambda = 0 everyone plays uniformly; as lambda g
 branch from there approaches a sequential equilibrium (the paper's theorem), so its end
 is a refined Nash equilibrium of the tree.
 
-How: the tree is read once into flat lists; v for a profile is one pass forward (reach
-probabilities) and one backward (expected payoffs). The branch is traced in lambda by
-Newton's method on the log-probabilities, x = log sigma,
+How: the tree is read once into flat arrays; v for a profile is one pass forward (reach
+probabilities) and one backward (expected payoffs), compiled with numba
+(agent_qre_kernel.py; :meth:`AgentLogit.action_values_reference` is the same sweep in plain
+Python, and the tests hold the two equal). The branch is traced in lambda by Newton's
+method on the log-probabilities, x = log sigma,
     F(x) = x - log L_lambda(exp(x)) = 0,
-with a finite-difference Jacobian (the trees this is for have tens to hundreds of
-actions), each step predicted from the last two points and halved when Newton fails.
-Lambda is measured against the payoff range, as in qre.py. A branch that turns back in
-lambda (it can, as in normal form) stops at the turn with a note.
+with the exact Jacobian dF/dx (forward-mode derivatives of the sweeps, in the kernel). Each
+step is predicted along the branch's tangent, dx/dlambda = -(dF/dx)^-1 dF/dlambda, then
+corrected by Newton at the new lambda, and halved when Newton fails. Lambda is measured in
+payoff units; step sizes against the payoff range, as in qre.py. A branch that turns back
+in lambda (it can, as in normal form) stops at the turn with a note.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import numpy as np
 
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE, Game
+from gamesearch.theory import agent_qre_kernel as kernel
 from gamesearch.theory.qre import golden_section_max
 
 MAX_NODES = 20_000
@@ -113,6 +117,28 @@ class AgentLogit:
         values = np.array([u for u in self.tree.payoff.values()])
         self.scale = max(1.0, float(np.ptp(values))) if len(values) else 1.0
 
+        self._compile()
+
+    def _compile(self) -> None:
+        """The tree as the kernel's arrays (agent_qre_kernel.py's layout)."""
+        t = self.tree
+        n = len(t.mover)
+        ptr = np.zeros(n + 1, np.int64)
+        ptr[1:] = np.cumsum([len(c) for c in t.children])
+        prob = np.zeros(int(ptr[-1]))
+        for k in range(n):
+            if t.mover[k] == CHANCE:
+                prob[ptr[k]:ptr[k + 1]] = t.chance[k]
+        payoff = np.zeros((n, self.players))
+        for k, u in t.payoff.items():
+            payoff[k] = u
+        self.arrays = (
+            np.array(t.mover, np.int64), ptr,
+            np.array([c for kids in t.children for c in kids], np.int64), prob,
+            np.array(t.slot, np.int64), payoff,
+            np.array([player for player, _, _ in self.infosets], np.int64),
+            np.asarray(self.offsets, np.int64))
+
     def uniform(self) -> np.ndarray:
         """Everyone plays every action at every information set with equal probability."""
         sizes = np.diff(self.offsets)
@@ -120,10 +146,11 @@ class AgentLogit:
 
     def action_values(self, sigma: np.ndarray) -> np.ndarray:
         """v(h, a) for every information-set action, the payoff of h's player."""
-        return self._sweep(sigma)[0]
+        return kernel.sweep(np.asarray(sigma, float), *self.arrays)[0]
 
-    def _sweep(self, sigma: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(v(h, a) for every information-set action, every player's expected payoff)."""
+    def action_values_reference(self, sigma: np.ndarray) -> np.ndarray:
+        """The same as :meth:`action_values`, in plain Python over the tree's lists: the
+        readable definition the compiled sweep is tested against."""
         t = self.tree
         n = len(t.mover)
         reach = np.zeros(n)
@@ -142,11 +169,12 @@ class AgentLogit:
         for k in range(n - 1, -1, -1):  # children first
             if t.mover[k] == -2:
                 value[k] = t.payoff[k]
-            elif t.mover[k] == CHANCE:
-                value[k] = sum(p * value[c] for c, p in zip(t.children[k], t.chance[k]))
             else:
-                lo = self.offsets[t.slot[k]]
-                probs = sigma[lo:lo + len(t.children[k])]
+                if t.mover[k] == CHANCE:
+                    probs = t.chance[k]
+                else:
+                    lo = self.offsets[t.slot[k]]
+                    probs = sigma[lo:lo + len(t.children[k])]
                 value[k] = sum(p * value[c] for c, p in zip(t.children[k], probs))
         total = np.zeros(self.offsets[-1])
         weight = np.zeros(len(self.infosets))
@@ -160,40 +188,43 @@ class AgentLogit:
             weight[h] += w
             for j, c in enumerate(t.children[k]):
                 total[lo + j] += w * value[c, player]
-        return total / np.repeat(weight, np.diff(self.offsets)), value[0]
+        return total / np.repeat(weight, np.diff(self.offsets))
 
     def residual(self, x: np.ndarray, lam: float) -> np.ndarray:
         """x - log L(exp(x)): zero exactly at the agent QRE at ``lam`` (payoff units)."""
-        v = lam * self.action_values(np.exp(x))
-        out = np.empty_like(x)
-        for h in range(len(self.infosets)):
-            lo, hi = self.offsets[h], self.offsets[h + 1]
-            top = v[lo:hi].max()
-            log_sum = top + np.log(np.exp(v[lo:hi] - top).sum())
-            out[lo:hi] = x[lo:hi] - (v[lo:hi] - log_sum)
-        return out
+        return kernel.residual(np.asarray(x, float), float(lam), *self.arrays)
+
+    def jacobian(self, x: np.ndarray, lam: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(residual, its Jacobian in x, its derivative in lambda) at ``x``, exact."""
+        return kernel.residual_and_jacobian(np.asarray(x, float), float(lam), *self.arrays)
 
     def solve(self, x: np.ndarray, lam: float, iterations: int = 30) -> np.ndarray | None:
         """Newton from ``x`` to the agent QRE at ``lam``; None if it does not converge."""
-        eps = 1e-7
-        for _ in range(iterations):
-            f = self.residual(x, lam)
+        found = self._newton(x, lam, iterations)
+        return None if found is None else found[0]
+
+    def _newton(self, x: np.ndarray, lam: float, iterations: int = 30
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int] | None:
+        """(x, the Jacobian and dF/dlambda there, iterations used) at the agent QRE at
+        ``lam``, by Newton from ``x``; None if it does not converge."""
+        x = np.minimum(np.asarray(x, float), 0.0)
+        # lam * v carries rounding of about lam * range * 1e-16: no closer fixed point exists
+        tolerance = max(TOLERANCE, 1e-14 * lam * self.scale)
+        for k in range(iterations):
+            f, jac, dlam = self.jacobian(x, lam)
             if not np.all(np.isfinite(f)):
                 return None
-            if np.abs(f).max() < TOLERANCE:
-                return x
-            jac = np.empty((len(x), len(x)))
-            for j in range(len(x)):
-                step = x.copy()
-                step[j] += eps
-                jac[:, j] = (self.residual(step, lam) - f) / eps
+            if np.abs(f).max() < tolerance:
+                return x, jac, dlam, k
             try:
                 x = x - np.linalg.solve(jac, f)
             except np.linalg.LinAlgError:
                 return None
             x = np.minimum(x, 0.0)  # log-probabilities
-        f = self.residual(x, lam)
-        return x if np.all(np.isfinite(f)) and np.abs(f).max() < 1e-8 else None
+        f, jac, dlam = self.jacobian(x, lam)
+        if np.all(np.isfinite(f)) and np.abs(f).max() < 100 * tolerance:
+            return x, jac, dlam, iterations
+        return None
 
     def point(self, lam: float, x: np.ndarray) -> AgentPoint:
         """The behaviour profile at ``x`` as one dictionary per player."""
@@ -202,8 +233,49 @@ class AgentLogit:
         for h, (player, key, acts) in enumerate(self.infosets):
             lo = self.offsets[h]
             profile[player][key] = {a: float(sigma[lo + j]) for j, a in enumerate(acts)}
-        payoffs = tuple(float(v) for v in self._sweep(sigma)[1])
-        return AgentPoint(lam, profile, payoffs)
+        value = kernel.sweep(sigma, *self.arrays)[2]
+        return AgentPoint(lam, profile, tuple(float(v) for v in value[0]))
+
+
+def _trace(logit: AgentLogit, max_lambda: float, max_steps: int
+           ) -> tuple[list[tuple[float, np.ndarray]], list[str]]:
+    """The branch as (lambda, x) pairs from lambda = 0 to ``max_lambda``, and notes. Each
+    step: the tangent predicts x at the next lambda, Newton corrects it; a failed step is
+    halved, an easy one lengthened."""
+    x = np.log(logit.uniform())
+    lam = 0.0
+    start = logit._newton(x, 0.0)
+    assert start is not None  # the uniform profile is the QRE at 0
+    _, jac, dlam, _ = start
+    points = [(0.0, x)]
+    step = min(0.1 / logit.scale, max_lambda)
+    notes: list[str] = []
+    for _ in range(max_steps):
+        if lam >= max_lambda:
+            break
+        target = min(lam + step, max_lambda)
+        try:
+            tangent = np.linalg.solve(jac, -dlam)
+        except np.linalg.LinAlgError:
+            tangent = np.zeros_like(x)
+        found = logit._newton(x + tangent * (target - lam), target)
+        if found is None:
+            found = logit._newton(x, target)
+        if found is None:
+            step /= 2
+            if step < 1e-9 * max(1.0, lam):
+                notes.append(f"the branch could not be followed past lambda = {lam:.6g} "
+                             "(it may turn back there)")
+                break
+            continue
+        x, jac, dlam, used = found
+        lam = target
+        points.append((lam, x))
+        grow = 2.0 if used <= 3 else 1.25 if used <= 6 else 1.0
+        step = min(step * grow, max(1.0 / logit.scale, lam))
+    else:
+        notes.append(f"stopped after {max_steps} steps at lambda = {lam:.6g}")
+    return points, notes
 
 
 def trace_agent_branch(game: Game, max_lambda: float, max_steps: int = 2_000
@@ -213,36 +285,8 @@ def trace_agent_branch(game: Game, max_lambda: float, max_steps: int = 2_000
     if not max_lambda >= 0:
         raise GameSearchError("the largest lambda must be a nonnegative number")
     logit = AgentLogit(game)
-    x = np.log(logit.uniform())
-    lam = 0.0
-    points = [logit.point(0.0, x)]
-    previous: tuple[float, np.ndarray] | None = None
-    step = min(0.1 / logit.scale, max_lambda)
-    notes: list[str] = []
-    for _ in range(max_steps):
-        if lam >= max_lambda:
-            break
-        target = min(lam + step, max_lambda)
-        guess = x
-        if previous is not None and lam > previous[0]:
-            guess = x + (x - previous[1]) * (target - lam) / (lam - previous[0])
-        found = logit.solve(np.minimum(guess, 0.0), target)
-        if found is None:
-            found = logit.solve(x, target)
-        if found is None:
-            step /= 2
-            if step < 1e-9 * max(1.0, lam):
-                notes.append(f"the branch could not be followed past lambda = {lam:.6g} "
-                             "(it may turn back there)")
-                break
-            continue
-        previous = (lam, x)
-        lam, x = target, found
-        points.append(logit.point(lam, x))
-        step = min(step * 1.5, max(0.5 / logit.scale, lam))
-    else:
-        notes.append(f"stopped after {max_steps} steps at lambda = {lam:.6g}")
-    return points, notes
+    pairs, notes = _trace(logit, max_lambda, max_steps)
+    return [logit.point(lam, x) for lam, x in pairs], notes
 
 
 def agent_qre_at(game: Game, lam: float) -> AgentPoint:

@@ -6,7 +6,7 @@ from gamesearch.errors import UnknownNameError
 from gamesearch.theory.equilibrium import EquilibriumSet
 from gamesearch.theory.normal_form import NormalFormGame
 
-METHODS = ("support", "vertex", "lemke-howson", "pure", "lp", "logit", "simpdiv")
+METHODS = ("support", "vertex", "lemke-howson", "pure", "lp", "logit", "simpdiv", "gnm")
 
 
 def nash(game: NormalFormGame, method: str = "support") -> EquilibriumSet:
@@ -14,7 +14,9 @@ def nash(game: NormalFormGame, method: str = "support") -> EquilibriumSet:
     nondegenerate two-player games), Lemke-Howson (one per starting label), pure (every pure
     equilibrium, any number of players), lp (the optimal strategies of a zero-sum game), logit
     (one verified equilibrium of an N-player game, from the logit QRE branch), simpdiv (one
-    verified equilibrium of an N-player game, by simplicial subdivision with restarts)."""
+    verified equilibrium of an N-player game, by simplicial subdivision with restarts), gnm
+    (the equilibria on the global Newton path of Govindan and Wilson, any number of players,
+    each verified)."""
     key = method.strip().lower().replace("_", "-")
     if key in ("support", "support-enumeration"):
         from gamesearch.theory.support_enumeration import support_enumeration
@@ -44,4 +46,8 @@ def nash(game: NormalFormGame, method: str = "support") -> EquilibriumSet:
         from gamesearch.theory.simpdiv import simpdiv
 
         return simpdiv(game)
+    if key in ("gnm", "global-newton"):
+        from gamesearch.theory.gnm import gnm
+
+        return gnm(game)
     raise UnknownNameError(f"unknown method {method!r}; known: {', '.join(METHODS)}")

@@ -37,7 +37,8 @@ def two_player(game: NormalFormGame, method: str) -> tuple[np.ndarray, np.ndarra
     """The two payoff matrices; bad input says which method needed two players."""
     if game.num_players != 2:
         raise GameSearchError(f"{method} needs a two-player game; this one has "
-                              f"{game.num_players} players (try --method pure, logit or simpdiv)")
+                              f"{game.num_players} players (try --method pure, logit, "
+                              "simpdiv or gnm)")
     return game.matrix(0), game.matrix(1)
 
 
