@@ -42,7 +42,17 @@ def _vertex_enumeration() -> None:
     polytope_vertices_kernel(np.ascontiguousarray([[2.0, 1.0], [1.0, 2.0]]), 1e-9)
 
 
+def _agent_qre() -> None:
+    from gamesearch.shipped import shipped
+    from gamesearch.theory.agent_qre import agent_qre_at
+    from gamesearch.theory.efg import load_efg
+
+    # any tree compiles the same sweep: the shipped beer-quiche game
+    agent_qre_at(load_efg(str(shipped("efg", "beer_quiche.efg"))), 0.5)
+
+
 ALGORITHM_WARMUPS: list[WarmupStep] = [
+    ("agent QRE on trees", _agent_qre),
     ("Lemke-Howson", _lemke_howson),
     ("support enumeration", _support_enumeration),
     ("vertex enumeration", _vertex_enumeration),
