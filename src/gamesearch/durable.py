@@ -36,10 +36,10 @@ from __future__ import annotations
 import contextlib
 import glob
 import io
+import logging
 import os
 import signal
 import stat
-import sys
 import tempfile
 import threading
 import time
@@ -55,6 +55,10 @@ try:
     import fcntl
 except ImportError:  # Windows: no advisory locks
     fcntl = None  # type: ignore[assignment]
+
+LOG = logging.getLogger("gamesearch")
+"""Messages for the person at the terminal go through logging, never print: the faces
+decide where they appear (Python's last-resort handler writes warnings to stderr)."""
 
 MAGIC_KEY = "gamesearch"
 """The entry of an ``.npz`` written by gamesearch; its value names the kind of file."""
@@ -461,8 +465,7 @@ class StopRequest:
         if self.requested:
             raise KeyboardInterrupt
         self.requested = True
-        print("stopping at the next safe point (Ctrl-C again to stop at once)",
-              file=sys.stderr)
+        LOG.warning("stopping at the next safe point (Ctrl-C again to stop at once)")
 
     def __enter__(self) -> StopRequest:
         if threading.current_thread() is threading.main_thread():

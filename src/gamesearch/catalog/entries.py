@@ -9,14 +9,16 @@ of its own metadata (``examples/`` has one). Nothing here names a game.
 from __future__ import annotations
 
 import importlib
+import logging
 import pkgutil
-import sys
 from collections.abc import Iterable, Iterator
 from importlib import metadata
 
 from gamesearch.agents import AGENTS, register_agent
 from gamesearch.entry import GameEntry, Needs
 from gamesearch.games import REGISTRY, register
+
+LOG = logging.getLogger("gamesearch")
 
 GROUP = "gamesearch.games"
 """The entry-point group of installed games: ``name = "package.module:ENTRY"``."""
@@ -57,23 +59,22 @@ def installed_entries() -> Iterator[GameEntry]:
         try:
             yield from _entries_of(point.load(), f"entry point {point.name!r}")
         except Exception as err:  # noqa: BLE001  (any error of someone else's package)
-            print(f"gamesearch: game plugin {point.name!r} ({point.value}) not loaded: "
-                  f"{type(err).__name__}: {err}", file=sys.stderr)
+            LOG.warning(f"gamesearch: game plugin {point.name!r} ({point.value}) not loaded: "
+                        f"{type(err).__name__}: {err}")
 
 
 def add(entries: Iterable[GameEntry]) -> None:
     """Register each entry's game and its own agent kinds (they play that game only)."""
     for entry in entries:
         if entry.name in REGISTRY and REGISTRY[entry.name] is not entry:
-            print(f"gamesearch: a second game named {entry.name!r} was left out",
-                  file=sys.stderr)
+            LOG.warning(f"gamesearch: a second game named {entry.name!r} was left out")
             continue
         register(entry)
         for decl in entry.agents:
             owner = AGENTS.get(decl.name)
             if owner is not None and entry.name not in owner.needs.games:
-                print(f"gamesearch: {entry.name}'s agent {decl.name!r} was left out (the "
-                      "name is taken)", file=sys.stderr)
+                LOG.warning(f"gamesearch: {entry.name}'s agent {decl.name!r} was left out "
+                            "(the name is taken)")
                 continue
             games = tuple(sorted({*(owner.needs.games if owner else ()), entry.name}))
             register_agent(decl.name, decl.factory, decl.summary,

@@ -7,7 +7,7 @@ session, so its table serves every later call; the first call says when numba is
 
 from __future__ import annotations
 
-import sys
+import logging
 import time as _time
 from collections.abc import Callable
 from pathlib import Path
@@ -43,9 +43,9 @@ def session_solver(game: ConnectFour, log_table: int | None = None, book: str | 
     key = (game.width, game.height, log_table)
     if key not in _SOLVERS:
         if notice and not is_cached(compiled(game.width, game.height, True, log_table).search):
-            print(f"compiling the Connect Four {game.width}x{game.height} solver (first use "
-                  "on this machine; cached afterwards, or run 'gamesearch warmup')...",
-                  file=sys.stderr, flush=True)
+            logging.getLogger("gamesearch").warning(
+                f"compiling the Connect Four {game.width}x{game.height} solver (first use on "
+                "this machine; cached afterwards, or run 'gamesearch warmup')...")
         solver = Connect4Solver(game.width, game.height, log_table=log_table,
                                 book=default_book(game.width, game.height))
         _SOLVERS[key] = solver
