@@ -12,8 +12,6 @@ from fractions import Fraction
 
 from gamesearch.errors import GameSearchError
 from gamesearch.game import Game, State
-from gamesearch.imperfect.best_response import expected_value, exploitability
-from gamesearch.imperfect.cfr import CFRSolver
 from gamesearch.spec import Option, Range
 
 CFR_OPTIONS = {
@@ -28,6 +26,9 @@ def solve_poker(game: Game, state: State, options: dict, iterations: int = 1000,
     """Run CFR+ (``--algorithm cfr`` for plain CFR) for ``--iterations N`` (default
     ``iterations``) and report; ``known_value``: the published value for the first player
     (from ``source``), shown beside ours."""
+    from gamesearch.imperfect.best_response import expected_value, exploitability
+    from gamesearch.imperfect.cfr import CFRSolver
+
     if state != game.initial_state():
         raise GameSearchError(f"{game.name}: CFR solves the whole game; drop --position")
     iterations = _int_option(options, "iterations", iterations)
@@ -69,6 +70,7 @@ def cfr_warmup(game: Game) -> None:
     """Compile (or load) the CFR and best-response loops on ``game`` (the same compiled
     loops serve every game, so the smallest game is enough)."""
     from gamesearch.imperfect.best_response import best_response_value
+    from gamesearch.imperfect.cfr import CFRSolver
     from gamesearch.imperfect.tree import build_tree
 
     tree = build_tree(game)
