@@ -25,7 +25,7 @@ import numpy as np
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE, Game, State, has_hidden_information
 
-ENUMERATION_BUDGET = 200_000
+ENUMERATION_BUDGET = 50_000
 """The most states walked to derive the action space of a game that does not number its
 actions (a few seconds of pure-Python rules)."""
 
