@@ -116,6 +116,13 @@ class OpenSpielGame(Game):
     def utilities(self, state: History) -> tuple[float, ...]:
         return tuple(float(u) for u in self.spiel_state(state).returns())
 
+    def evaluate(self, state: History, player: int) -> float:
+        """No knowledge: every unfinished position is worth the middle of the utility range
+        (0 in a zero-sum game), so that depth-limited searches run; search to the end, or
+        use MCTS, for real answers."""
+        low, high = self.utility_bounds
+        return (low + high) / 2
+
     # --- people ---------------------------------------------------------------------------
     def action_to_string(self, state: History, action: Any) -> str:
         """OpenSpiel's text on one line, commas written as semicolons (a position's text
