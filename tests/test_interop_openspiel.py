@@ -161,3 +161,15 @@ def test_adapted_games_are_pettingzoo_environments() -> None:
             warnings.simplefilter("ignore")
             api_test(environment, num_cycles=1000)
         assert environment.actions.size == environment.game.spiel.num_distinct_actions()
+
+
+def test_the_snippets_of_docs_interop_run() -> None:
+    """Every Python block of docs/INTEROP.md runs as written."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "INTEROP.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) == 3
+    for block in blocks:
+        exec(compile(block, "docs/INTEROP.md", "exec"), {})
