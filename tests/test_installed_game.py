@@ -96,3 +96,40 @@ def test_the_web_api_answers_the_installed_game(site: Path) -> None:
     answer = json.loads(done.stdout.strip().splitlines()[-1])
     assert "bachet" in answer["games"] and answer["default"] == "bachet-perfect"
     assert answer["move"]["move"] == "1" and answer["move"]["source"] == "search"
+
+
+def test_the_installed_game_is_a_pettingzoo_and_gymnasium_environment(site: Path) -> None:
+    """Issue #40: PettingZoo's api_test passes on the installed game (its action space is
+    derived by enumeration: it numbers no actions), and a random learner loses every
+    Gymnasium episode from a lost pile (20 sticks) against the game's own perfect agent."""
+    pytest.importorskip("pettingzoo")
+    code = textwrap.dedent("""
+        import json, warnings
+        import numpy as np
+        from pettingzoo.test import api_test
+        from gamesearch.games import load_game
+        from gamesearch.interop.gymnasium import SeatEnv
+        from gamesearch.interop.pettingzoo import env
+
+        game = load_game("bachet")
+        environment = env(game)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            api_test(environment, num_cycles=1000)
+        seat = SeatEnv(load_game("bachet:sticks=20"), "bachet-perfect", seat=0)
+        rng, rewards = np.random.default_rng(0), []
+        for seed in range(5):
+            obs, _ = seat.reset(seed=seed)
+            done = False
+            while not done:
+                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+                obs, reward, done, _, _ = seat.step(action)
+            rewards.append(reward)
+        print(json.dumps({"actions": environment.actions.size,
+                          "derived": environment.actions.derived, "rewards": rewards}))
+    """)
+    done = run(site, code=code)
+    assert done.returncode == 0, done.stderr[-2000:]
+    answer = json.loads(done.stdout.strip().splitlines()[-1])
+    assert answer["actions"] == 3 and answer["derived"]  # take 1, 2 or 3
+    assert answer["rewards"] == [-1.0] * 5

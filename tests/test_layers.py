@@ -72,7 +72,7 @@ def test_a_new_crossing_is_caught(copy: Path, module: str, line: str, contract: 
 # --- one home per game: no game's name in the faces, the catalog or the algorithms ----------
 
 NAME_FREE = ["cli", "web", "catalog", "agents", "arena", "search", "imperfect", "theory",
-             "learn", "tables", "kernels", "outside"]
+             "learn", "tables", "kernels", "outside", "interop"]
 """Packages that look games up (entries) and never name one."""
 STILL_NAMING = {
     "cli/connect4.py": "the analyze and book commands of Connect Four's solver",

@@ -36,7 +36,12 @@ Optional capabilities are plain methods a game may define; algorithms detect the
 * ``state_to_string(s) -> str``       a position in the game's own notation, read back by
   ``state_from_string`` (which always reads the moves from the start, too);
 * ``repetition_key(s)``               for games drawn by repetition (chess, checkers): what
-  makes two positions the same; the drivers keep the history (:class:`Repetitions`).
+  makes two positions the same; the drivers keep the history (:class:`Repetitions`);
+* ``num_distinct_actions()`` and ``action_index(a) -> int``  every action numbered once,
+  0..n-1, whatever the state (OpenSpiel's convention), for RL libraries' fixed action
+  spaces; ``observation_tensor(s, player)`` with ``observation_shape`` (and
+  ``observation_bounds``, default 0..1): what the player knows as numbers, from its
+  information set only (docs/INTEROP.md).
 
 ``gamesearch.testing.check_game`` checks a game against all of this (docs/ADDING_A_GAME.md).
 

@@ -95,6 +95,29 @@ class ConnectFour(Game):
         score = self.max_score - (moves + 1) // 2
         return (score, -score) if winner == 0 else (-score, score)
 
+    # --- for learning libraries (docs/INTEROP.md) -----------------------------------------
+    def num_distinct_actions(self) -> int:
+        """One action per column: an action is its column's number."""
+        return self.width
+
+    def action_index(self, column: int) -> int:
+        """The column is the action's number."""
+        return column
+
+    @property
+    def observation_shape(self) -> tuple[int, int, int]:
+        """Rows (top first), columns, and two planes: the observer's stones, the other's."""
+        return (self.height, self.width, 2)
+
+    def observation_tensor(self, state: C4State, player: int) -> list[float]:
+        """The board as :attr:`observation_shape`: 1 where the observer has a stone (plane
+        0), where the other has one (plane 1)."""
+        out = []
+        for row in self.grid(state):
+            for cell in row:
+                out += (float(cell == player + 1), float(cell == 2 - player))
+        return out
+
     # --- bitboard helpers ----------------------------------------------------------------
     def aligned(self, stones: int) -> bool:
         """True when ``stones`` hold four in a row in any of the four directions.

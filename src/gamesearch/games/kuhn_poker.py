@@ -71,6 +71,31 @@ class KuhnPoker(Game):
         stake = 1.0 if history == "pp" else 2.0
         return (stake, -stake) if cards[0] > cards[1] else (-stake, stake)
 
+    # --- for learning libraries (docs/INTEROP.md) -----------------------------------------
+    observation_shape = (11,)
+    """OpenSpiel's information-state tensor: the observer (one-hot of 2), its card (one-hot
+    of 3), then each of the three bets so far (pass, bet)."""
+
+    def num_distinct_actions(self) -> int:
+        """Pass (0) and bet (1)."""
+        return 2
+
+    def action_index(self, action: str) -> int:
+        """0 for pass, 1 for bet."""
+        return (PASS, BET).index(action)
+
+    def observation_tensor(self, state: KuhnState, player: int) -> list[float]:
+        """:attr:`observation_shape`, read from the player's information set only."""
+        info = self.information_set(state, player)
+        out = [0.0] * 11
+        out[player] = 1.0
+        if info and info[0] in CARD_NAMES:
+            out[2 + CARD_NAMES.index(info[0])] = 1.0
+            info = info[1:]
+        for i, bet in enumerate(info):
+            out[5 + 2 * i + (PASS, BET).index(bet)] = 1.0
+        return out
+
     # --- hidden information ---------------------------------------------------------------
     def information_set(self, state: KuhnState, player: int) -> str:
         """The player's own card (if dealt) followed by the betting history."""

@@ -148,6 +148,32 @@ class LeducPoker(Game):
             return -1
         return 0 if ranks[0] > ranks[1] else 1
 
+    # --- for learning libraries (docs/INTEROP.md) -----------------------------------------
+    observation_shape = (38,)
+    """The observer (one-hot of 2), its card and the public card (one-hot of 6 each), then
+    the four actions at most of each round (fold, call, raise each)."""
+
+    def num_distinct_actions(self) -> int:
+        """Fold (0), call (1), raise (2)."""
+        return 3
+
+    def action_index(self, action: str) -> int:
+        """0 fold, 1 call, 2 raise."""
+        return (FOLD, CALL, RAISE).index(action)
+
+    def observation_tensor(self, state: LeducState, player: int) -> list[float]:
+        """:attr:`observation_shape`, read from the player's information set only."""
+        head, _, bets = self.information_set(state, player).partition(":")
+        out = [0.0] * 38
+        out[player] = 1.0
+        for offset, name in ((2, head[:2]), (8, head[2:4])):
+            if name:
+                out[offset + parse_card(name)] = 1.0
+        for offset, actions in zip((14, 26), bets.split("/")):
+            for i, action in enumerate(actions):
+                out[offset + 3 * i + (FOLD, CALL, RAISE).index(action)] = 1.0
+        return out
+
     # --- hidden information ---------------------------------------------------------------
     def information_set(self, state: LeducState, player: int) -> str:
         """Own card, the public card once dealt, ``:``, round-1 actions, ``/`` round 2."""

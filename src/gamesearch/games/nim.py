@@ -58,6 +58,27 @@ class Nim(Game):
         u = 1 if mover_wins else -1
         return (u, -u) if mover == 0 else (-u, u)
 
+    # --- for learning libraries (docs/INTEROP.md) -----------------------------------------
+    def num_distinct_actions(self) -> int:
+        """Taking k from pile i, for every k up to the pile's size at the start."""
+        return sum(self.piles)
+
+    def action_index(self, action: tuple[int, int]) -> int:
+        """Pile by pile, then by the number taken (1 first)."""
+        pile, k = action
+        return sum(self.piles[:pile]) + k - 1
+
+    @property
+    def observation_shape(self) -> tuple[int]:
+        """Each pile over its size at the start, then whether the observer is to move."""
+        return (len(self.piles) + 1,)
+
+    def observation_tensor(self, state: NimState, player: int) -> list[float]:
+        """:attr:`observation_shape`."""
+        piles, mover = state
+        return [n / start if start else 0.0 for n, start in zip(piles, self.piles)] + [
+            float(mover == player)]
+
     # --- theory, used as the evaluation function --------------------------------------
     def mover_wins(self, piles: tuple[int, ...]) -> bool:
         """Bouton's theorem (and its misère form): does the player to move win?"""

@@ -222,6 +222,15 @@ class Pacman(Game):
         extra = 0.5 if len(touching) == 2 else 0.0
         return extra + min(self.layout.distance(cell, t) for t in touching)
 
+    # --- for learning libraries (docs/INTEROP.md) -----------------------------------------
+    def num_distinct_actions(self) -> int:
+        """The five directions (North, South, East, West, Stop) for every agent."""
+        return len(SIMPLE_ORDER)
+
+    def action_index(self, action: str) -> int:
+        """The direction's place in North, South, East, West, Stop."""
+        return SIMPLE_ORDER.index(action)
+
     # --- evaluation ------------------------------------------------------------------------
     def evaluate(self, s: PacmanState, player: int) -> float:
         """The chosen evaluation for Pacman (``score`` or ``better``), negated for ghosts."""

@@ -80,6 +80,24 @@ class Pig(Game):
         theirs = s.scores[1 - player] + (s.turn_total if s.player != player else 0)
         return (mine - theirs) / self.goal
 
+    # --- for learning libraries (docs/INTEROP.md) -----------------------------------------
+    observation_shape = (4,)
+    """The observer's score, the other's, the turn total (each over the goal), its turn."""
+
+    def num_distinct_actions(self) -> int:
+        """Roll (0) and hold (1); the die's faces are chance's, not numbered."""
+        return 2
+
+    def action_index(self, action: str) -> int:
+        """0 for roll, 1 for hold."""
+        return 0 if action == ROLL else 1
+
+    def observation_tensor(self, s: PigState, player: int) -> list[float]:
+        """:attr:`observation_shape`, scores capped at the goal."""
+        goal = self.goal
+        return [min(s.scores[player], goal) / goal, min(s.scores[1 - player], goal) / goal,
+                min(s.turn_total, goal) / goal, float(s.player == player)]
+
     def render(self, s: PigState) -> str:
         who = "rolling" if s.rolling else "to decide"
         return (f"scores {s.scores[0]} : {s.scores[1]} (goal {self.goal}), player "

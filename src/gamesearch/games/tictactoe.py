@@ -93,6 +93,22 @@ class TicTacToe(Game):
         return (0, 0)
 
     # --- optional capabilities ------------------------------------------------------
+    observation_shape = (3, 3, 2)
+    """Rows, columns and two planes: the observer's marks, the opponent's."""
+
+    def num_distinct_actions(self) -> int:
+        """Nine cells: an action is its cell's number."""
+        return 9
+
+    def action_index(self, action: int) -> int:
+        """The cell is the action's number."""
+        return action
+
+    def observation_tensor(self, state: tuple[int, int], player: int) -> list[float]:
+        """Per cell (row by row): 1 where the observer has a mark, then where the other has."""
+        mine, theirs = (state[0], state[1]) if player == 0 else (state[1], state[0])
+        return [float(b >> cell & 1) for cell in range(9) for b in (mine, theirs)]
+
     def order_actions(self, state: tuple[int, int], actions: list[int]) -> list[int]:
         """Centre first, then corners, then edges."""
         free = 0

@@ -145,6 +145,35 @@ class Whist(Game):
         """What matters for the rest of the play: hands, the trick so far, leader, tricks."""
         return (state[0], self.current_trick(state), state[2], state[3])
 
+    # --- for learning libraries (docs/INTEROP.md) -----------------------------------------
+    def num_distinct_actions(self) -> int:
+        """One action per card: an action's number is its card's."""
+        return self.deck_size
+
+    def action_index(self, card: int) -> int:
+        """The card's number."""
+        return card
+
+    @property
+    def observation_shape(self) -> tuple[int]:
+        """The observer (one-hot of 4), the cards it holds, then the cards each seat played
+        (seats counted from the observer), one plane of ``deck_size`` each."""
+        return (4 + 5 * self.deck_size,)
+
+    def observation_tensor(self, state: WhistState, player: int) -> list[float]:
+        """:attr:`observation_shape`, read from the player's information set only."""
+        _, own, _, plays = self.information_set(state, player)
+        d = self.deck_size
+        out = [0.0] * (4 + 5 * d)
+        out[player] = 1.0
+        played = {c for _, c in plays}
+        for card in own:
+            if card not in played:
+                out[4 + card] = 1.0
+        for seat, card in plays:
+            out[4 + d * (1 + (seat - player) % 4) + card] = 1.0
+        return out
+
     # --- hidden information ----------------------------------------------------------------
     def information_set(self, state: WhistState, player: int) -> WhistInfo:
         """Own hand as dealt, how many cards were dealt, and every card played."""

@@ -127,6 +127,35 @@ class Chess(Game):
             total += value if piece.color == chess.WHITE else -value
         return math.tanh((total if player == 0 else -total) / 1000.0)
 
+    # --- for learning libraries (docs/INTEROP.md) -----------------------------------------
+    observation_shape = (8, 8, 13)
+    """Ranks (8 first, as White sees the board), files, and 13 planes: the observer's pawns,
+    knights, bishops, rooks, queens and king, the other side's, then all ones when the
+    observer is to move (castling rights, en passant and the move counters are not shown)."""
+
+    def num_distinct_actions(self) -> int:
+        """Every (from, to, promotion) of UCI: 64 x 64 x (none, N, B, R, Q)."""
+        return 64 * 64 * 5
+
+    def action_index(self, action: Hashable) -> int:
+        """``(from * 64 + to) * 5 + promotion`` of the UCI move."""
+        move = chess.Move.from_uci(str(action))
+        promotion = 0 if move.promotion is None else move.promotion - 1  # N=1 .. Q=4
+        return (move.from_square * 64 + move.to_square) * 5 + promotion
+
+    def observation_tensor(self, state: str, player: int) -> list[float]:
+        """:attr:`observation_shape`."""
+        board = chess.Board(state)
+        out = [0.0] * (8 * 8 * 13)
+        mine = chess.WHITE if player == 0 else chess.BLACK
+        for square, piece in board.piece_map().items():
+            row = 7 - chess.square_rank(square)
+            plane = piece.piece_type - 1 + (0 if piece.color == mine else 6)
+            out[(row * 8 + chess.square_file(square)) * 13 + plane] = 1.0
+        if board.turn == mine:
+            out[12::13] = [1.0] * 64
+        return out
+
     def action_to_string(self, state: str, action: Hashable) -> str:
         """Moves are written in UCI notation (``string_to_action`` reads SAN too)."""
         return str(action)

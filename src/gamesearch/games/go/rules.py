@@ -230,6 +230,26 @@ class Go(Game):
         margin = self.score(state) * (1 if player == 0 else -1)
         return math.tanh(margin / self.size)
 
+    # --- for learning libraries (docs/INTEROP.md) -------------------------------------------
+    def num_distinct_actions(self) -> int:
+        """One action per square, then the pass: an action's number is its square's."""
+        return self.size * self.size + 1
+
+    def action_index(self, action: int) -> int:
+        """The square's number; the pass is the last number."""
+        return action
+
+    @property
+    def observation_shape(self) -> tuple[int, int, int]:
+        """Rows, columns, and two planes: the observer's stones, the other's."""
+        return (self.size, self.size, 2)
+
+    def observation_tensor(self, state: tuple, player: int) -> list[float]:
+        """The board as :attr:`observation_shape`: 1 where the observer has a stone (plane
+        0), where the other has one (plane 1)."""
+        mine, theirs = (BLACK, WHITE) if player == 0 else (WHITE, BLACK)
+        return [float(c == colour) for c in state[0] for colour in (mine, theirs)]
+
     # --- notation --------------------------------------------------------------------------
     def action_to_string(self, state: State, action: int) -> str:
         return vertex(action, self.size)
