@@ -27,12 +27,33 @@ MAX_NUMBER_DIGITS = 100
 such numbers would be slow long before)."""
 
 
+def path_exists(path: str | Path) -> bool:
+    """Whether ``path`` names an existing file; a name the system cannot even look up (too
+    long, a folder in it that is a file) is a :class:`FileFormatError` naming the problem,
+    not an ``OSError`` traceback."""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return False
+    except NotADirectoryError:
+        return False
+    except OSError as err:
+        name = str(path)
+        shown = name if len(name) <= 60 else f"{name[:40]}... ({len(name):,} characters)"
+        raise FileFormatError(f"{shown!r}: {err.strerror or err}") from None
+    except ValueError:  # a NUL byte in the name
+        return False
+    return True
+
+
 def read_text(path: str | Path, what: str = "file") -> str:
     """The text of a UTF-8 file; a missing file, a directory, a file too large or not UTF-8
     is one :class:`FileFormatError` naming the file."""
+    if str(path) == "":  # Path("") is the current folder: say what was really given
+        raise FileFormatError(f"no {what} given (the name is empty)")
     path = Path(path)
     shown = repr(str(path))
-    if not path.exists():
+    if not path_exists(path):
         raise FileFormatError(f"{what} {shown} does not exist")
     if path.is_dir():
         raise FileFormatError(f"{what} {shown} is a directory, not a file")

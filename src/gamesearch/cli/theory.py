@@ -39,13 +39,14 @@ def _load_tree(spec: str):
     """A tree file (JSON), inline JSON, or a game name with parameters (``nim:piles=1-2``)."""
     from gamesearch.games import load_game
     from gamesearch.games.tree import load_tree_source
+    from gamesearch.textinput import path_exists
 
     text = spec.strip()
     if text.lower().endswith(".efg"):
         from gamesearch.theory.efg import load_efg
 
         return load_efg(text)
-    if text.startswith(("[", "{")) or Path(spec).exists() or text.endswith(".json"):
+    if text.startswith(("[", "{")) or path_exists(spec) or text.endswith(".json"):
         return load_tree_source(spec)
     return load_game(spec)
 
