@@ -4,6 +4,8 @@ prints; odd argument text is one line and exit status 2, never a traceback."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 LONG_NAME = "a" * 300
@@ -35,3 +37,34 @@ def test_an_empty_file_name_is_not_the_current_folder(cli):
 def test_serve_host_that_no_host_name_encodes(cli):
     line = one_line_error(*cli("serve", "--host", "a\udcffb")[::2])
     assert "--host" in line
+
+
+# --- bounded work -------------------------------------------------------------------------
+
+@pytest.mark.timeout(120)  # unbounded before: hours, or gigabytes (6.5 GB at 5-5)
+@pytest.mark.parametrize("game", ["nim:piles=5-5", "connect4", "nim:piles=1000-1000",
+                                  "tictactoe"])
+@pytest.mark.parametrize("reduced", [[], ["--reduced"]])
+def test_normal_form_refuses_a_tree_too_large_at_once(cli, game, reduced):
+    line = one_line_error(*cli("normal-form", game, *reduced)[::2])
+    assert "strategies" in line or "too large" in line or "cells" in line
+
+
+def test_normal_form_still_builds_a_small_tree(cli):
+    code, out, _ = cli("normal-form", "nim:piles=2-2", "--json")
+    data = json.loads(out)
+    assert code == 0 and [len(s) for s in data["strategies"]] == [32, 36]
+
+
+def test_normal_form_counts_plans_exactly_past_numpy_integers():
+    from gamesearch.games import load_game
+    from gamesearch.theory.extensive import full_plans
+
+    with pytest.raises(Exception, match="10\\^20 pure strategies"):
+        full_plans(load_game("nim:piles=5-5"), load_game("nim:piles=5-5").initial_state(), 0)
+
+
+@pytest.mark.timeout(120)
+def test_spe_bounds_the_moves_it_follows_not_only_the_positions(cli):
+    line = one_line_error(*cli("spe", "nim:piles=1000-1000")[::2])
+    assert "moves" in line and "--limit" in line
