@@ -68,3 +68,27 @@ def test_normal_form_counts_plans_exactly_past_numpy_integers():
 def test_spe_bounds_the_moves_it_follows_not_only_the_positions(cli):
     line = one_line_error(*cli("spe", "nim:piles=1000-1000")[::2])
     assert "moves" in line and "--limit" in line
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("game", ["pig", "backgammon"])
+def test_perft_starts_no_depth_estimated_past_its_time_limit(cli, game):
+    code, out, err = cli("perft", game, "--depth", "1000", "--time", "1", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["time_limit"] == 1 and data["depth"] < 1000
+    assert data["stopped"].startswith(f"depth {data['depth'] + 1} not started")
+    assert "stopped: depth" in err
+
+
+def test_perft_prints_its_default_limit(cli):
+    code, out, _ = cli("perft", "tictactoe", "--depth", "2")
+    assert code == 0 and "within 60 s (--time)" in out
+    assert json.loads(cli("perft", "tictactoe", "--depth", "2", "--json")[1])["time_limit"] == 60
+
+
+def test_perft_times_the_kernel_apart_from_depth_1(cli):
+    data = json.loads(cli("perft", "checkers", "--depth", "1", "--json")[1])
+    assert data["compile_seconds"] is not None and data["compile_seconds"] >= 0
+    assert data["table"] == [{"depth": 1, "leaves": 7, "seconds": data["table"][0]["seconds"]}]
+    generic = json.loads(cli("perft", "tictactoe", "--depth", "1", "--json")[1])
+    assert generic["compile_seconds"] is None
