@@ -5,6 +5,7 @@ prints; odd argument text is one line and exit status 2, never a traceback."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -92,3 +93,111 @@ def test_perft_times_the_kernel_apart_from_depth_1(cli):
     assert data["table"] == [{"depth": 1, "leaves": 7, "seconds": data["table"][0]["seconds"]}]
     generic = json.loads(cli("perft", "tictactoe", "--depth", "1", "--json")[1])
     assert generic["compile_seconds"] is None
+
+
+def write_nfg(path, shape: tuple[int, ...], seed: int = 1) -> str:
+    """A general-sum game of ``shape`` with random integer payoffs, as a .nfg file."""
+    import math
+    import random
+
+    rng = random.Random(seed)
+    players = " ".join(f'"P{i + 1}"' for i in range(len(shape)))
+    names = " ".join("{ " + " ".join(f'"s{k}"' for k in range(n)) + " }" for n in shape)
+    numbers = " ".join(str(rng.randint(-9, 9)) for _ in range(math.prod(shape) * len(shape)))
+    path.write_text(f'NFG 1 R "random" {{ {players} }}\n{{ {names} }}\n""\n\n{numbers}\n')
+    return str(path)
+
+
+@pytest.mark.timeout(120)  # each ran for ever before (the web caps sizes, the CLI did not)
+@pytest.mark.parametrize("command", [["nash", "--method", "support"],
+                                     ["nash", "--method", "lemke-howson"],
+                                     ["nash", "--method", "logit"], ["dominance"],
+                                     ["dominance", "--mixed"], ["qre"],
+                                     ["qre", "--lambda", "2"]])
+def test_matrix_commands_refuse_a_40_by_2001_game_at_once(cli, tmp_path, command):
+    big = write_nfg(tmp_path / "big.nfg", (40, 2001))
+    line = one_line_error(*cli(*command, big)[::2])
+    assert "40 x 2001" in line and "at most" in line
+
+
+@pytest.mark.timeout(300)
+def test_nash_by_default_answers_a_40_by_2001_game_with_a_method_that_fits(cli, tmp_path):
+    big = write_nfg(tmp_path / "big.nfg", (40, 2001))
+    code, out, err = cli("nash", big, "--json")
+    assert code == 0 and json.loads(out)["method"] == "pure", err
+
+
+def test_nash_picks_a_method_that_fits_the_game(cli, tmp_path):
+    three = write_nfg(tmp_path / "three.nfg", (2, 2, 2))
+    code, out, err = cli("nash", three, "--json")
+    assert code == 0, err
+    assert json.loads(out)["method"] == "simpdiv"
+    bimatrix = write_nfg(tmp_path / "bimatrix.nfg", (12, 12))  # 2.7 million support pairs
+    code, out, _ = cli("nash", bimatrix, "--json")
+    assert code == 0 and json.loads(out)["method"] == "support enumeration"
+    larger = write_nfg(tmp_path / "larger.nfg", (16, 16))  # 600 million: one equilibrium
+    code, out, _ = cli("nash", larger, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["method"] == "lemke-howson" and data["equilibria"]
+
+
+def test_nash_solves_a_tree_as_efg_solve_does(cli):
+    from pathlib import Path
+
+    import gamesearch
+
+    folder = Path(gamesearch.__file__).parent / "data" / "efg"
+    beer_quiche = str(folder / "beer_quiche.efg")
+    code, out, err = cli("nash", beer_quiche, "--json")
+    assert code == 0, err
+    solved = json.loads(out)
+    code, out, _ = cli("efg", beer_quiche, "--solve", "--json")
+    assert code == 0 and json.loads(out) == solved and solved["max_regret"] in (0, "0")
+    line = one_line_error(*cli("nash", str(folder / "seltens_horse.efg"))[::2])
+    assert "3 players" in line and "qre" in line
+
+
+def test_efg_takes_json_like_every_command(cli):
+    code, out, _ = cli("efg", "kuhn_poker", "--json", "--max-lines", "5")
+    data = json.loads(out)
+    assert code == 0 and len(data["lines"]) == 6 and data["complete"] is False
+
+
+def test_solve_without_a_limit_gives_up_past_its_node_limit(cli):
+    fen = "8/8/8/4k3/8/8/3QK3/8 w - - 0 1"  # a legal endgame: searched for ever before
+    line = one_line_error(*cli("solve", "chess", "--fen", fen, "--nodes", "2000")[::2])
+    assert "2,000 nodes (--nodes)" in line and "--depth or --time" in line
+    line = one_line_error(*cli("solve", "takeaway", "--sticks", "40", "--nodes", "500")[::2])
+    assert "500 nodes" in line  # max^n too
+    code, out, _ = cli("solve", "nim", "--json")
+    assert code == 0 and json.loads(out)["node_limit"] == 200_000
+    code, out, _ = cli("solve", "nim")
+    assert "within 200,000 nodes (--nodes)" in out
+
+
+@pytest.mark.parametrize("flag", ["--iterations", "--total"])
+def test_train_cfr_refuses_an_iteration_count_it_could_never_finish(cli, tmp_path, flag):
+    line = one_line_error(*cli("train", "cfr", "kuhn_poker", flag, "1" + "0" * 44,
+                               "--out", str(tmp_path / "run"))[::2])
+    assert flag in line and "45 digits" in line and "1,000,000,000" in line
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.timeout(60)  # it refused only after about 30 s of counting
+def test_tables_build_refuses_8_checkers_pieces_from_its_estimate_at_once(cli, tmp_path):
+    from gamesearch.catalog.checkers_tables import estimate
+
+    began = time.process_time()
+    assert estimate(8)["memory_bytes"] > 2**40
+    assert time.process_time() - began < 5  # a formula, not a slice layout per slice
+    line = one_line_error(*cli("tables", "build", "checkers", "--pieces", "8",
+                               "--dir", str(tmp_path / "t"))[::2])
+    assert "GiB of memory" in line
+
+
+def test_counted_slice_sizes_agree_with_the_layouts():
+    from gamesearch.games.checkers import index
+
+    for pieces in range(1, 5):
+        for config in index.slices_of(pieces):
+            assert index.counted_slice_size(config) == index.slice_size(config)
