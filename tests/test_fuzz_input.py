@@ -362,3 +362,36 @@ def test_special_files_are_refused_by_every_reader_and_writer(tmp_path_factory, 
     finally:
         if keep is not None:
             keep.close()
+
+
+# --- long argument text, huge numbers, options in conflict (issue 39) ---------------------------
+
+FILE_COMMANDS = [["tree"], ["normal-form"], ["spe"], ["sequence-form"], ["efg"], ["nash"],
+                 ["dominance"], ["qre"], ["efg", "--json"], ["nash", "--json"]]
+LONG_TEXT = st.one_of(st.text(min_size=256, max_size=600),
+                      st.sampled_from(["a" * 300, "a" * 300 + ".efg", "a" * 300 + ".json",
+                                       "d/" * 200 + "x.nfg", "\udcff" * 300]))
+HUGE = st.sampled_from(["1" * 45, "9" * 120, "-" + "9" * 45, "1e400", "nan", "inf"])
+
+
+@CLI
+@given(command=st.sampled_from(FILE_COMMANDS), name=LONG_TEXT)
+def test_long_file_names_are_one_line(cli, command, name):
+    code, _, err = cli([*command, name])
+    assert code == 2, (command, code, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), (command, err)
+
+
+@CLI
+@given(args=st.sampled_from([
+    ["train", "cfr", "kuhn_poker", "--iterations"], ["train", "cfr", "kuhn_poker", "--total"],
+    ["perft", "tictactoe", "--depth"], ["solve", "nim", "--nodes"],
+    ["perft", "pig", "--depth", "1000", "--time"], ["spe", "nim", "--limit"],
+    ["solve", "nim", "--depth"]]), value=HUGE)
+def test_huge_numbers_are_refused_in_one_line(cli, tmp_path, args, value):
+    extra = ["--out", str(tmp_path / "run")] if args[0] == "train" else []
+    code, _, err = cli([*args, value, *extra])
+    assert code == 2, (args, value, code, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), (args, err)

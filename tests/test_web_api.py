@@ -157,11 +157,14 @@ def test_pure_alphabeta_streams_the_readable_search(client):
     assert progress and all("kernel" not in d["stats"]["extra"] for d in progress)
 
 
-@pytest.mark.parametrize("game, agent, key", [("go", "go-mcts:time=1.5", "win_rate"),
-                                               ("chess", "chess-engine:time=1", "score")])
+@pytest.mark.parametrize("game, agent, key", [
+    ("go", "go-mcts:playouts=1000,time=30", "win_rate"),
+    ("chess", "chess-engine:depth=4,time=30", "score")])
 def test_engines_beyond_alphabeta_stream_their_answer_so_far(client, game, agent, key):
-    """The live view of go-mcts (its win rate, a few times a second) and the chess engine
-    (its score, each depth): progress events before the move, each with a line."""
+    """The live view of go-mcts (its win rate, a few times a second, and where it ends) and
+    the chess engine (its score, each depth): progress events before the move, each with a
+    line. Budgets in play-outs and plies, with the time far beyond them: a busy machine
+    (load 4-8) had one report of a 1.5 s Go search, and a chess move from the deadline."""
     got = events(client, {"game": game, "moves": [], "agent": agent})
     progress = [d for n, d in got if n == "progress"]
     assert got[-1][0] == "move" and got[-1][1]["source"] == "search", got[-1]

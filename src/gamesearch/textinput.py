@@ -72,7 +72,9 @@ def check_input(path: str | Path, what: str = "file", limit: int | None = None) 
     """``path``'s status after the input rule: it exists, is a regular file (a link is
     followed) and holds at most ``limit`` bytes (default: :func:`input_limit`); else one
     :class:`FileFormatError` naming the file. Nothing is opened."""
-    shown = repr(str(path))
+    if str(path) == "":  # Path("") is the current folder: say what was really given
+        raise FileFormatError(f"no {what} given (the name is empty)")
+    shown = _shown_name(path)
     limit = input_limit(what) if limit is None else limit
     try:
         found = os.stat(path)
@@ -146,6 +148,27 @@ would exhaust Python's stack (a legal tree this deep is far beyond any lecture's
 MAX_NUMBER_DIGITS = 100
 """Integers with more digits than this are refused (Python refuses 4,300; arithmetic on
 such numbers would be slow long before)."""
+
+
+def path_exists(path: str | Path) -> bool:
+    """Whether ``path`` names an existing file; a name the system cannot even look up (too
+    long, a folder in it that is a file) is a :class:`FileFormatError` naming the problem,
+    not an ``OSError`` traceback."""
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError as err:
+        raise FileFormatError(f"{_shown_name(path)}: {err.strerror or err}") from None
+    except ValueError:  # a NUL byte in the name
+        return False
+    return True
+
+
+def _shown_name(path: str | Path) -> str:
+    """A file name as a one-line message shows it: quoted, a very long one cut short."""
+    name = str(path)
+    return repr(name) if len(name) <= 60 else repr(f"{name[:40]}... ({len(name):,} characters)")
 
 
 def read_text(path: str | Path, what: str = "file", limit: int | None = None,

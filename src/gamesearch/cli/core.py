@@ -16,7 +16,7 @@ from gamesearch.cli.common import (
 )
 from gamesearch.cli.game_options import options_epilog
 from gamesearch.cli.main import app
-from gamesearch.errors import GameSearchError
+from gamesearch.errors import GameSearchError, LimitError
 
 
 @app.command("games")
@@ -35,6 +35,61 @@ def games_command(json_out: bool = typer.Option(False, "--json", help="JSON outp
     console.print(table)
 
 
+DEFAULT_SOLVE_NODES = 200_000
+"""Nodes an exact search (``solve`` without --depth or --time) may expand before it gives
+up: chess from a legal endgame, Go or a long take-away would search for ever."""
+
+EXACT_SOLVE_SECONDS = 120.0
+"""And the seconds it may take: a node of Go costs a hundred times one of Nim."""
+
+
+def _too_many_nodes(name: str, nodes: int, seconds: float | None = None) -> LimitError:
+    spent = f" (stopped after {seconds:.0f} s, its limit)" if seconds is not None else ""
+    return LimitError(f"solve {name}: not solved within {nodes:,} nodes (--nodes) or "
+                      f"{EXACT_SOLVE_SECONDS:g} s{spent}; give --depth or --time for a "
+                      "searched answer, or raise --nodes")
+
+
+def _node_clock(name: str, nodes: int):
+    """A clock for an exact alpha-beta search that refuses it past ``nodes`` nodes or
+    :data:`EXACT_SOLVE_SECONDS`: the search asks it every ``CHECK_EVERY`` nodes."""
+    from gamesearch.result import Clock
+    from gamesearch.search.alphabeta import CHECK_EVERY
+
+    counted = {"nodes": 0}
+    clock: Clock
+
+    def stop() -> bool:
+        counted["nodes"] += CHECK_EVERY
+        if counted["nodes"] > nodes:
+            raise _too_many_nodes(name, nodes)
+        if clock.elapsed() > EXACT_SOLVE_SECONDS:
+            raise _too_many_nodes(name, nodes, clock.elapsed())
+        return False
+
+    clock = Clock(None, stop)
+    return clock
+
+
+def _node_trace(name: str, nodes: int):
+    """A max^n trace that refuses the search past ``nodes`` nodes or
+    :data:`EXACT_SOLVE_SECONDS`."""
+    import time as clock
+
+    counted = {"nodes": 0}
+    began = clock.perf_counter()
+
+    def trace(event: str, *_: object, **__: object) -> None:
+        if event == "enter":
+            counted["nodes"] += 1
+            if counted["nodes"] > nodes:
+                raise _too_many_nodes(name, nodes)
+            if counted["nodes"] % 64 == 0 and clock.perf_counter() - began > EXACT_SOLVE_SECONDS:
+                raise _too_many_nodes(name, nodes, clock.perf_counter() - began)
+
+    return trace
+
+
 @app.command("solve", context_settings=EXTRA_ARGS, epilog=options_epilog())
 def solve_command(
     ctx: typer.Context,
@@ -45,11 +100,16 @@ def solve_command(
                                      help="depth limit in plies"),
     time: float | None = typer.Option(None, "--time", min=0.001, max=86_400,
                                       help="time budget in seconds"),
+    nodes: int = typer.Option(DEFAULT_SOLVE_NODES, "--nodes", min=1, max=10**12,
+                              help="without --depth or --time: give up the exact search "
+                              "past this many nodes"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """Solve a position: value, best move, principal variation and statistics.
 
     Game parameters go as extra options, e.g. ``solve nim --piles 3,4,5 --misere``.
+    Without --depth or --time the search goes to the end of the game, within --nodes
+    (200,000 by default) and 120 s; a game beyond them needs a limit.
     """
     from gamesearch.cli.game_options import split_solve_options
     from gamesearch.games import game_entry
@@ -88,14 +148,18 @@ def solve_command(
             raise GameSearchError(f"solve {name}: max^n takes --depth, not --time")
         from gamesearch.search.multiagent import maxn
 
-        result = maxn(game, state, depth=depth)
+        result = maxn(game, state, depth=depth,
+                      trace=None if depth else _node_trace(name, nodes))
     elif getattr(game, "kernel", None) is not None and (depth or time):
         from gamesearch.kernels.search import kernel_alphabeta  # the same search, compiled
 
         result = kernel_alphabeta(game, state, depth=depth, time=time)
     else:
-        result = alphabeta(game, state, depth=depth, time=time)
+        result = alphabeta(game, state, depth=depth, time=time,
+                           **({} if depth or time else {"clock": _node_clock(name, nodes)}))
     data = result.as_dict(game, state)
+    if not (depth or time):
+        data["node_limit"] = nodes
     data["to_move"] = game.player_name(game.to_move(state))
     data["algorithm"] = "max^n" if several else "alpha-beta" + (
         " (compiled)" if result.stats.extra.get("kernel") else "")
@@ -118,3 +182,6 @@ def solve_command(
         f"{s.tt_hits} table hits, depth {s.depth}, {s.seconds:.3f} s, "
         f"{s.nodes_per_second:,.0f} nodes/s, b* {s.branching_factor:.2f}"
     )
+    if "node_limit" in data:
+        console.print(f"[bold]limit[/]: an exact search within {nodes:,} nodes (--nodes) and "
+                      f"{EXACT_SOLVE_SECONDS:g} s")

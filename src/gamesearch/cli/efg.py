@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from gamesearch.cli.common import console
+from gamesearch.cli.common import console, print_json
 from gamesearch.cli.main import app
 
 
@@ -62,6 +62,7 @@ def efg_command(
     solve: bool = typer.Option(False, "--solve",
                                help="one Nash equilibrium of a two-player game "
                                     "(sequence-form LCP), in behaviour strategies"),
+    json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """Show an extensive-form game as a tree, write it as a Gambit .efg file, or solve it."""
     from gamesearch.cli.theory import _load_tree
@@ -76,22 +77,45 @@ def efg_command(
     if write:
         text = write_efg(game)
         atomic_write(target, text)
-        console.print(f"wrote {write} ({text.count(chr(10)) - 3} nodes)")
+        nodes = text.count(chr(10)) - 3
+        if json_out:
+            print_json({"written": write, "nodes": nodes})
+        else:
+            console.print(f"wrote {write} ({nodes} nodes)")
         return
     if solve:
-        _print_solution(game)
+        solve_tree(game, json_out)
         return
-    for line in tree_lines(game, max_lines):
+    lines = tree_lines(game, max_lines)
+    if json_out:
+        print_json({"lines": lines, "complete": not lines[-1].startswith("... (more than")})
+        return
+    for line in lines:
         console.print(line, markup=False, highlight=False)
 
 
-def _print_solution(game: Any) -> None:
-    """The sequence-form LCP's equilibrium, per information set, with its regret."""
+def solve_tree(game: Any, json_out: bool = False) -> None:
+    """The sequence-form LCP's equilibrium, per information set, with its regret (as
+    ``efg --solve`` and ``nash FILE.efg`` show it)."""
     from gamesearch.theory.behaviour import expected_payoffs
     from gamesearch.theory.sequence_lcp import solve_sequence_lcp
 
     found = solve_sequence_lcp(game)
     label = getattr(game, "infoset_label", None)
+    if json_out:
+        from gamesearch.cli.theory import json_number
+
+        print_json({
+            "players": [game.player_name(p) for p in range(len(found.strategies))],
+            "behaviour": [{(label(*info) if label else str(info)):
+                           {str(a): json_number(p) for a, p in probs.items()}
+                           for info, probs in strategy.items()}
+                          for strategy in found.strategies],
+            "payoffs": [json_number(v) for v in expected_payoffs(game,
+                                                                 list(found.strategies))],
+            "max_regret": json_number(max(found.regret)), "exact": found.exact,
+            "pivots": found.pivots})
+        return
     for player, strategy in enumerate(found.strategies):
         console.print(f"{game.player_name(player)}:", highlight=False)
         for info, probs in strategy.items():

@@ -98,7 +98,10 @@ def qre_command(
     if file.lower().endswith(".efg"):
         _tree_qre(file, lam, max_lambda, plot, json_out, fit)
         return
+    from gamesearch.theory.workload import check_qre
+
     game = load_normal_form(file)
+    check_qre(game)
     if fit is not None:
         counts = parse_counts(fit)
         point, value = fit_lambda(game, counts, max_lambda)

@@ -43,6 +43,9 @@ def serve_command(
     except OSError as err:
         sock.close()
         raise GameSearchError(f"cannot listen on {host}:{port}: {err.strerror}") from None
+    except (TypeError, ValueError):  # text no host name can encode (bytes that are not UTF-8)
+        sock.close()
+        raise GameSearchError(f"--host {host!r}: not a host name or an address") from None
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     print(f"gamesearch web app: http://{shown}:{bound}/  (Ctrl-C stops it)", flush=True)

@@ -39,13 +39,14 @@ def _load_tree(spec: str):
     """A tree file (JSON), inline JSON, or a game name with parameters (``nim:piles=1-2``)."""
     from gamesearch.games import load_game
     from gamesearch.games.tree import load_tree_source
+    from gamesearch.textinput import path_exists
 
     text = spec.strip()
     if text.lower().endswith(".efg"):
         from gamesearch.theory.efg import load_efg
 
         return load_efg(text)
-    if text.startswith(("[", "{")) or Path(spec).exists() or text.endswith(".json"):
+    if text.startswith(("[", "{")) or path_exists(spec) or text.endswith(".json"):
         return load_tree_source(spec)
     return load_game(spec)
 
@@ -57,15 +58,40 @@ def _mix_text(names: list[str], mix: Any) -> str:
 
 @app.command("nash")
 def nash_command(
-    file: str = typer.Argument(..., metavar="FILE", help="a game: .nfg, .json or .csv"),
-    method: str = typer.Option("support", "--method", "-m",
-                               help="support | vertex | lemke-howson | pure | lp | logit | "
-                               "simpdiv | gnm (logit, simpdiv, gnm and pure: any number of "
-                               "players)"),
+    file: str = typer.Argument(..., metavar="FILE",
+                               help="a game: .nfg, .json or .csv (or a tree: .efg)"),
+    method: str = typer.Option("auto", "--method", "-m",
+                               help="auto | support | vertex | lemke-howson | pure | lp | "
+                               "logit | simpdiv | gnm (logit, simpdiv, gnm and pure: any "
+                               "number of players; auto: every equilibrium by support "
+                               "enumeration where that fits, else lp, lemke-howson, or "
+                               "simpdiv for three players or more)"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
-    """Nash equilibria of a normal-form game (exact fractions for integer payoffs)."""
+    """Nash equilibria of a normal-form game (exact fractions for integer payoffs).
+
+    A .efg tree is solved as 'efg --solve' does (one equilibrium of a two-player game,
+    sequence-form LCP, in behaviour strategies).
+    """
+    from gamesearch.theory.workload import auto_method, check_method
+
+    if file.strip().lower().endswith(".efg"):
+        if method.strip().lower() != "auto":
+            raise GameSearchError(f"nash {file}: a tree is solved by the sequence-form LCP; "
+                                  "--method is for normal-form games")
+        from gamesearch.cli.efg import solve_tree
+
+        tree = _load_tree(file)
+        if tree.num_players != 2:
+            raise GameSearchError(f"nash {file}: a tree of {tree.num_players} players; its "
+                                  "solver (the sequence-form LCP) takes two ('qre FILE.efg' "
+                                  "traces the agent logit QRE of any tree)")
+        solve_tree(tree, json_out)
+        return
     game = _load_matrix_game(file)
+    if method.strip().lower() == "auto":
+        method = auto_method(game)
+    check_method(game, method)
     found = _nash_with_progress(game, method)
     if json_out:
         from gamesearch.theory.logit_nash import max_regret
@@ -126,8 +152,10 @@ def dominance_command(
         dominated_strategies,
         iterated_elimination,
     )
+    from gamesearch.theory.workload import check_dominance
 
     game = _load_matrix_game(file)
+    check_dominance(game, mixed)
     strict = not weak
     if iterated:
         result = iterated_elimination(game, strict=strict, mixed=mixed)

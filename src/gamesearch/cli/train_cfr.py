@@ -20,6 +20,10 @@ from gamesearch.cli.common import console, finish_training
 from gamesearch.cli.main import app
 from gamesearch.errors import GameSearchError
 
+MAX_ITERATIONS = 10**9
+"""The most iterations one run may ask for: the web and ``solve``'s --iterations allow as
+many; a 45-digit count was accepted and would never end."""
+
 train_app = typer.Typer(help="Train strategies (CFR for hidden-information games).",
                         no_args_is_help=True)
 app.add_typer(train_app, name="train")
@@ -53,6 +57,11 @@ def train_cfr(
         raise GameSearchError(f"--iterations must be at least 1, got {iterations}")
     if total is not None and total < 0:
         raise GameSearchError(f"--total must be at least 0, got {total}")
+    for flag, count in (("--iterations", iterations), ("--total", total)):
+        if count is not None and count > MAX_ITERATIONS:
+            shown = f"{count:,}" if count < 10**15 else f"a number of {len(str(count))} digits"
+            raise GameSearchError(f"{flag} {shown}: at most {MAX_ITERATIONS:,} (Kuhn poker, "
+                                  "the smallest game, runs some 10,000 a second: a day)")
     if every < 0:
         raise GameSearchError(f"--every must be at least 0, got {every}")
     if not checkpoint_every >= 0:  # also refuses nan

@@ -206,8 +206,8 @@ class TreeGame(Game):
     @classmethod
     def from_file(cls, path: str | Path) -> TreeGame:
         """Read a tree from a JSON file; errors name the file and what is wrong."""
-        path = Path(path)
-        return cls.from_json(read_text(path, "tree file"), source=path.name)
+        text = read_text(path, "tree file")  # the name as given: "" is no name, not "."
+        return cls.from_json(text, source=Path(path).name)
 
     @classmethod
     def from_json(cls, text: str, source: str = "tree") -> TreeGame:

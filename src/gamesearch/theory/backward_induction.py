@@ -46,11 +46,17 @@ class SubgamePerfect:
     values: dict[State, tuple] = field(default_factory=dict)
 
 
+MOVES_PER_POSITION = 10
+"""Moves followed per position of the limit: a game with thousands of moves in each
+position reaches few positions per second, so the work is bounded by moves too."""
+
+
 def backward_induction(game: Game, state: State | None = None,
                        limit: int = 1_000_000) -> SubgamePerfect:
     """A subgame-perfect equilibrium from ``state`` (default: the start).
 
-    ``limit`` bounds the distinct positions (a :class:`LimitError` beyond it); a game whose
+    ``limit`` bounds the distinct positions, and ``MOVES_PER_POSITION`` times it the moves
+    followed (a :class:`LimitError` beyond either); a game whose
     positions repeat along a line of play (Pig) has no finite tree to induct on and is
     refused, as is one deeper than Python's stack allows.
     """
@@ -60,7 +66,16 @@ def backward_induction(game: Game, state: State | None = None,
     ties: list[Tie] = []
     on_path: set[State] = set()
 
+    moves = 0  # every move followed, a position met again included: nim:piles=1000-1000
+    most_moves = MOVES_PER_POSITION * limit  # has few positions per second, 2,000 moves each
+
     def solve(s: State) -> tuple:
+        nonlocal moves
+        moves += 1
+        if moves > most_moves:
+            raise LimitError(f"{game.name}: more than {most_moves:,} moves followed "
+                             f"({MOVES_PER_POSITION} per position allowed); too large for "
+                             "backward induction")
         if s in values:
             return values[s]
         if s in on_path:

@@ -20,13 +20,14 @@ backward induction), and the value is the tree's minimax value.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from gamesearch.errors import GameSearchError
+from gamesearch.errors import GameSearchError, LimitError
 from gamesearch.game import CHANCE, Game, State
 
 Plan = dict
@@ -34,6 +35,28 @@ Plan = dict
 
 MAX_PLANS = 20_000
 """Refuse trees with more plans than this for one player (the matrix would not fit)."""
+
+MAX_CELLS = 1_000_000
+"""Refuse normal forms with more cells than this (each cell is one play of the tree)."""
+
+MAX_STEPS = 2_000_000
+"""Moves followed (and partial plans combined) while listing decision points and plans,
+before the tree is refused as too large: a few seconds of work. A game with a million
+positions (``nim:piles=1000-1000``) or Connect Four is refused at once, not after hours."""
+
+
+class _Steps:
+    """A count of work done, refused with a :class:`LimitError` past :data:`MAX_STEPS`."""
+
+    def __init__(self, game: Game) -> None:
+        self.game, self.done = game, 0
+
+    def add(self, n: int = 1) -> None:
+        self.done += n
+        if self.done > MAX_STEPS:
+            raise LimitError(f"{self.game.name}: the tree is too large for a normal form "
+                             f"(more than {MAX_STEPS:,} moves and plans to go through; a "
+                             f"normal form has one row per plan, at most {MAX_PLANS:,})")
 
 
 @dataclass
@@ -46,17 +69,26 @@ class TreeNormalForm:
     tree: Game
 
 
-def decision_points(game: Game, state: State, player: int) -> list[State]:
+def decision_points(game: Game, state: State, player: int,
+                    steps: _Steps | None = None) -> list[State]:
     """Every state below ``state`` (inclusive) where ``player`` is to move, in depth-first
-    order, each once."""
+    order, each once (each position is walked once; past :data:`MAX_STEPS` moves the tree
+    is refused)."""
+    steps = steps or _Steps(game)
     seen: dict[State, None] = {}
+    walked: set[State] = set()
 
     def walk(s: State) -> None:
+        if s in walked:
+            return
+        walked.add(s)
         if game.is_terminal(s):
             return
         if game.to_move(s) == player and s not in seen:
             seen[s] = None
-        for a in game.actions(s):
+        actions = game.actions(s)
+        steps.add(len(actions))
+        for a in actions:
             walk(game.result(s, a))
 
     walk(state)
@@ -67,35 +99,59 @@ def full_plans(game: Game, state: State, player: int) -> list[Plan]:
     """All plans: one action at every decision point of the player."""
     points = decision_points(game, state, player)
     choices = [list(game.actions(s)) for s in points]
-    count = int(np.prod([len(c) for c in choices])) if choices else 1
+    count = math.prod(len(c) for c in choices)  # exact: numpy's product would overflow
     if count > MAX_PLANS:
-        raise GameSearchError(f"{game.name}: player {player + 1} has {count} pure strategies "
-                              f"(more than {MAX_PLANS}); try the reduced normal form")
+        raise GameSearchError(f"{game.name}: player {player + 1} has {_count(count)} pure "
+                              f"strategies (more than {MAX_PLANS:,}); try the reduced "
+                              "normal form")
     return [dict(zip(points, combo)) for combo in itertools.product(*choices)]
+
+
+def _count(n: int) -> str:
+    """A count as a person reads it: ``1,234`` or ``about 10^20`` (any size)."""
+    if n < 10**12:
+        return f"{n:,}"
+    return f"about 10^{int((n.bit_length() - 1) * math.log10(2))}"
 
 
 def reduced_plans(game: Game, state: State, player: int) -> list[Plan]:
     """The reduced plans: actions only at decision points the player's own plan can reach."""
+    steps = _Steps(game)
+    decision_points(game, state, player, steps)  # refuses a huge tree before any plan
+    known: dict[State, list[Plan]] = {}
 
     def plans(s: State) -> list[Plan]:
+        if s not in known:
+            known[s] = _plans(s)
+        return known[s]
+
+    def _plans(s: State) -> list[Plan]:
         if game.is_terminal(s):
             return [{}]
-        children = [game.result(s, a) for a in game.actions(s)]
+        actions = list(game.actions(s))
+        children = [game.result(s, a) for a in actions]
         if game.to_move(s) == player:
             out = []
-            for a, child in zip(game.actions(s), children):
-                for rest in plans(child):
+            for a, child in zip(actions, children):
+                below = plans(child)
+                steps.add(len(below))
+                for rest in below:
                     if rest.get(s, a) != a:
                         continue  # a transposition back to s would need another action
                     out.append({s: a, **rest})
+            if len(out) > MAX_PLANS:
+                raise GameSearchError(f"{game.name}: player {player + 1} has more than "
+                                      f"{MAX_PLANS:,} reduced pure strategies")
             return _unique(out)
         combined: list[Plan] = [{}]
         for child in children:
-            combined = [merged for left in combined for right in plans(child)
+            below = plans(child)
+            steps.add(len(combined) * len(below))
+            combined = [merged for left in combined for right in below
                         if (merged := _merge(left, right)) is not None]
             if len(combined) > MAX_PLANS:
                 raise GameSearchError(f"{game.name}: player {player + 1} has more than "
-                                      f"{MAX_PLANS} reduced pure strategies")
+                                      f"{MAX_PLANS:,} reduced pure strategies")
         return _unique(combined)
 
     return plans(state)
@@ -165,9 +221,10 @@ def to_normal_form(game: Game, state: State | None = None, reduced: bool = False
     maker = reduced_plans if reduced else full_plans
     plans = [maker(game, state, i) for i in range(n)]
     shape = [len(p) for p in plans]
-    if int(np.prod(shape)) > 2_000_000:
-        raise GameSearchError(f"{game.name}: the normal form would have {int(np.prod(shape))} "
-                              "cells")
+    cells = math.prod(shape)
+    if cells > MAX_CELLS:
+        raise LimitError(f"{game.name}: the normal form would have {_count(cells)} cells "
+                         f"({' x '.join(map(str, shape))}); at most {MAX_CELLS:,}")
     payoffs = np.empty([n, *shape], dtype=object)
     for index in itertools.product(*[range(s) for s in shape]):
         u = play(game, state, [plans[i][k] for i, k in enumerate(index)])

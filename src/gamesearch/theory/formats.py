@@ -453,8 +453,8 @@ def write_csv(game: NormalFormGame) -> str:
 # --- files --------------------------------------------------------------------------------
 def load_normal_form(path: str | Path) -> NormalFormGame:
     """A game from a .nfg, .json or .csv file (chosen by its extension, else its content)."""
-    path = Path(path)
-    return parse_game(read_text(path, "game file"), path.name)
+    text = read_text(path, "game file")  # the name as given: "" is no name, not "."
+    return parse_game(text, Path(path).name)
 
 
 def parse_game(text: str, source: str) -> NormalFormGame:

@@ -136,6 +136,10 @@ class NormalFormGame:
             if j == player:
                 continue
             mix = mixes[j] if exact else mixes[j].astype(float)
+            support = np.flatnonzero(mix != 0)
+            if len(support) == 1 and mix[support[0]] == 1:  # a pure strategy: its slice
+                array = np.take(array, int(support[0]), axis=j)  # (exact Fractions summed
+                continue  # over a 40 x 2001 game took a second per profile)
             array = np.tensordot(array, mix, axes=([j], [0]))
         return list(array)
 

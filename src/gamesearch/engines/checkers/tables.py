@@ -76,7 +76,7 @@ def estimate(pieces: int) -> dict[str, float]:
     and for the level solve (the default method) ``solve_bytes`` more for the largest
     slice; on disk a quarter byte plus a byte a slot."""
     slots = 2 * sum(PUBLISHED[n] for n in range(1, pieces + 1))
-    largest = 2 * max(I.slice_size(c) for c in I.slices_of(pieces))
+    largest = 2 * max(I.counted_slice_size(c) for c in I.slices_of(pieces))  # at once
     return {"slots": slots, "memory_bytes": 2 * slots,
             "solve_bytes": solve_bytes(largest, MOVES_IN_PER_SLOT),
             "disk_bytes": slots // 4 + slots}

@@ -308,7 +308,7 @@ class GoMCTSAgent(Agent):
         max_moves = max(game.max_moves, int(root[9][K.MOVES]) + 3 * game.size ** 2)
         # the first report comes after the first batch, so that a caller with a deadline
         # (the web) holds a searched move at once
-        reported = -math.inf
+        reported, reported_done = -math.inf, 0
         while True:
             batch = BATCH if playouts is None else min(BATCH, playouts - done)
             if batch <= 0:
@@ -321,9 +321,13 @@ class GoMCTSAgent(Agent):
             if seconds is not None and now - began >= seconds:
                 break
             if self.on_progress is not None and now - reported >= PROGRESS_SECONDS:
-                reported = now
+                reported, reported_done = now, done
                 if self.on_progress(self._so_far(game, state, done, now - began)):
                     break  # the caller asks for the answer now
+        if self.on_progress is not None and 0 < reported_done < done:
+            # the answer the search ends with, reported too: a fast machine's (or a starved
+            # one's) live view would otherwise stop at the first batch's line
+            self.on_progress(self._so_far(game, state, done, clock.perf_counter() - began))
         first, count = tree[1][0], tree[2][0]
         if first < 0:
             self.kept = None

@@ -216,6 +216,20 @@ def slice_size(config: tuple[int, int, int, int]) -> int:
     return pairs * kb * kw
 
 
+def counted_slice_size(config: tuple[int, int, int, int]) -> int:
+    """:func:`slice_size` counted by formula, without building the slice's layout (which
+    for an 8-piece slice takes seconds): the Black men sets that share ``k`` squares with
+    the White men's, times the White men's places left, times the kings'."""
+    bm, bk, wm, wk = config
+    black = bin(BLACK_MEN_SQUARES).count("1")
+    shared = bin(BLACK_MEN_SQUARES & WHITE_MEN_SQUARES).count("1")
+    white = bin(WHITE_MEN_SQUARES).count("1")
+    pairs = sum(comb(shared, k) * comb(black - shared, bm - k) * comb(white - k, wm)
+                for k in range(bm + 1))
+    men = bm + wm
+    return pairs * comb(32 - men, bk) * comb(32 - men - bk, wk)
+
+
 def placements(pieces: int) -> int:
     """All placements of exactly ``pieces`` pieces (the published counts)."""
     return sum(slice_size(c) for c in slices_of(pieces))
