@@ -193,6 +193,9 @@ SEARCH_PLIES = 8
 SEARCH_NODES = 20_000
 """The node budget of each exact search (readable and compiled); a position past it is
 left out."""
+SEARCH_DEPTH = 40
+"""The deepest line the readable exact search follows (a position with a longer one is left
+out: no recursion limit is reached, and the compiled search's stack is never in doubt)."""
 
 
 def _searchable(kernel: Any) -> bool:
@@ -212,9 +215,9 @@ def rules_value(game: Any, state: Any, nodes: int = SEARCH_NODES) -> float | Non
     nodes or at a chance node."""
     count = [0]
 
-    def value(s: Any) -> float:
+    def value(s: Any, ply: int = 0) -> float:
         count[0] += 1
-        if count[0] > nodes:
+        if count[0] > nodes or ply > SEARCH_DEPTH:
             raise _Budget
         mover = game.to_move(s)
         if game.is_terminal(s):
@@ -224,7 +227,7 @@ def rules_value(game: Any, state: Any, nodes: int = SEARCH_NODES) -> float | Non
         best = -math.inf
         for a in game.actions(s):
             child = game.result(s, a)
-            v = value(child)
+            v = value(child, ply + 1)
             best = max(best, v if game.to_move(child) == mover else -v)
         return best
 

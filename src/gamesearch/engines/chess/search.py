@@ -45,11 +45,11 @@ from gamesearch.tables import store
 from gamesearch.tables.sweep import NO_POSITION_DISTANCE
 
 COMPILED_IN = {
-    "engines/chess/evaluation.py": "c69d63b291d7",
+    "engines/chess/evaluation.py": "994ffb2ee3ac",
     "games/chess/board.py": "2c1341b539f4",
     "games/chess/bitboards.py": "a2f3966bcd7e",
     "games/chess/tables_index.py": "a3cb88c46e4e",
-    "tables/store.py": "51e7abe117f0",
+    "tables/store.py": "76223a675908",
 }
 """The sources compiled into the cached search, by the first 12 hex digits of their
 SHA-256. numba keys a cached function on its own file only, so after a pull that changed
