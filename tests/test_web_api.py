@@ -749,3 +749,11 @@ def test_an_outside_program_ends_with_its_move():
         while running() > before and time.monotonic() < deadline:
             time.sleep(0.1)
         assert running() == before
+
+
+def test_a_huge_integer_payoff_is_a_4xx_not_a_500(client):
+    """A 309-digit payoff overflowed the float conversion (500 in 21 of 2,000 fuzzed
+    requests, issue #39): it is refused in words, as the file readers refuse it."""
+    huge = 9 * 10**308
+    reply = client.post("/api/matrix", json={"payoffs": [[huge, 1], [2, 3]]})
+    assert reply.status_code == 400 and "309 digits" in reply.json()["error"]

@@ -132,6 +132,12 @@ same thing in every agent: ``depth`` in plies or rounds, ``time`` in seconds, ``
 entries). Beyond these a search would hang, overflow or allocate gigabytes."""
 
 
+def agent_ranges(factory: Callable[..., Any]) -> dict[str, Range]:
+    """The ranges of an agent factory's numeric parameters: :data:`AGENT_RANGES`, where the
+    factory's own ``ranges`` attribute (a kind whose ``depth`` may be 0, say) overrides."""
+    return {**AGENT_RANGES, **getattr(factory, "ranges", {})}
+
+
 def call_with_params(func: Callable[..., Any], params: dict[str, Any], where: str,
                      ranges: Mapping[str, Range] | None = None) -> Any:
     """Call ``func(**params)``, converting strings by its annotations; name bad keys.

@@ -22,7 +22,7 @@ from gamesearch.errors import GameSearchError, SpecError, UnknownNameError
 from gamesearch.game import Game, State
 from gamesearch.plugins import load_catalog
 from gamesearch.result import Limit, SearchResult, SearchStats
-from gamesearch.spec import AGENT_RANGES, call_with_params, parse_spec
+from gamesearch.spec import agent_ranges, call_with_params, parse_spec
 
 
 class RandomAgent(Agent):
@@ -109,7 +109,7 @@ def make_agent(spec: str, limit: Limit | None = None, **extra: Any) -> Agent:
         spec = f"{name}:" + ",".join(f"{k}={v}" for k, v in params.items())
     try:
         # the ranges bound what a person typed; ``extra`` comes from code (a match's seeds)
-        ranges = {k: r for k, r in AGENT_RANGES.items() if k in params}
+        ranges = {k: r for k, r in agent_ranges(factory).items() if k in params}
         agent = call_with_params(factory, {**params, **extra}, f"agent {spec!r}", ranges)
     except (ValueError, TypeError) as err:  # a factory's own check, in its own words
         if isinstance(err, GameSearchError):

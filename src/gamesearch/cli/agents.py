@@ -16,13 +16,14 @@ from gamesearch.cli.main import app
 
 def agent_parameters(factory: Any) -> list[dict[str, Any]]:
     """Each parameter of an agent factory: name, type in words, range, default."""
-    from gamesearch.spec import AGENT_RANGES, type_text
+    from gamesearch.spec import agent_ranges, type_text
 
     hints = typing.get_type_hints(factory)
     rows = []
+    ranges = agent_ranges(factory)
     for name, p in inspect.signature(factory).parameters.items():
         annotation = hints.get(name, str)
-        rng = AGENT_RANGES.get(name)
+        rng = ranges.get(name)
         default = None if p.default is inspect.Parameter.empty else p.default
         rows.append({"name": name, "type": type_text(annotation) or "BOOL",
                      "range": rng.text() if rng else None, "default": default})

@@ -58,7 +58,8 @@ def play_command(
     player2: str | None = typer.Option(None, "--player2", "-2",
                                        help="agent spec for player 2 (and any further "
                                             "players); default: a sensible AI"),
-    seed: int | None = typer.Option(None, "--seed", help="seed for chance moves and for every "
+    seed: int | None = typer.Option(None, "--seed", min=0, max=2**32 - 1,
+                                    help="seed for chance moves and for every "
                                     "agent that takes one (unless its spec gives a seed)"),
     position_text: str | None = typer.Option(None, "--position", "-p",
                                                 help="start from this position"),

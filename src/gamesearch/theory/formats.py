@@ -257,6 +257,9 @@ def payoff_number(value: Any, where: str) -> int | Fraction | float:
         return parse_number(value, where)
     if isinstance(value, float) and not math.isfinite(value):
         raise FileFormatError(f"{where}: {value!r} is not a finite number")
+    if isinstance(value, int) and abs(value) >= 10 ** MAX_NUMBER_DIGITS:
+        raise FileFormatError(f"{where}: a number of {len(str(abs(value))):,} digits (the "
+                              f"limit is {MAX_NUMBER_DIGITS})")
     return value
 
 

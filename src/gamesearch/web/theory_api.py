@@ -43,18 +43,6 @@ def parse_number(value: Any, where: str) -> Fraction | float | int:
     from gamesearch.theory.formats import payoff_number
 
     return payoff_number(value, where)
-    if isinstance(value, int):
-        return Fraction(value)
-    if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            raise GameSearchError(f"{where}: {value!r} is not a finite number")
-        return Fraction(value).limit_denominator(10**6) if value.is_integer() else value
-    if isinstance(value, str) and 0 < len(value) <= 24:
-        try:
-            return Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
-            pass
-    raise GameSearchError(f"{where}: {value!r} is not a number")
 
 
 def read_matrix(payload: dict) -> tuple[list, list, bool]:

@@ -7,6 +7,7 @@ from typing import Any
 
 from gamesearch.agent import Agent
 from gamesearch.entry import AgentDecl, GameEntry, WarmupStep
+from gamesearch.spec import Range
 
 
 def _backgammon() -> Any:
@@ -33,6 +34,9 @@ def _td_gammon(depth: int = 0, weights: str | None = None) -> Agent:
     from gamesearch.engines.backgammon.td import td_gammon_agent
 
     return td_gammon_agent(depth=depth, weights=weights)
+
+
+_td_gammon.ranges = {"depth": Range(0, 2)}  # 0: the network alone; 2: expectiminimax
 
 
 def _gnubg(plies: int = 0, cmd: str = "gnubg") -> Agent:
