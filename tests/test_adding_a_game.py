@@ -5,6 +5,7 @@ Bachet's game as the theory says."""
 from __future__ import annotations
 
 import doctest
+import importlib.util
 import re
 import sys
 from pathlib import Path
@@ -15,10 +16,22 @@ from gamesearch.search import alphabeta
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "examples" / "gamesearch-bachet" / "src"
-sys.path.insert(0, str(PACKAGE))  # the example's modules, importable without installing
 
-from gamesearch_bachet.engine import bachet_value  # noqa: E402
-from gamesearch_bachet.rules import Bachet  # noqa: E402
+
+def _example(name: str):
+    """A module of the example package, loaded from its file: never put on sys.path, so
+    the package's metadata cannot register its game in this process (that is what
+    installing it does: tests/test_installed_game.py)."""
+    path = PACKAGE / "gamesearch_bachet" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"_bachet_example_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # numba's cache needs to find the module by name
+    spec.loader.exec_module(module)
+    return module
+
+
+Bachet = _example("rules").Bachet
+bachet_value = _example("engine").bachet_value
 
 PAGE = (ROOT / "docs" / "ADDING_A_GAME.md").read_text(encoding="utf-8")
 EXAMPLE = "\n".join((PACKAGE / "gamesearch_bachet" / name).read_text(encoding="utf-8")

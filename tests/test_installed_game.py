@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -29,9 +30,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     that only the subprocesses below put on their path."""
     target = tmp_path_factory.mktemp("site")
     build = tmp_path_factory.mktemp("build")
+    source = build / EXAMPLE.name  # built from a copy: no egg-info left in the repository
+    shutil.copytree(EXAMPLE, source, ignore=shutil.ignore_patterns(
+        "*.egg-info", "build", "__pycache__"))
     done = subprocess.run(
         [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
-         "--no-build-isolation", "--target", str(target), str(EXAMPLE)],
+         "--no-build-isolation", "--target", str(target), str(source)],
         capture_output=True, text=True, timeout=300, cwd=build)
     if done.returncode != 0:
         pytest.skip(f"pip could not install the example package here: {done.stderr[-300:]}")

@@ -168,7 +168,9 @@ def path_exists(path: str | Path) -> bool:
 def _shown_name(path: str | Path) -> str:
     """A file name as a one-line message shows it: quoted, a very long one cut short."""
     name = str(path)
-    return repr(name) if len(name) <= 60 else repr(f"{name[:40]}... ({len(name):,} characters)")
+    if len(name) <= 255:  # a name the system could hold is shown whole
+        return repr(name)
+    return repr(f"{name[:40]}... ({len(name):,} characters)")
 
 
 def read_text(path: str | Path, what: str = "file", limit: int | None = None,

@@ -52,7 +52,7 @@ class Bachet(Game):
 
     def string_to_action(self, state: tuple[int, int], text: str) -> int:
         text = text.strip()
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()):
             raise IllegalActionError(f"malformed move {text!r}: give a number of sticks")
         if int(text) not in self.actions(state):
             raise IllegalActionError(f"illegal move {text!r}: take 1 to "
