@@ -545,7 +545,7 @@ def test_a_tree_link_naming_what_is_not_there_says_so_and_runs_the_default(serve
     assert page.text_content("#tree-error") == ""
 
 
-def test_save_game_downloads_the_record_where_the_game_has_one(server, page, tmp_path):
+def test_save_game_downloads_the_record_where_the_game_has_one(server, browser, page, tmp_path):
     page.goto(server + "#/play?game=chess&p1=human&p2=human&moves=e2e4+e7e5")
     page.wait_for_selector("#save-game:not([hidden])", timeout=60_000)
     with page.expect_download() as download:
@@ -554,7 +554,12 @@ def test_save_game_downloads_the_record_where_the_game_has_one(server, page, tmp
     saved = tmp_path / "game.pgn"
     download.value.save_as(saved)
     assert "1. e4 e5" in saved.read_text()
-    page.goto(server + "#/play?game=tictactoe&p1=human&p2=human")
-    page.wait_for_selector("#board [data-square]", timeout=60_000)
-    page.wait_for_timeout(300)
-    assert page.locator("#save-game").is_hidden()
+    # a page of its own, waiting for tic-tac-toe's own cells: the wait was for chess's
+    # squares, so it passed while the old chess board was still drawn and failed once the
+    # tic-tac-toe board replaced it (twice in full suites)
+    fresh = browser.new_page(viewport={"width": 1100, "height": 720})
+    fresh.goto(server + "#/play?game=tictactoe&p1=human&p2=human")
+    fresh.wait_for_selector("#board rect[data-move]", timeout=60_000)
+    fresh.wait_for_timeout(300)
+    assert fresh.locator("#save-game").is_hidden()
+    fresh.close()
