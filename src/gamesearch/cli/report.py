@@ -3,6 +3,8 @@ superiority, how the games ended, and a rating plot (PNG)."""
 
 from __future__ import annotations
 
+import math
+
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -132,6 +134,9 @@ def _sprt(report: dict, bounds: str) -> dict:
         elo0, elo1 = (float(p) for p in parts)
     except ValueError:
         raise GameSearchError(f"--sprt {bounds!r}: expected ELO0:ELO1, e.g. 0:5") from None
+    if not (math.isfinite(elo0) and math.isfinite(elo1) and elo0 < elo1):
+        raise GameSearchError(f"--sprt {bounds!r}: give two finite Elo differences, the first "
+                              "below the second (H0 and H1), e.g. 0:5")
     if len(report["players"]) < 2:
         raise GameSearchError("--sprt needs two players")
     wins, draws, losses = report["pair_wdl"]

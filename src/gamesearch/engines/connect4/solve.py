@@ -77,6 +77,13 @@ def solve_entry(game: ConnectFour, state: tuple, options: dict) -> dict:
                               "--book FILE, --pv N")
     weak = flag(options, "weak")
     if flag(options, "pure"):
+        compiled_only = [f"--{k}" for k in ("weak", "batch", "table", "book", "limit", "pv")
+                         if options.get(k) not in (None, False, "")]
+        if compiled_only:
+            verb = "is" if len(compiled_only) == 1 else "are"
+            raise GameSearchError(f"solve connect4: {', '.join(compiled_only)} {verb} for the "
+                                  "compiled solver; --pure runs the readable alpha-beta "
+                                  "(its options: --depth, --time)")
         return pure_entry(game, state, options)
     limits = [f"--{k}" for k in ("depth", "time") if options.get(k) is not None]
     if limits:
