@@ -28,8 +28,8 @@ REGISTRY: dict[str, GameEntry] = {}
 
 
 def register(entry: GameEntry) -> GameEntry:
-    """Add a game to the registry (names are unique: a second entry of a name replaces the
-    first only when it is the same object)."""
+    """Add a game to the registry under its name (the catalog refuses a second game of a
+    name before it gets here: catalog/entries.py)."""
     REGISTRY[entry.name] = entry
     return entry
 
