@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import inspect
 import random
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -179,7 +180,11 @@ class AlphaBetaAgent(Agent):
         the web ask here): the game's kernel unless ``pure``; under a time budget only once
         this process has loaded it (:meth:`prepare`, or a web worker's warm-up), as loading
         would eat the budget."""
-        kernel = None if self.pure else getattr(game, "kernel", None)
+        if self.pure:
+            return False
+        if self.time is not None and "numba" not in sys.modules:
+            return False  # a game's kernel imports numba first: 0.4 s of a small budget
+        kernel = getattr(game, "kernel", None)
         return kernel is not None and (self.time is None or kernel.ready())
 
     def prepare(self, game: Game) -> None:
