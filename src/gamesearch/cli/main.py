@@ -50,7 +50,7 @@ COMMANDS = {
     "perft": "gamesearch.cli.count",
     "count": "gamesearch.cli.count",
     "tree": "gamesearch.cli.tree",
-    "train": "gamesearch.cli.train_cfr",
+    "train": "gamesearch.cli.train",
     "nash": "gamesearch.cli.theory",
     "dominance": "gamesearch.cli.theory",
     "normal-form": "gamesearch.cli.theory",

@@ -22,7 +22,7 @@ from gamesearch.cli.common import (
     pyplot_for,
     save_png,
 )
-from gamesearch.cli.train_cfr import train_app
+from gamesearch.cli.train_group import train_app
 from gamesearch.errors import GameSearchError
 
 

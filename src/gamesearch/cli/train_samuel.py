@@ -17,7 +17,8 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from gamesearch.cli.common import console, finish_training
-from gamesearch.cli.train_cfr import train_app
+from gamesearch.cli.train_group import train_app
+from gamesearch.cli.train_learn import plot_curve
 from gamesearch.errors import GameSearchError
 
 
@@ -87,8 +88,6 @@ def train_samuel(
          "settings": {k: record[k] for k in ("seed", "depth", "alpha", "lambda", "epsilon",
                                              "average_from")}}, indent=1) + "\n")
     if record["curve"]:
-        from gamesearch.cli.train_learn import plot_curve  # not at import: train_cfr loads us
-
         plot_curve(record["curve"], folder / "curve.png",
                    "checkers: learned weights vs hand-written (equal depth)", "vs_hand",
                    "learned vs hand")
