@@ -77,6 +77,14 @@ def test_a_tournament_stores_every_game_and_the_report_rates_them(tmp_path: Path
     assert sprt["wins"] + sprt["draws"] + sprt["losses"] == 4  # alphabeta against random
     assert sprt["losses"] == 0 and sprt["verdict"] in ("H1", "continue")
     assert run("report", str(db), "--sprt", "5:0").returncode == 2  # elo1 must be above
+    standings = json.loads(run(*args, "--json").stdout)["standings"]  # resumed: all done
+    assert [s["rank"] for s in standings] == [1, 2, 3]
+    assert [s["points"] for s in standings] == sorted((s["points"] for s in standings),
+                                                      reverse=True)
+    assert standings[-1]["spec"] == "random"
+    for s in standings:  # the same Elo and interval as the report's
+        rated = next(r for r in data["ratings"] if r["player"] == s["spec"])
+        assert (s["elo"], s["low"], s["high"]) == (rated["elo"], rated["low"], rated["high"])
 
 
 def test_a_killed_tournament_resumes_and_replays_nothing(tmp_path: Path) -> None:
