@@ -7,12 +7,13 @@ usage line, its help, its arguments and options as ``--help`` shows them, and it
 from __future__ import annotations
 
 import html
+from typing import Any
 
 import click
 import typer
 
 
-def _command_tree() -> click.Group:
+def _command_tree() -> Any:
     """The ``gamesearch`` group with every command module loaded."""
     from gamesearch.cli.main import _load_commands, app
 
@@ -22,16 +23,21 @@ def _command_tree() -> click.Group:
 
 def _cell(text: str) -> str:
     """Text for one cell of a markdown table."""
-    return html.escape(" ".join(text.split())).replace("|", "&#124;")
+    return _brackets(html.escape(" ".join(text.split())).replace("|", "&#124;"))
+
+
+def _brackets(text: str) -> str:
+    """Square brackets as entities: ``[default: x]`` is no cross-reference to resolve."""
+    return text.replace("[", "&#91;").replace("]", "&#93;")
 
 
 def _help_text(text: str) -> str:
     """A command's help as markdown paragraphs (click's ``\\b`` no-rewrap marks dropped)."""
     lines = [line for line in text.splitlines() if line.strip() != "\b"]
-    return html.escape("\n".join(lines), quote=False)
+    return _brackets(html.escape("\n".join(lines), quote=False))
 
 
-def _section(cmd: click.Command, ctx: click.Context, level: int) -> list[str]:
+def _section(cmd: Any, ctx: click.Context, level: int) -> list[str]:
     path = ctx.command_path
     out = [f"{'#' * level} `{path}`", ""]
     if cmd.help:
@@ -46,7 +52,7 @@ def _section(cmd: click.Command, ctx: click.Context, level: int) -> list[str]:
         out.append("")
     if cmd.epilog:
         out += [_help_text(cmd.epilog), ""]
-    if isinstance(cmd, click.Group):
+    if hasattr(cmd, "list_commands"):  # a group (typer's own, not always click's class)
         for name in cmd.list_commands(ctx):
             sub = cmd.get_command(ctx, name)
             if sub is None or sub.hidden:

@@ -14,6 +14,10 @@ after it, so a new game, command, module or notebook appears without editing the
 
 from __future__ import annotations
 
+import json
+import logging
+import posixpath
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,6 +28,9 @@ import api_pages  # noqa: E402
 import cli_page  # noqa: E402
 import game_pages  # noqa: E402
 from mkdocs.structure.files import File, Files  # noqa: E402
+
+log = logging.getLogger("mkdocs.hooks.site")
+"""Under mkdocs' logger: a warning here fails ``mkdocs build --strict``."""
 
 _pages: dict[str, str] = {}
 """The generated pages: path under docs/ -> markdown (made once per build)."""
@@ -37,12 +44,23 @@ def _sections(config: Any) -> dict[str, list]:
     return {
         "games/index.md": game_pages.nav(),
         "reference/api/index.md": api_pages.nav(Path(config["config_file_path"]).parent),
-        "notebooks/": [{_title(p): p} for p in notebooks],
+        "notebooks/": [{_title(docs, p): p} for p in notebooks],
     }
 
 
-def _title(path: str) -> str:
-    """A notebook's title in the nav, from its file name (``01_minimax.ipynb``)."""
+def _title(docs: Path, path: str) -> str:
+    """A notebook's title in the nav: its first heading, else its file name."""
+    try:
+        cells = json.loads((docs / path).read_text(encoding="utf-8")).get("cells", [])
+    except (OSError, ValueError):
+        cells = []
+    for cell in cells:
+        if cell.get("cell_type") == "markdown":
+            source = cell.get("source", "")
+            text = "".join(source) if isinstance(source, list) else source
+            heading = re.search(r"^#{1,6}\s+(.+)$", text, re.MULTILINE)
+            if heading:
+                return heading.group(1).strip()
     stem = Path(path).stem.lstrip("0123456789_- ")
     return stem.replace("_", " ").replace("-", " ").capitalize() or Path(path).stem
 
@@ -88,3 +106,25 @@ def on_files(files: Files, config: Any) -> Files:
             files.remove(existing)
         files.append(File.generated(config, path, content=text))
     return files
+
+
+_LINK = re.compile(r'href="(?![a-z]+:|#|/)([^"#]+\.(?:md|ipynb))(#[^"]*)?"')
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
+    """In a notebook's page, links to other pages of docs/ (``../SEARCH.md``, as they work on
+    GitHub) point to their pages on the site; a link to no page is a warning (an error in
+    strict mode), as it is in a markdown page. mkdocs checks only markdown pages' links."""
+    if not page.file.src_uri.endswith(".ipynb"):
+        return html
+
+    def fix(match: re.Match) -> str:
+        base = posixpath.dirname(page.file.src_uri)
+        target = files.get_file_from_path(posixpath.normpath(posixpath.join(base, match[1])))
+        if target is None:
+            log.warning("Notebook '%s' links to '%s', which is not a page of the site",
+                        page.file.src_uri, match[1])
+            return match[0]
+        return f'href="{target.url_relative_to(page.file)}{match[2] or ""}"'
+
+    return _LINK.sub(fix, html)
