@@ -111,10 +111,16 @@ def on_files(files: Files, config: Any) -> Files:
 _LINK = re.compile(r'href="(?![a-z]+:|#|/)([^"#]+\.(?:md|ipynb))(#[^"]*)?"')
 
 
+_ROLE = re.compile(r":(?:py:)?(?:func|meth|class|mod|data|attr|exc|obj|const):(?=<code)")
+"""A Sphinx role before inline code (``:func:`alphabeta```) as the docstrings write them."""
+
+
 def on_page_content(html: str, page: Any, config: Any, files: Files) -> str:
-    """In a notebook's page, links to other pages of docs/ (``../SEARCH.md``, as they work on
-    GitHub) point to their pages on the site; a link to no page is a warning (an error in
-    strict mode), as it is in a markdown page. mkdocs checks only markdown pages' links."""
+    """Sphinx roles in docstrings show as their code alone. In a notebook's page, links to
+    other pages of docs/ (``../SEARCH.md``, as they work on GitHub) point to their pages on
+    the site, and a link to no page is a warning (an error in strict mode) as in a markdown
+    page: mkdocs checks only markdown pages' links."""
+    html = _ROLE.sub("", html)
     if not page.file.src_uri.endswith(".ipynb"):
         return html
 
