@@ -170,9 +170,14 @@ def _solver_section(entry: Any) -> list[str]:
 
 def page(entry: Any) -> str:
     """The markdown page of one game."""
+    from gamesearch.errors import GameSearchError
     from gamesearch.game import has_chance, has_hidden_information
 
-    game = entry.factory()
+    try:
+        game = entry.factory()
+    except GameSearchError as err:  # a game whose optional package is not installed here
+        return "\n".join([f"# {entry.name}", "", f"**{entry.summary}**", "",
+                          f"This build of the site could not load the game: {err}.", ""])
     rules = sys.modules[type(game).__module__]
     kinds = [f"{game.num_players} players",
              "chance" if has_chance(game) else "no chance",
