@@ -12,6 +12,11 @@ agent that crashes, answers an illegal move or overruns the move time loses the 
 * a judge (e.g. a game's exact solver, given by the catalog) that returns the utilities
   of a position with perfect play ends the game with them;
 * ``max_plies``: a game that long is a draw.
+
+The game itself is played by the one game loop (:func:`gamesearch.loop.run_game`), with
+faults forfeited and these rules as its ``adjudicate`` hook. A game that ends by the rules
+(its end, or a third repetition) on the move after which a rule would also adjudicate is
+scored by the rules.
 """
 
 from __future__ import annotations
