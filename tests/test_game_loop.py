@@ -213,3 +213,69 @@ def test_each_view_is_drawn_from_the_movers_information_set_alone(name: str) -> 
         run_game(game, seats, rng=random.Random(seed), views=random.Random(100 + seed),
                  on_move=check)
     assert set(checked) == set(range(game.num_players))
+
+
+class Confident(Agent):
+    """Plays the first legal action and reports ``value`` from its own viewpoint."""
+
+    def __init__(self, value: float) -> None:
+        self.spec, self.value = f"confident:{value}", value
+
+    def __call__(self, game: Game, state: State) -> SearchResult:
+        action = game.actions(state)[0]
+        return SearchResult(self.value, action, [action], SearchStats(),
+                            pov=game.to_move(state))
+
+
+@pytest.mark.parametrize(("rules", "scores", "expected"), [
+    # each side twice sure of its own score (+5 and -5): the doubter resigns at ply 4
+    (dict(resign_score=3, resign_moves=2), (5, -5), ((1.0, -1.0), "adjudicated: resign", 4)),
+    # both near 0 for 3 plies, counted from ply 5: a draw after the fifth move
+    (dict(draw_score=1, draw_moves=3, draw_after=5), (0, 0), ((0.0, 0.0), "adjudicated: draw", 5)),
+    (dict(max_plies=6), (0, 0), ((0.0, 0.0), "adjudicated: draw after 6 plies", 6)),
+])
+def test_the_tournaments_adjudication_is_the_loops_hook(rules, scores, expected) -> None:
+    from gamesearch.arena.play import Rules, _play
+
+    class Task:
+        seed = 1
+
+        class pairing:
+            index = 0
+
+    Task.rules = Rules(**rules)
+    game, moves = load_game("connect4"), []
+    utilities, reason = _play(game, game.initial_state(), [Confident(s) for s in scores],
+                              Task, moves)
+    assert (tuple(utilities), reason, len(moves)) == expected
+    assert [m[2] for m in moves] == [scores[i % 2] for i in range(len(moves))]
+
+
+def test_a_person_in_the_terminal_is_a_seat_given_its_own_view() -> None:
+    # `gamesearch play`'s loop: the human agent's prompt is asked with a state drawn from
+    # the person's information set, and the moves typed are checked like any agent's
+    import io
+
+    from gamesearch.agents import HumanAgent
+    from gamesearch.cli.common import Output
+    from gamesearch.cli.play import _play
+
+    game = load_game("kuhn_poker")
+    asked: list[State] = []
+
+    def ask(g: Game, state: State) -> str:
+        asked.append(state)
+        return "p"
+
+    guessed_wrong = 0
+    for seed in range(12):
+        moves: list[str] = []
+        before = len(asked)
+        final = _play(game, game.initial_state(), [HumanAgent(ask),
+                      make_agent("random", seed=seed)], random.Random(seed),
+                      Output(file=io.StringIO()), moves, random.Random(50 + seed))
+        assert moves[2] == "p" and game.is_terminal(final)  # two deals, then the person
+        mine = asked[before:]
+        assert mine and all(s[0][0] == final[0][0] for s in mine)  # its own card: true
+        guessed_wrong += any(s[0][1] != final[0][1] for s in mine)
+    assert 1 <= guessed_wrong <= 11  # the other card: a guess, not the truth
