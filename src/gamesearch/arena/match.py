@@ -28,22 +28,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gamesearch.agents import AGENTS, Agent, act, make_agent
+from gamesearch.agents import AGENTS, Agent, make_agent
 from gamesearch.durable import LineLog
 from gamesearch.errors import FileFormatError, GameSearchError
-from gamesearch.game import (
-    Game,
-    Repetitions,
-    State,
-    final_utilities,
-    move_text,
-    player_view,
-)
+from gamesearch.game import Game, State
+from gamesearch.loop import MAX_PLIES, run_game
 from gamesearch.spec import parse_spec
 
 Z95 = 1.959963984540054
 """The standard normal quantile for a two-sided 95% interval."""
-MAX_PLIES = 10_000
 
 
 @dataclass
@@ -163,31 +156,12 @@ def play_game(game: Game, seats: list[Agent], state: State | None = None,
     Returns the final state and the actions played: a terminal state, or the one whose
     position stood for the third time where the game has the repetition rule (a draw:
     :func:`~gamesearch.game.final_utilities`). ``on_move(state, action, result)`` is called
-    before each move is made. Raises if an agent plays an illegal action.
+    before each move is made. Raises if an agent plays an illegal action. The loop itself
+    is :func:`gamesearch.loop.run_game`.
     """
-    state = game.initial_state() if state is None else state
-    rng = rng or random.Random()
-    # the draws that give each agent only its information set (hidden-information games):
-    # seeded from the chance generator without using it, so chance stays as it was
-    views = random.Random(hash(rng.getstate()[1]))  # a tuple of ints: the same every run
-    actions = []
-    repetitions = Repetitions(game)
-    for _ in range(max_plies):
-        if game.is_terminal(state) or repetitions.draws(state):
-            return state, actions
-        player = game.to_move(state)
-        if player >= 0:
-            result = seats[player](game, player_view(game, state, player, views))
-        else:
-            result = act(seats[0], game, state, rng)
-        if result.action not in game.actions(state):
-            raise GameSearchError(f"agent {seats[player].spec!r} played the illegal move "
-                                  f"{move_text(game, state, result.action)!r}")
-        if on_move is not None:
-            on_move(state, result.action, result)
-        actions.append(result.action)
-        state = game.result(state, result.action)
-    raise GameSearchError(f"{game.name}: a game did not end within {max_plies} moves")
+    told = None if on_move is None else (lambda s, ply: on_move(s, ply.action, ply.result))
+    record = run_game(game, seats, state, rng=rng, max_plies=max_plies, on_move=told)
+    return record.final, record.actions
 
 
 def run_match(
@@ -275,17 +249,13 @@ def _play_one(game: Game, start: State, index: int, agents: dict[str, Agent], sp
         seats = [a if p == a_seat else b for p in range(n)]
         rng = random.Random(f"{seed}/{index}") if seed is not None else random.Random()
         began = time.perf_counter()
-        final, actions = play_game(game, seats, start, rng)
+        record = run_game(game, seats, start, rng=rng)
     finally:  # a per-game agent (seeded afresh) is stopped after its game
         for fresh, kept in ((a, agents["A"]), (b, agents["B"])):
             if fresh is not kept:
                 _close(fresh)
-    moves, s = [], start
-    for action in actions:
-        moves.append(game.action_to_string(s, action))
-        s = game.result(s, action)
-    utilities = final_utilities(game, final)
-    return GameRecord(index, a_seat, moves, list(utilities), score_for(utilities, a_seat),
+    utilities = record.utilities
+    return GameRecord(index, a_seat, record.moves, list(utilities), score_for(utilities, a_seat),
                       round(time.perf_counter() - began, 4))
 
 
