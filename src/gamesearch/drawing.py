@@ -86,9 +86,10 @@ class Canvas:
 
     def arrow(self, x1: float, y1: float, x2: float, y2: float, width: float) -> None:
         """An arrow from (x1, y1) to (x2, y2), or a ring where the two are one point."""
-        if (x1, y1) == (x2, y2):
-            self.add("circle", class_="arrow", cx=x1, cy=y1, r=width * 2.2, fill="none",
-                     stroke=ARROW, stroke_width=width * 0.6, opacity=0.8)
+        if (x1, y1) == (x2, y2):  # dashed, so that it never reads as a piece (an O)
+            self.add("circle", class_="arrow", cx=x1, cy=y1, r=width * 2.6, fill="none",
+                     stroke=ARROW, stroke_width=width * 0.5, stroke_dasharray="5 3",
+                     opacity=0.9)
         else:
             self.add("line", class_="arrow", x1=x1, y1=y1, x2=x2, y2=y2, stroke=ARROW,
                      stroke_width=width, stroke_linecap="round", opacity=0.8,
@@ -176,8 +177,8 @@ def grid_picture(cells: Sequence[Sequence[str]], pieces: dict[str, Piece], *,
                        stroke="#444" if light == dark else None, stroke_width=0.5)
             if labels and labels[r][c]:
                 canvas.add("text", labels[r][c], class_="label", x=margin + c * square + 3,
-                           y=margin + r * square + 11, font_size=9, fill="#eee"
-                           if (r + c) % 2 else "#666")
+                           y=margin + r * square + 11, font_size=9,
+                           fill="#eee" if _is_dark(fill) else "#666")
     for r in range(rows):
         for c in range(cols):
             piece = pieces.get(cells[r][c])
@@ -212,6 +213,14 @@ def board_picture(view: dict, pieces: dict[str, Piece], lastmove: str | None = N
     return grid_picture(view["squares"], pieces, files=files, ranks=ranks,
                         lastmove=[tuple(c) for c in last or ()],
                         arrows=[(tuple(a), tuple(b)) for a, b in lines], **options)
+
+
+def _is_dark(colour: str) -> bool:
+    """Whether a ``#rrggbb`` (or ``#rgb``) colour is dark (a light text reads on it)."""
+    if len(colour) == 4:  # #rgb
+        colour = "#" + "".join(ch * 2 for ch in colour[1:])
+    red, green, blue = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * red + 0.587 * green + 0.114 * blue < 140
 
 
 def _square_name(files: str, ranks: Sequence[str], r: int, c: int) -> str:
@@ -333,15 +342,19 @@ def tree_picture(nodes: Sequence[TreeNode], title: str = "", caption: str = "",
             canvas.add("text", node.text, class_="value", x=x, y=yy + shift, font_size=11,
                        text_anchor="middle", fill="#999" if pruned else "#111",
                        font_weight="bold")
-        if node.name:
+        if node.name and node.children:  # a leaf's name would meet its neighbour's order
             canvas.add("text", node.name, class_="name", x=x - r - 2, y=yy - r + 2,
                        font_size=9, text_anchor="end", fill="#888")
         if node.order is not None:
-            canvas.add("text", f"#{node.order}", class_="order", x=x + r + 2, y=yy - r + 2,
-                       font_size=9, fill="#2471a3")
-        if node.note:
-            canvas.add("text", node.note, class_="bounds", x=x, y=yy + r + 12, font_size=9,
-                       text_anchor="middle", fill="#555")
+            if node.children:
+                canvas.add("text", f"#{node.order}", class_="order", x=x + r + 2,
+                           y=yy - r + 2, font_size=9, fill="#2471a3")
+            else:  # under the leaf, where it has room
+                canvas.add("text", f"#{node.order}", class_="order", x=x, y=yy + r + 10,
+                           font_size=9, text_anchor="middle", fill="#2471a3")
+        if node.note:  # beside the node, clear of the edges below it
+            canvas.add("text", node.note, class_="bounds", x=x + r + 2, y=yy + 10,
+                       font_size=9, fill="#555")
     if caption:
         canvas.add("text", caption, class_="caption", x=6, y=canvas.height - 8, font_size=12,
                    fill="#333")

@@ -19,8 +19,8 @@ def _board(game: Any, state: Any) -> dict:
 
 
 def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
-    """X and O in the cells, each free cell's number (1-9, the move that takes it) in its
-    corner; the last move's cell highlighted, an arrow to a cell drawn as a ring there."""
+    """X and O in the cells, each cell's number (1-9, the move that takes it) in its
+    corner; the last move's cell highlighted, an arrow to a cell drawn as a dashed ring."""
     from gamesearch.drawing import Piece, grid_picture
 
     marks = _board(game, state)["cells"]
