@@ -8,6 +8,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections import Counter
 
+import pytest
+
 from gamesearch import display
 from gamesearch.games import entries, load_game
 
@@ -198,3 +200,18 @@ def test_a_game_without_a_picture_shows_its_text() -> None:
     root = parse(display.svg(game, state))
     lines = [e.text for e in root.iter(f"{NS}text")]
     assert lines == game.render(state).splitlines()
+
+
+def test_a_wrong_move_is_named() -> None:
+    """An arrow's text is read by the game's rules, a last move the drawing cannot place
+    is named: one clear error, not a drawing's traceback."""
+    from gamesearch.errors import GameSearchError
+
+    chess = load_game("chess")
+    with pytest.raises(GameSearchError, match="e2e5"):
+        display.svg(chess, chess.initial_state(), arrows=["e2e5"])
+    c4 = load_game("connect4")
+    with pytest.raises(GameSearchError, match="last move 'x'"):
+        display.svg(c4, c4.initial_state(), lastmove="x")
+    with pytest.raises(GameSearchError, match="not JSON"):
+        display.search_tree("[[3, 12")

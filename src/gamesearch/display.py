@@ -36,7 +36,15 @@ def svg(game: Any, state: Any, lastmove: Any = None, arrows: Iterable[Any] = ())
     draw = entry.svg if entry is not None else None
     if draw is None:
         return text_picture(game.render(state), title=repr(game))
-    return Svg(draw(game, state, lastmove, tuple(arrows)))
+    # an arrow's text is read by the game itself, so a wrong one is named by its rules
+    moves = tuple(game.string_to_action(state, a) if isinstance(a, str) else a for a in arrows)
+    try:
+        return Svg(draw(game, state, lastmove, moves))
+    except (ValueError, KeyError, IndexError, TypeError) as err:
+        if lastmove is None:
+            raise
+        raise GameSearchError(f"{game.name}: cannot draw the last move {lastmove!r}: "
+                              f"{err}") from None
 
 
 def text_picture(text: str, title: str = "") -> Svg:
