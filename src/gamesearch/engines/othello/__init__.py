@@ -106,6 +106,12 @@ def _board(game: Any, state: Any) -> dict:
     return board(game, state)
 
 
+def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
+    from gamesearch.engines.othello.view import picture
+
+    return picture(game, state, lastmove, arrows)
+
+
 ENTRY = GameEntry(
     "othello", "Othello (Reversi) 8x8, or size=6; exact endgame solver", _othello,
     perft=_perft, solver=_solver, ranges={"size": Range(4, 8)},
@@ -129,4 +135,5 @@ ENTRY = GameEntry(
     warmups=_warmups,
     verdict=VerdictPolicy(refuse=_refuse_verdict),
     board=_board,
+    svg=_svg,
 )
