@@ -31,7 +31,7 @@ from typing import Any
 from gamesearch.agents import AGENTS, Agent, make_agent
 from gamesearch.durable import LineLog
 from gamesearch.errors import FileFormatError, GameSearchError
-from gamesearch.game import Game, State
+from gamesearch.game import CHANCE, Game, Repetitions, State
 from gamesearch.loop import MAX_PLIES, run_game
 from gamesearch.spec import parse_spec
 
@@ -206,6 +206,8 @@ def run_match(
         if sink.torn:
             match.notes.append(f"{Path(out).name}: dropped a last line cut short by a kill "
                                "(that game is played again)")
+    for record in done.values():  # a game kept is a game that happened
+        _check_record(game, start, record, Path(out).name)
     match.records = [done[i] for i in sorted(done) if i < games]
     try:
         for index in range(games):
@@ -309,6 +311,44 @@ def _records(path: Path, header: dict, log: LineLog) -> dict[int, GameRecord]:
                                   "this match (fix or remove the line)") from None
         records[record.index] = record
     return records
+
+
+def _check_record(game: Game, start: State, record: GameRecord, name: str) -> None:
+    """A stored game replays by the rules from the match's start, and its utilities and
+    score are the ones its moves give: a resumed match counts only games that happened, not
+    lines someone edited (one line naming the game otherwise)."""
+    where = f"{name}: game {record.index}"
+    n = game.num_players
+    if record.a_seat != record.index % n:
+        raise FileFormatError(f"{where} has A in seat {record.a_seat}, not {record.index % n} "
+                              "(seats alternate by game); use a new --out file")
+    state = start
+    repetitions = Repetitions(game)
+    for ply, text in enumerate(record.moves, 1):
+        if game.is_terminal(state) or repetitions.draws(state):
+            raise FileFormatError(f"{where} goes on after its end (move {ply}); use a new "
+                                  "--out file")
+        try:
+            action = game.string_to_action(state, str(text))
+        except GameSearchError:
+            action = None
+        legal = ([a for a, _ in game.chance_outcomes(state)] if game.to_move(state) == CHANCE
+                 else game.actions(state))
+        if action is None or action not in legal:
+            raise FileFormatError(f"{where}: move {ply} ({str(text)[:20]!r}) is not legal "
+                                  "there; the file was changed: use a new --out file")
+        state = game.result(state, action)
+    if game.is_terminal(state):
+        utilities = [float(u) for u in game.utilities(state)]
+    elif repetitions.draws(state):
+        utilities = [0.0] * n
+    else:
+        raise FileFormatError(f"{where} stops before the end of the game; use a new --out "
+                              "file")
+    if [float(u) for u in record.utilities] != utilities or \
+            record.score_a != score_for(tuple(utilities), record.a_seat):
+        raise FileFormatError(f"{where}: its result is not what its moves give; the file was "
+                              "changed: use a new --out file")
 
 
 def _is_match_header(line: str) -> bool:
