@@ -62,6 +62,7 @@ def specialize(templates: Iterable[Callable[..., Any]], bindings: dict[str, Any]
         clone = types.FunctionType(template.__code__, scope, template.__name__,
                                    template.__defaults__, template.__closure__)
         clone.__qualname__ = f"{template.__name__}__{tag}"
+        clone.specialize_tag = tag  # type: ignore[attr-defined]  (found by the cache test)
         clone.__doc__ = template.__doc__
         namespace[template.__name__] = (
             numba.njit(cache=True, nogil=template.__name__ in nogil)(clone), scope)
