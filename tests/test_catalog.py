@@ -52,7 +52,8 @@ def test_every_fitting_agent_plays_a_legal_move(name):
              "expectimax": "expectimax:depth=1", "expectiminimax": "expectiminimax:depth=1",
              "mcts": "mcts:iterations=30", "ismcts": "ismcts:iterations=30",
              "pimc": "pimc:samples=2", "kernel-mcts": "kernel-mcts:simulations=100",
-             "gammon": "gammon:depth=1", "pacman": "pacman:depth=1"}
+             "gammon": "gammon:depth=1", "pacman": "pacman:depth=1",
+             "gtp-othello": "gtp-othello:cmd=gtp-rhino"}  # any GTP program: one we know
     mover = game.to_move(state)
     exact = name == "tree" or not hasattr(game, "evaluate")  # no evaluation at a depth cut
     for kind in agents_for(game, mover):
