@@ -22,8 +22,8 @@ def analyze_epilog() -> str:
     from gamesearch.cli.game_options import options_text
     from gamesearch.games import entries
 
-    lines = ["Game options go after the game; those marked 'analyze only' go to the game's "
-             "analyzer:"]
+    lines = ["Game options go after the game as --key=value (a bare value would be read as "
+             "the position); those marked 'analyze only' go to the game's analyzer:"]
     lines += [f"{e.name}: {options_text(e, 'analyze', e.analyzer.options)}"
               for e in entries() if e.analyzer is not None]
     return "\n\n".join(lines)
