@@ -22,8 +22,8 @@ def analyze_epilog() -> str:
     from gamesearch.cli.game_options import options_text
     from gamesearch.games import entries
 
-    lines = ["Game options go after the game as --key=value (a bare value would be read as "
-             "the position); those marked 'analyze only' go to the game's analyzer:"]
+    lines = ["Game options go after the game, before or after the position; those marked "
+             "'analyze only' go to the game's analyzer:"]
     lines += [f"{e.name}: {options_text(e, 'analyze', e.analyzer.options)}"
               for e in entries() if e.analyzer is not None]
     return "\n\n".join(lines)
@@ -40,13 +40,16 @@ def analyze_command(
 ) -> None:
     """The exact value of every move for the player to move (the game's analyzer)."""
     from gamesearch.cli.common import position
-    from gamesearch.cli.game_options import split_options
+    from gamesearch.cli.game_options import game_parameters, split_options
     from gamesearch.spec import call_with_params, parse_spec
 
     name, spec_params = parse_spec(game_name)
     entry = entry_offering(name, lambda e: e.analyzer is not None, "analyzer", "analyze")
     analyzer = entry.analyzer
-    params, options = split_options(entry, {**spec_params, **extra_params(ctx)}, "analyze",
+    flags = {key for key, (kind, _) in game_parameters(entry).items() if not kind}
+    flags |= {key for key, option in analyzer.options.items() if option.type is bool}
+    moves, given = _position_and_options([moves, *ctx.args] if moves else list(ctx.args), flags)
+    params, options = split_options(entry, {**spec_params, **given}, "analyze",
                                     analyzer.options)
     game = call_with_params(entry.factory, params, f"game {entry.name!r}", entry.ranges)
     state = position(game, moves)
@@ -70,6 +73,43 @@ def analyze_command(
     console.print(table)
     words = f" ({analyzer.describe(best)})" if analyzer.describe is not None else ""
     console.print(f"best: {', '.join(data['best'])}{words}")
+
+
+BOOLEAN_WORDS = {"1", "true", "yes", "on", "0", "false", "no", "off"}
+
+
+def _position_and_options(tokens: list[str], flags: set[str]) -> tuple[str, dict[str, str]]:
+    """The position and the ``--key value`` options among the words after GAME, in the
+    order typed. Click fills POSITION with the first word it does not know, which may be an
+    option (``analyze GAME --sticks 20``); so the words are read again here: an option takes
+    the next word as its value unless it is a flag (``flags``) and the word is no yes or no,
+    and the one word left is the position."""
+    from gamesearch.spec import BareFlag
+
+    position: str | None = None
+    options: dict[str, str] = {}
+    i = 0
+    while i < len(tokens):
+        word = tokens[i]
+        if word.startswith("--"):
+            key, equals, value = word[2:].partition("=")
+            key = key.replace("-", "_")
+            follows = tokens[i + 1] if i + 1 < len(tokens) else None
+            if equals:
+                options[key] = value
+            elif follows is not None and not follows.startswith("--") and not (
+                    key in flags and follows.strip().lower() not in BOOLEAN_WORDS):
+                options[key] = follows
+                i += 1
+            else:
+                options[key] = BareFlag()
+        elif position is None:
+            position = word
+        else:
+            raise GameSearchError(f"unexpected argument {word!r} (the position is "
+                                  f"{position!r})")
+        i += 1
+    return position or "", options
 
 
 def _signed(value: object) -> str:

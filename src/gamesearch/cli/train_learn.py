@@ -94,10 +94,10 @@ def train_td(
         raise GameSearchError(f"--alpha must be in (0, 10), got {alpha}")
     folder = Path(out or f"td-{entry.name}")
     run = trainer.make(folder, hidden=hidden, alpha=alpha, lam=lam, seed=seed,
-                           eval_every=eval_every, eval_games=eval_games, resume=resume,
-                           force=force, checkpoint_every=checkpoint_every,
-                           alpha_halflife=alpha_halflife, encoding=encoding,
-                           keep_every=keep_every)
+                       eval_every=eval_every, eval_games=eval_games, resume=resume,
+                       force=force, checkpoint_every=checkpoint_every,
+                       alpha_halflife=alpha_halflife, encoding=encoding,
+                       keep_every=keep_every)
     start = run.games
     target = total if total is not None else start + (games or 1000)
     if target < start:

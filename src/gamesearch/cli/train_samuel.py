@@ -55,8 +55,7 @@ def train_samuel(
     force: bool = typer.Option(False, "--force", help="start --out afresh"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
-    """Learn evaluation weights by TD-leaf self-play (Samuel's checkers); Ctrl-C keeps the
-    work."""
+    """Learn evaluation weights by Samuel's TD-leaf self-play; Ctrl-C keeps the work."""
     from gamesearch.durable import StopRequest, atomic_write, check_output, output_folder
     from gamesearch.learn.checkpoint import checkpoint_is_ours
 
