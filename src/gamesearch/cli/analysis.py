@@ -57,16 +57,20 @@ def analyze_command(
         raise GameSearchError(f"position {moves!r}: the game is over, no move to analyze")
     values = analyzer.analyze(game, state, options)
     shown = {game.action_to_string(state, a): v for a, v in values.items()}
-    best = max(v for v in values.values() if v is not None)
+    valued = [v for v in values.values() if v is not None]
+    if not valued:
+        raise GameSearchError(f"analyze {entry.name}: no move of position {moves!r} has a "
+                              "value")
+    best = max(valued)
     data = {"position": moves, "to_move": game.player_name(game.to_move(state)),
             "scores": shown, "best": [text for text, v in shown.items() if v == best]}
     if json_out:
         print_json(data)
         return
     console.print(game.render(state))
-    given = [key.replace("_", "-") for key, value in options.items() if value != "false"]
+    chosen = [key.replace("_", "-") for key, value in options.items() if value != "false"]
     table = Table(title=f"values for {data['to_move']}"
-                        + (f" ({', '.join(given)})" if given else ""))
+                        + (f" ({', '.join(chosen)})" if chosen else ""))
     for text in shown:
         table.add_column(text, justify="right")
     table.add_row(*[analyzer.blank if v is None else _signed(v) for v in shown.values()])
