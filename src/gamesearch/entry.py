@@ -202,6 +202,11 @@ class GameEntry:
     board: Callable[[Any, Any], dict] | None = None
     """``board(game, state) -> dict``: the position as the web page's renderer of its
     ``style`` draws it (squares, grid, piles...); None: the text picture and move buttons."""
+    svg: Callable[[Any, Any, Any, tuple], str] | None = None
+    """``svg(game, state, lastmove, arrows) -> drawing.Svg``: the position as an SVG picture
+    (notebooks, ``gamesearch.display.svg``), built with gamesearch/drawing.py; ``lastmove``
+    is the action that led to it (or None) and ``arrows`` are actions of this position to
+    draw as arrows (an action may also be given as its text)."""
     hidden_text: Callable[[Any, Any, int], str] | None = None
     """``hidden_text(game, state, viewer)``: what one player sees of a hidden-information
     position, in words (never another player's cards)."""

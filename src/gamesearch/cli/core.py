@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from gamesearch.cli.common import (
@@ -32,7 +33,7 @@ def games_command(json_out: bool = typer.Option(False, "--json", help="JSON outp
     table.add_column("name")
     table.add_column("summary")
     for entry in entries():
-        table.add_row(entry.name, entry.summary)
+        table.add_row(escape(entry.name), escape(entry.summary))  # [openspiel] is no markup
     console.print(table)
 
 

@@ -68,6 +68,12 @@ def _warmups(game: Any) -> list[WarmupStep]:
     return [("backgammon expectiminimax (gammon)", gammon)]
 
 
+def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
+    from gamesearch.engines.backgammon.view import picture
+
+    return picture(game, state, lastmove, arrows)
+
+
 ENTRY = GameEntry(
     "backgammon", "Backgammon, full rules without the cube (gammons count)", _backgammon,
     agents=(
@@ -86,4 +92,5 @@ ENTRY = GameEntry(
     defaults=("gammon",),
     warmups=_warmups,
     trainers=TRAINERS,
+    svg=_svg,
 )

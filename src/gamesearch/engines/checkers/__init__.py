@@ -83,6 +83,12 @@ def _board(game: Any, state: Any) -> dict:
     return board(game, state)
 
 
+def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
+    from gamesearch.engines.checkers.view import picture
+
+    return picture(game, state, lastmove, arrows)
+
+
 ENTRY = GameEntry(
     "checkers", "Checkers (English draughts): compulsory captures, multi-jumps, 40-move draw "
     "rule; PDN FEN and move notation", _checkers,
@@ -100,4 +106,5 @@ ENTRY = GameEntry(
         "the start it is a draw, Schaeffer et al. 2007)")),
     board=_board,
     trainers={"samuel": Trainer(_samuel)},
+    svg=_svg,
 )

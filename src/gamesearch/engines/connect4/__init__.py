@@ -188,6 +188,48 @@ def _board(game: Any, state: Any) -> dict:
     return {"grid": game.grid(state), "width": game.width, "height": game.height}
 
 
+def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
+    """Red (first player) and yellow discs in a blue frame, columns numbered 1 to width;
+    each disc carries its column and its row from the bottom (``data-column``,
+    ``data-row``); the top disc of the last move's column is ringed, an arrow points down a
+    column where it would fall."""
+    from gamesearch.drawing import ARROW, Canvas
+
+    grid = game.grid(state)
+    s, m = 48, 24
+
+    def column(action: Any) -> int:
+        return int(action) - 1 if isinstance(action, str) else action
+
+    canvas = Canvas(2 * m + s * game.width, 2 * m + s * game.height + 14, "Connect Four")
+    canvas.add("rect", class_="board", x=m, y=m, width=s * game.width,
+               height=s * game.height, rx=8, fill="#1f4fa8")
+    heights = [sum(1 for row in grid if row[c]) for c in range(game.width)]
+    last = column(lastmove) if lastmove is not None else None
+    for r, row in enumerate(grid):
+        for c, v in enumerate(row):
+            x, y = m + (c + 0.5) * s, m + (r + 0.5) * s
+            side = {0: None, 1: "red", 2: "yellow"}[v]
+            top = c == last and game.height - r == heights[c]
+            canvas.add("circle", class_=f"piece {side}" + (" lastmove" if top else "")
+                       if side else "hole", cx=x, cy=y, r=s * 0.4,
+                       fill={None: "#fff", "red": "#d62828", "yellow": "#f7c948"}[side],
+                       stroke="#2a9d8f" if top else "#123", stroke_width=4 if top else 1,
+                       data_column=c + 1 if side else None,
+                       data_row=game.height - r if side else None)
+    for c in range(game.width):
+        canvas.add("text", str(c + 1), class_="coord", x=m + (c + 0.5) * s,
+                   y=2 * m + s * game.height, font_size=12, text_anchor="middle",
+                   fill="#555")
+    for action in arrows:
+        c = column(action)
+        x, land = m + (c + 0.5) * s, m + (game.height - heights[c] - 0.5) * s
+        canvas.add("circle", class_="arrow", cx=x, cy=land, r=s * 0.42, fill="none",
+                   stroke=ARROW, stroke_width=4)
+        canvas.arrow(x, 4, x, m + s * 0.1, 5)
+    return canvas.svg()
+
+
 ENTRY = GameEntry(
     "connect4", "Connect Four, 7x6 by default (other sizes too)", _connect4,
     solver=_solver, solver_options=SOLVER_OPTIONS, analyzer=ANALYZER, book=BOOK,
@@ -205,4 +247,5 @@ ENTRY = GameEntry(
     judge=SolverJudge,
     verdict=VerdictPolicy(needs_compile=_needs_compile, move_values=_move_values),
     board=_board,
+    svg=_svg,
 )

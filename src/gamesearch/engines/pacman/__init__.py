@@ -37,6 +37,12 @@ def _ghost(kind: str = "random", depth: int = 1, seed: int | None = None,
     return GhostAgent(kind=kind, depth=depth, seed=seed, chase=chase)
 
 
+def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
+    from gamesearch.engines.pacman.view import picture
+
+    return picture(game, state, lastmove, arrows)
+
+
 ENTRY = GameEntry(
     "pacman", "Pacman against ghosts on a layout (layout=small|smallClassic|minimaxClassic|... "
     "or a .lay file; rules=course|simple; ghosts=N)", _pacman,
@@ -49,4 +55,5 @@ ENTRY = GameEntry(
                   "(depth=N rounds for adversarial, chase=P for directional)", seats="others"),
     ),
     defaults=("pacman", "ghost"),
+    svg=_svg,
 )
