@@ -6,7 +6,8 @@ Facts used: on the classic tree (AIMA fig. 5.2) alpha-beta's MIN node B gets bet
 first leaf and the second MIN node is cut when its first leaf 2 meets alpha 3; in the entry
 deterrence game the equilibrium (out, fight) is a Nash equilibrium that is not subgame
 perfect (Selten 1978); backgammon has 15 checkers a side and Kuhn poker one card each.
-GAMESEARCH_SCREENSHOTS=1 writes the pictures into docs/img/.
+GAMESEARCH_SCREENSHOTS=1 writes the pictures into docs/img/; GAMESEARCH_WEB_URL=http://...
+tests a server already running instead of starting one.
 """
 
 from __future__ import annotations
@@ -88,6 +89,9 @@ def pack(data: dict) -> str:
 
 @pytest.fixture(scope="module")
 def server():
+    if os.environ.get("GAMESEARCH_WEB_URL"):  # a server already running (while editing)
+        yield os.environ["GAMESEARCH_WEB_URL"]
+        return
     code = "from gamesearch.cli.main import main; main(['serve', '--port', '0', '--workers', '2'])"
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
@@ -148,6 +152,20 @@ def moves(page) -> int:
     return page.locator("#movelist li").count()
 
 
+def bet_until_over(page) -> None:
+    """Bet (or call) until the hand is over, waiting each time for the AI's answer."""
+    for _ in range(3):
+        if "Game over" in page.text_content("#status"):
+            break
+        n = moves(page)
+        page.locator("#board button[data-move]:not([disabled])").last.click()  # bet, call
+        page.wait_for_function("document.getElementById('status').textContent.includes("
+                               "'Game over') || (document.getElementById('status').textContent"
+                               ".includes('your move') && document.querySelectorAll("
+                               f"'#movelist li').length >= {n + 2})")
+    page.wait_for_function("document.getElementById('status').textContent.includes('Game over')")
+
+
 # --- 1. real boards ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("viewport", [WIDE, PHONE], ids=["1280", "390"])
@@ -171,7 +189,7 @@ def test_backgammon_is_a_board_moved_by_clicking_a_checker_then_a_point(server, 
         targets.first.click()
         page.wait_for_timeout(100)
     page.wait_for_function(f"document.querySelectorAll('#movelist li').length > {before}")
-    played = page.locator("#movelist li").last.text_content()
+    played = page.locator("#movelist li").nth(before).text_content()  # then the next roll
     assert re.fullmatch(r"((bar|\d+)/(off|\d+)\*? ?)+", played.strip()), played
     no_sideways_scroll(page)
     page.screenshot(path=str(shots / f"backgammon-{viewport['width']}.png"))
@@ -189,13 +207,7 @@ def test_poker_shows_cards_chips_and_worded_bets(server, open_page, shots, viewp
     words = set(page.locator("#board .bet-buttons button").all_text_contents())
     assert words == {"Check", "Bet"}, words
     page.screenshot(path=str(shots / f"poker-{viewport['width']}.png"))
-    for _ in range(3):
-        if "Game over" in page.text_content("#status"):
-            break
-        page.locator("#board .bet-buttons button:not([disabled])").last.click()  # bet, call
-        page.wait_for_function("/your move|Game over/.test("
-                               "document.getElementById('status').textContent)")
-    page.wait_for_function("document.getElementById('status').textContent.includes('Game over')")
+    bet_until_over(page)
     assert page.locator("#board .card.face").count() == 2  # the showdown shows both
     no_sideways_scroll(page)
     leduc = open_page(viewport)
@@ -261,14 +273,8 @@ def test_home_page_offers_games_by_name_and_picture_and_agents_strong_first(
 def test_undo_and_stepping_back_after_a_kuhn_hand(server, open_page):
     page = open_page()
     page.goto(server + "#/play?game=kuhn_poker&p1=human&p2=ismcts:iterations=200")
-    page.wait_for_selector("#board .bet-buttons button:not([disabled])")
-    for _ in range(3):
-        if "Game over" in page.text_content("#status"):
-            break
-        page.locator("#board .bet-buttons button:not([disabled])").last.click()
-        page.wait_for_function("/your move|Game over/.test("
-                               "document.getElementById('status').textContent)")
-    page.wait_for_function("document.getElementById('status').textContent.includes('Game over')")
+    page.wait_for_selector("#board button[data-move]:not([disabled])")
+    bet_until_over(page)
     page.click("#movelist li:nth-child(3) button")  # back to the first bet
     page.wait_for_function("document.getElementById('status').textContent.includes('Viewing')")
     assert page.text_content("#play-error") == ""
@@ -301,13 +307,17 @@ def test_tree_lab_updates_bounds_as_children_return_and_says_why_it_cuts(server,
     page = open_page()
     page.goto(server + "#/tree?name=classic&algo=alphabeta")
     page.wait_for_selector("#tree-svg")
-    for _ in range(3):  # enter A, enter B, leaf 3 returns to B
+    for k in range(1, 4):  # enter A, enter B, leaf 3 returns to B
         page.click("#tree-step")
+        page.wait_for_function("document.getElementById('tree-status').textContent"
+                               f".startsWith('Step {k} /')")
     b = page.locator('#tree-svg g[data-id="1"] .bounds').all_text_contents()
     assert "β 3" in b, b  # beta lowered as the leaf returns, before B is done
     assert "beta = min(+∞, 3) = 3" in page.text_content("#tree-why")
-    for _ in range(6):
+    for k in range(4, 10):
         page.click("#tree-step")
+        page.wait_for_function("document.getElementById('tree-status').textContent"
+                               f".startsWith('Step {k} /')")
     why = page.text_content("#tree-why")
     assert "beta 2 ≤ alpha 3: MAX already has 3 here, MIN will not allow more than 2" in why
     status = page.text_content("#tree-status")
@@ -386,7 +396,7 @@ def test_no_stale_screen_after_an_error_and_a_bad_agent_is_refused_on_load(serve
     page.wait_for_timeout(300)
     assert "thinking" not in page.text_content("#think-note")
     page.goto(server + "#/matrix")
-    page.wait_for_selector("#matrix-equilibria li")
+    page.wait_for_selector("#matrix-equilibria h3")
     page.fill("#matrix-text", "1 2\n3")
     page.click("#matrix-solve")
     page.wait_for_function("document.getElementById('matrix-error').textContent != ''")
@@ -414,7 +424,7 @@ def test_contrast_and_labels_everywhere(server, open_page):
     page.goto(server + "#/play?game=tictactoe&moves=5&p1=human&p2=human")
     page.wait_for_function("document.getElementById('verdict').textContent != ''")
     page.click("#verdict-box summary")
-    page.wait_for_selector("#board .move-value")
+    page.wait_for_function("document.querySelectorAll('#board .move-value').length > 0")
     bad = page.evaluate(CONTRAST)  # the grey move values on the board too
     for view in ("#/home", "#/matrix", "#/efg", "#/tree?name=classic"):
         page.goto(server + view)

@@ -395,7 +395,7 @@ export async function initPlay(params) {
   const games = await getJSON("/api/games");
   state.games = games.games;
   const select = $("game-select");
-  setOptions(select, state.games.map((g) => [g.name, g.name, g.summary]));
+  setOptions(select, state.games.map((g) => [g.name, g.title || g.name, g.summary]));
   applyParams(params);
   select.addEventListener("change", async () => {
     state.game = select.value; state.params = ""; $("game-params").value = "";
