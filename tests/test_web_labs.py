@@ -180,7 +180,17 @@ def test_backgammon_is_a_board_moved_by_clicking_a_checker_then_a_point(server, 
     assert page.locator("#board .bg-die").count() in (2, 4)
     assert page.locator("#board .bg-tray").count() == 1
     before = moves(page)
-    for _ in range(4):  # one checker step at a time until the play is complete
+    box = page.locator("#board [data-movable]").first.bounding_box()  # the first step dragged
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    target = page.locator("#board .bg-point.target, #board .bg-tray.target").first.bounding_box()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2,
+                    steps=4)
+    page.mouse.up()
+    page.wait_for_function("document.querySelector('#board .bg-controls').textContent"
+                           ".includes('so far') || document.querySelectorAll('#movelist li')"
+                           f".length > {before}")
+    for _ in range(4):  # then one checker step at a time, by clicks, until the play is done
         if moves(page) > before:
             break
         page.locator("#board [data-movable]").first.click()

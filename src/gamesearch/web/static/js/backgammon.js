@@ -152,24 +152,25 @@ export function backgammon(into, position, play, active, values, marks) {
     const i = p.y < TOP + HALF ? column + 12 : 11 - column;
     return numberOf(mover, i);
   };
-  let drag = null;
+  // A drag outlives the drawing it started on (picking the checker redraws the board):
+  // it is kept with the chosen steps, and the drop is heard on the board's container.
   picture.addEventListener("pointerdown", (event) => {
     if (!canMove) return;
     const spot = hit(event);
     if (spot !== null && targets.has(spot)) { step(targets.get(spot)); return; }
     if (spot !== null && sources.has(spot)) {
-      drag = { src: spot, x: event.clientX, y: event.clientY };
+      chosen.drag = { src: spot, x: event.clientX, y: event.clientY };
       if (chosen.from !== spot) pick(spot);
     }
   });
-  picture.addEventListener("pointerup", (event) => {
-    if (!drag) return;
-    const moved = Math.hypot(event.clientX - drag.x, event.clientY - drag.y) > 8;
+  into.onpointerup = (event) => {
+    const drag = chosen.drag;
+    chosen.drag = null;
+    if (!drag || Math.hypot(event.clientX - drag.x, event.clientY - drag.y) <= 8) return;
     const spot = hit(event);
     const s = node.next.find((t) => t[0] === drag.src && t[1] === spot);
-    drag = null;
-    if (moved && s) step(s);
-  });
+    if (s) step(s);
+  };
 
   const controls = h("div", { class: "controls bg-controls" });
   if (canMove && node.move && !node.next.length) {
