@@ -87,6 +87,23 @@ def pack(data: dict) -> str:
     return base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")
 
 
+def ready(url: str, wait: float = 180.0) -> None:
+    """Wait until the server answers (it loads its compiled kernels first: seconds, or
+    minutes on a busy machine), so that no test's first page pays for it."""
+    import time
+    import urllib.request
+
+    end = time.monotonic() + wait
+    while True:
+        try:
+            with urllib.request.urlopen(url + "api/health", timeout=5):
+                return
+        except OSError:
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.5)
+
+
 @pytest.fixture(scope="module")
 def server():
     if os.environ.get("GAMESEARCH_WEB_URL"):  # a server already running (while editing)
@@ -100,6 +117,7 @@ def server():
     if not match:
         proc.kill()
         pytest.fail(f"the server did not start: {line!r}")
+    ready(match.group(0))
     yield match.group(0)
     proc.terminate()
     try:
@@ -340,6 +358,11 @@ def test_tree_lab_updates_bounds_as_children_return_and_says_why_it_cuts(server,
     assert boxes_overlap(page) == []
     page.screenshot(path=str(shots / "tree-lab-1280.png"))
     assert page.evaluate(CONTRAST) == []
+    for name, algo in (("chance", "expectiminimax"), ("two-min", "alphabeta")):
+        page.goto(server + f"#/tree?name={name}&algo={algo}")
+        page.click("#tree-run")
+        page.wait_for_function("document.getElementById('tree-status').dataset.rootValue")
+        assert boxes_overlap(page) == [], name
     phone = open_page(PHONE)
     phone.goto(server + "#/tree?name=deep&algo=alphabeta")
     phone.wait_for_selector("#tree-svg")
