@@ -289,7 +289,8 @@ def test_home_page_offers_games_by_name_and_picture_and_agents_strong_first(
     assert first.get_attribute("data-agent") == "chess-engine"
     assert len(page.locator("#home-choice .agent-list li").first.text_content()) > 30
     no_sideways_scroll(page)
-    page.screenshot(path=str(shots / f"home-{viewport['width']}.png"))
+    page.screenshot(path=str(shots / f"home-{viewport['width']}.png"),
+                    full_page=viewport is WIDE)  # with the opponents offered
     first.click()
     page.wait_for_selector("#board svg")
     assert "p2=chess-engine" in page.url
