@@ -212,6 +212,22 @@ class GameEntry:
     position, in words (never another player's cards)."""
     aliases: tuple[str, ...] = ()
     """Other names the command line accepts for the game."""
+    title: str = ""
+    """The game's name as people write it ("Kuhn poker"); empty: the summary's first words
+    (see :attr:`display_name`)."""
+    hidden_board: Callable[[Any, Any, int], dict] | None = None
+    """``hidden_board(game, state, viewer)``: the board data of :attr:`board` as one
+    player sees it (another player's cards as None, drawn face down)."""
+
+    @property
+    def display_name(self) -> str:
+        """What the web page and tables call the game: :attr:`title`, else the summary up
+        to its first colon, comma, semicolon or parenthesis."""
+        if self.title:
+            return self.title
+        cut = min((i for i in (self.summary.find(c) for c in ":,;(") if i > 0),
+                  default=len(self.summary))
+        return self.summary[:cut].strip() or self.name
 
 
 __all__ = ["DETERMINISTIC", "PERFECT", "AgentDecl", "AgentKind", "Analyzer", "BookMaker",

@@ -74,6 +74,12 @@ def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
     return picture(game, state, lastmove, arrows)
 
 
+def _board(game: Any, state: Any) -> dict:
+    from gamesearch.engines.backgammon.view import board
+
+    return board(game, state)
+
+
 ENTRY = GameEntry(
     "backgammon", "Backgammon, full rules without the cube (gammons count)", _backgammon,
     agents=(
@@ -93,4 +99,5 @@ ENTRY = GameEntry(
     warmups=_warmups,
     trainers=TRAINERS,
     svg=_svg,
+    board=_board,
 )
