@@ -73,7 +73,10 @@ async def games() -> dict:
                   for k, p in inspect.signature(entry.factory).parameters.items()}
         out.append({"name": entry.name, "summary": entry.summary, "params": params,
                     "solver": entry.solver is not None,
-                    "record": entry.record.suffix if entry.record is not None else None})
+                    "record": entry.record.suffix if entry.record is not None else None,
+                    "opens": entry.record is not None and entry.record.read is not None,
+                    "position": None if entry.position_text is None else
+                    {"param": entry.position_text.param, "title": entry.position_text.title}})
     return {"games": out}
 
 

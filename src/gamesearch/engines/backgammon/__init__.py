@@ -80,4 +80,6 @@ ENTRY = GameEntry(
     defaults=("gammon",),
     warmups=_warmups,
     svg=_svg,
+    ending=lambda game, state: ("a single game", "a gammon", "a backgammon")[
+        int(max(game.utilities(state))) - 1],
 )
