@@ -9,7 +9,8 @@ from gamesearch.boards import grid_view
 
 def board(game: Any, state: str) -> dict:
     """Pieces as FEN letters (upper case White), rank 8 at the top; the king in check is
-    named so the page can mark it."""
+    named so the page can mark it; ``also``: a castling move is made by dropping the king
+    on its rook too (as on lichess), so each castling move names its rook's square."""
     import chess as pychess
 
     board = pychess.Board(state)
@@ -18,8 +19,16 @@ def board(game: Any, state: str) -> dict:
         grid[7 - pychess.square_rank(square)][pychess.square_file(square)] = piece.symbol()
     king = board.king(board.turn) if board.is_check() else None
     legal = [] if game.is_terminal(state) else list(game.actions(state))
+    also = {}
+    for text in legal:
+        move = pychess.Move.from_uci(text)
+        if board.is_castling(move):
+            rook = pychess.square(7 if board.is_kingside_castling(move) else 0,
+                                  pychess.square_rank(move.from_square))
+            also[text] = [7 - pychess.square_rank(rook), pychess.square_file(rook)]
     return grid_view(grid, "abcdefgh", [str(8 - r) for r in range(8)], legal, "chess",
-                      {"check": None if king is None else pychess.square_name(king)})
+                      {"check": None if king is None else pychess.square_name(king),
+                       "also": also})
 
 
 def picture(game: Any, state: str, lastmove: Any = None, arrows: Any = ()) -> Any:
