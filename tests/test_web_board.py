@@ -116,6 +116,11 @@ def moves_shown(page):
                          ".map((b) => b.textContent)")
 
 
+def texts(page, selector):
+    return page.evaluate("(s) => [...document.querySelectorAll(s)].map((t) => t.textContent)",
+                         selector)
+
+
 def list_text(page):
     """The move list as it reads: its words with a space between (none inside brackets)."""
     words = page.evaluate("""() => {
@@ -165,7 +170,8 @@ def test_flip_by_button_key_and_link(page):
     assert centre(page, "a1")[1] < centre(page, "h8")[1]  # Black at the bottom now
     assert "flip=1" in page.url
     files = page.evaluate("[...document.querySelectorAll('#board .coord-file')]"
-                          ".sort((a, b) => a.getBBox().x - b.getBBox().x).map((t) => t.textContent).join('')")
+                          ".sort((a, b) => a.getBBox().x - b.getBBox().x)"
+                          ".map((t) => t.textContent).join('')")
     assert files == "hgfedcba"
     page.locator("body").click(position={"x": 5, "y": 5})
     page.keyboard.press("f")
@@ -258,15 +264,15 @@ def test_move_list_san_pairs_and_keys(request, where):
 
 def test_coordinates_in_each_games_notation(page):
     chess_page(page, PEOPLE)
-    coords = page.evaluate("[...document.querySelectorAll('#board .coord')].map((t) => t.textContent)")
+    coords = texts(page, "#board .coord")
     assert "".join(coords[:8]) == "abcdefgh" and sorted(coords[8:]) == list("12345678")
     page.goto(page.server + "#/play?game=go:size=9" + PEOPLE)
     page.wait_for_selector('#board rect.square[data-square="J9"]')
-    files = page.evaluate("[...document.querySelectorAll('#board .coord-file')].map((t) => t.textContent).join('')")
+    files = "".join(texts(page, "#board .coord-file"))
     assert files == "ABCDEFGHJ"  # Go skips I
     page.goto(page.server + "#/play?game=tictactoe" + PEOPLE)
     page.wait_for_selector("#board .cell-number")
-    numbers = page.evaluate("[...document.querySelectorAll('#board .cell-number')].map((t) => t.textContent)")
+    numbers = texts(page, "#board .cell-number")
     assert numbers == [str(i) for i in range(1, 10)]
 
 

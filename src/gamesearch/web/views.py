@@ -24,7 +24,7 @@ def _entry(game: Any) -> Any:
     from gamesearch.games import REGISTRY, entries
 
     entries()  # the catalog loaded
-    return REGISTRY.get(game.name)
+    return REGISTRY.get(getattr(game, "name", None))
 
 
 def hidden_text(game: Any, state: Any, viewer: int) -> str:
