@@ -79,6 +79,7 @@ def browser():
 
 def open_page(browser, viewport=DESK):
     page = browser.new_page(viewport=viewport)
+    page.set_default_timeout(float(os.environ.get("GAMESEARCH_WEB_TIMEOUT_MS", 30_000)))
     page.errors = []
     page.on("pageerror", lambda err: page.errors.append(str(err)))
     return page
@@ -343,16 +344,19 @@ def test_pgn_sgf_and_pdn_open_from_the_paste_box_and_a_file(page, tmp_path):
 
 
 def test_go_pass_and_the_end_in_words_with_the_score(page, shots):
-    page.goto(page.server + "#/play?game=go:size=5,komi=0.5&moves=C3+B2+D4" + PEOPLE)
+    walls = "C1+D1+C2+D2+C3+D3+C4+D4+C5+D5"  # Black owns columns A-C, White D-E
+    page.goto(page.server + f"#/play?game=go:size=5,komi=0.5&moves={walls}" + PEOPLE)
     page.wait_for_selector('#board button[data-move="pass"]')
     assert page.text_content('#board button[data-move="pass"]') == "Pass"
     page.click('#board button[data-move="pass"]')
-    wait_moves(page, 4)
+    wait_moves(page, 11)
     page.click('#board button[data-move="pass"]')
     page.wait_for_function("document.getElementById('status').textContent.startsWith('Game over')")
     status = page.text_content("#status")
     assert re.fullmatch(r"Game over: (Black|White) wins \([BW]\+\d+\.5: area black \d+, "
                         r"white \d+, komi 0\.5\)", status), status
+    assert status == "Game over: Black wins (B+4.5: area black 15, white 10, komi 0.5)"
+    assert page.locator("#board .territory-black").count() == 10
     page.screenshot(path=str(shots / "play-go-finished.png"))
     phone = open_page(page.context.browser, PHONE)
     phone.goto(page.url)
