@@ -226,9 +226,19 @@ def test_promotion_chooser_over_the_square_queen_first(page):
     queen = choices.nth(0).bounding_box()
     a8 = page.locator('#board rect.square[data-square="a8"]').bounding_box()
     assert abs(queen["x"] - a8["x"]) < 3 and abs(queen["y"] - a8["y"]) < 3  # over the square
-    choices.nth(3).click()
+    choices.nth(1).click()  # a rook (a knight would leave a dead draw)
     wait_moves(page, 1)
-    assert moves_shown(page) == ["a8=N"]
+    assert moves_shown(page) == ["a8=R"]
+    drag(page, "h7", "g6")  # Black's reply
+    wait_moves(page, 2)
+    assert list_text(page) == "1. a8=R Kg6"
+    black = quote("8/7k/8/8/8/8/1p6/7K b - - 0 1")  # Black first: "1... b1=Q+"
+    chess_page(page, f"&fen={black}" + PEOPLE)
+    click_square(page, "b2")
+    click_square(page, "b1")
+    page.locator("#board .promotion-choice").nth(0).click()
+    wait_moves(page, 1)
+    assert list_text(page) == "1... b1=Q+"
 
 
 def test_keyboard_plays_moves(page):

@@ -137,3 +137,24 @@ def test_go_and_othello_ends_give_the_margin(client):
     assert go["terminal"] and go["outcome"].startswith("Black wins (B+24.5")
     tic = client.post("/api/position", json={"game": "tictactoe", "moves": ["1", "4", "2"]})
     assert tic.json()["paired"] and "notation" in tic.json()
+
+
+def test_othello_and_backgammon_ends_name_their_margin():
+    from gamesearch.games import game_entry, load_game
+    from gamesearch.web.views import outcome
+
+    othello = load_game("othello")
+    full = ("X" * 40 + "O" * 24, 0)  # a full board: 40 discs to 24
+    assert othello.is_terminal(full)
+    assert outcome(othello, full) == "Black wins (discs: black 40, white 24)"
+
+    class Race:  # backgammon's entry reads only the utilities' size: 1, 2 or 3 points
+        def __init__(self, points):
+            self.points = points
+
+        def utilities(self, state):
+            return (-self.points, self.points)
+
+    ending = game_entry("backgammon").ending
+    assert [ending(Race(p), None) for p in (1, 2, 3)] == ["a single game", "a gammon",
+                                                          "a backgammon"]

@@ -109,6 +109,10 @@ def position_view(spec: str, game: Any, moves: list[str], state: Any,
     if not (hasattr(game, "information_set") and hasattr(game, "sample_state")):
         # every move is shown: its notation too (hidden games keep the viewer's texts)
         view["notation"], view["paired"] = move_notation(game, moves)
+        # a game set up with the second player to move numbers its first move "1..."
+        start = game.initial_state()
+        view["first_ply"] = 1 if view["paired"] and not game.is_terminal(start) \
+            and game.to_move(start) == 1 else 0
     view["board"] = entry.board(game, state) if entry is not None and entry.board else None
     if repeated and view["board"]:  # the rules' state goes on; the game does not
         view["board"].update({k: type(view["board"][k])() for k in ("moves", "other_moves")

@@ -250,8 +250,10 @@ function renderMoveList() {
   const shown = lastMoveIndex();
   const current = shown >= 0 ? line[shown] : null;
   const paired = Boolean(state.position?.paired);
-  const label = (node, ply, first) => {
+  const offset = state.position?.first_ply || 0;  // Black to move in a set-up position
+  const label = (node, index, first) => {
     if (!paired) return null;
+    const ply = index + offset;
     const number = Math.floor(ply / 2) + 1;
     if (ply % 2 === 0) return h("span", { class: "move-number" }, `${number}.`);
     return first ? h("span", { class: "move-number" }, `${number}...`) : null;
