@@ -158,6 +158,8 @@ def drag(page, start, end):
 
 
 def chess_page(page, query):
+    if page.url != "about:blank":  # a fresh page: no board of the last address in the way
+        page.goto("about:blank")
     page.goto(page.server + "#/play?game=chess" + query)
     page.wait_for_selector('#board rect.square[data-square="e2"]', timeout=60_000)
 

@@ -388,6 +388,7 @@ function humanMove(move) {
 // Show the position after the first k moves (k = all: back to the game).
 async function browse(k) {
   k = Math.max(0, Math.min(k, state.moves.length));
+  if (k === (browsing() ? state.cursor : state.moves.length)) return;  // there already
   if (k === state.moves.length) {
     state.cursor = null; state.browsed = null; render(); saveHash(); return;
   }

@@ -326,8 +326,8 @@ export function squares(into, position, play, active, values, marks) {
     }
     if (promoting) drawPromotion();
     if (keyboard.focused && !promoting) {
-      const target = picture.querySelector(`.square-hit[data-key="${keyboard.key}"]`);
-      setTimeout(() => target?.focus(), 0);
+      // at once: a key pressed next must reach the board, not the page behind it
+      picture.querySelector(`.square-hit[data-key="${keyboard.key}"]`)?.focus();
     }
   }
 
