@@ -467,7 +467,7 @@ def test_chess_by_two_clicks_the_engine_answers_from_a_search(server, page):
     page.wait_for_function(SETTLED.format(n=2), timeout=90_000)
     moves = page.evaluate("[...document.querySelectorAll('#movelist button.move')]"
                           ".map((b) => [b.textContent, b.dataset.source])")
-    assert moves[0] == ["e2e4", ""] and moves[1][1] == "search", moves
+    assert moves[0] == ["e4", ""] and moves[1][1] == "search", moves  # SAN
     page.wait_for_function("document.getElementById('verdict').textContent"
                            ".includes('not solved')")
     assert page.text_content("#play-error") == ""

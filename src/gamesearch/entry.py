@@ -81,6 +81,26 @@ class RecordFormat:
     """Whether a text reads as a file of this format (for appending to one of ours)."""
     separator: str = "\n\n"
     """What stands between two games of one file."""
+    read: Callable[[str], tuple[dict[str, str], list[str]]] | None = None
+    """``read(text) -> (params, moves)``: the first game of a record text as the game's
+    parameters (a spec's, as text) and its moves in the game's notation, every move checked
+    by the rules; GameSearchError with one line otherwise (the web page's "Open")."""
+
+
+@dataclass(frozen=True)
+class PositionText:
+    """A game's one-line text of a position (chess's FEN): shown by the web page and
+    accepted as the game parameter ``param`` to start there."""
+
+    param: str
+    """The factory's parameter that starts the game at a position (``fen``)."""
+    title: str
+    """What the text is called (``FEN``)."""
+    write: Callable[[Any, Any], str]
+    """``write(game, state) -> text``."""
+    check: Callable[[str], str]
+    """``check(text) -> text``: the text, checked by the rules (normalised); GameSearchError
+    with one line for a malformed or impossible position."""
 
 
 WarmupStep = tuple[str, Callable[[], object]]
@@ -218,6 +238,14 @@ class GameEntry:
     hidden_board: Callable[[Any, Any, int], dict] | None = None
     """``hidden_board(game, state, viewer)``: the board data of :attr:`board` as one
     player sees it (another player's cards as None, drawn face down)."""
+    position_text: PositionText | None = None
+    notation: Callable[[Any, Any, Any], str] | None = None
+    """``notation(game, state, action) -> text``: a move as people write it (chess's SAN),
+    for the web page's move list; None: the game's own ``action_to_string``."""
+    ending: Callable[[Any, Any], str | None] | None = None
+    """``ending(game, state) -> words``: how a finished game ended, with its reason and
+    margin, said after "White wins" or "draw" ("by checkmate", "(W+3.5 ...)", "a
+    gammon"); None where there is nothing to add."""
 
     @property
     def display_name(self) -> str:
@@ -231,4 +259,5 @@ class GameEntry:
 
 
 __all__ = ["DETERMINISTIC", "PERFECT", "AgentDecl", "AgentKind", "Analyzer", "BookMaker",
-           "GameEntry", "Needs", "RecordFormat", "Trainer", "VerdictPolicy", "WarmupStep"]
+           "GameEntry", "Needs", "PositionText", "RecordFormat", "Trainer", "VerdictPolicy",
+           "WarmupStep"]

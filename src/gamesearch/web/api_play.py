@@ -75,7 +75,10 @@ async def games() -> dict:
                     "summary": entry.summary, "params": params,
                     "picture": entry.svg is not None,
                     "solver": entry.solver is not None,
-                    "record": entry.record.suffix if entry.record is not None else None})
+                    "record": entry.record.suffix if entry.record is not None else None,
+                    "opens": entry.record is not None and entry.record.read is not None,
+                    "position": None if entry.position_text is None else
+                    {"param": entry.position_text.param, "title": entry.position_text.title}})
     return {"games": out}
 
 

@@ -130,6 +130,7 @@ def create_app(workers: int | None = None, warm: bool = True,
     async def not_json(request: Request, err: json.JSONDecodeError):
         return JSONResponse({"error": f"request body is not valid JSON: {err.msg}"}, 400)
 
+    from gamesearch.web.api_board import router as board
     from gamesearch.web.api_labs import router as labs
     from gamesearch.web.api_play import router as play
     from gamesearch.web.api_seats import router as seats
@@ -137,6 +138,7 @@ def create_app(workers: int | None = None, warm: bool = True,
     app.include_router(play, prefix="/api")
     app.include_router(labs, prefix="/api")
     app.include_router(seats, prefix="/api")
+    app.include_router(board, prefix="/api")
 
     @app.get("/api/health")
     async def health(request: Request) -> dict:

@@ -27,6 +27,10 @@ MAX_NUMBER = 1000
 MAX_COUNT = 1_000_000
 """The largest count of iterations, simulations or samples: the deadline bounds the work."""
 COUNT_PARAMS = {"iterations", "simulations", "samples"}
+MAX_POSITION_TEXT = 120
+"""Characters a position's text (a FEN) may hold in a game spec."""
+MAX_RECORD_TEXT = 60_000
+"""Characters of a record (PGN, SGF, PDN) the page may send to be read."""
 MAX_MOVE_TEXT = 32
 """Characters one move's text may hold (a 10,000-digit column is refused, not parsed)."""
 FILE_LIKE = re.compile(r"\.[A-Za-z]")
@@ -57,6 +61,24 @@ class RecordRequest(PositionRequest):
     players: list[Annotated[str, Field(max_length=200)]] = Field(default_factory=list,
                                                                  max_length=8)
     """The seats' names for the record's tags (agent specs or "human")."""
+
+
+class ImportRequest(BaseModel):
+    text: str = Field(max_length=MAX_RECORD_TEXT)
+    """A record file's text (PGN, SGF, PDN) or a position's text (a FEN)."""
+    game: str = Field(default="", max_length=200)
+    """The game on the page (its record format is tried first)."""
+    name: str = Field(default="", max_length=200)
+    """The opened file's name: only its suffix is read (it picks the format)."""
+
+
+class EndRequest(PositionRequest):
+    kind: str = Field(pattern="^(resign|draw|agreed)$")
+    """``resign``: ``seat`` gives up; ``draw``: ``seat`` offers a draw to the AI;
+    ``agreed``: a draw both sides agreed to (a reloaded link)."""
+    seat: int = Field(ge=0, le=64)
+    value: float | None = None
+    """The last search value of the AI asked (its own viewpoint), if any."""
 
 
 class StopRequest(BaseModel):
@@ -123,13 +145,19 @@ def _check_params(params: dict[str, str], where: str) -> None:
 
 def game_spec(spec: str) -> str:
     """A checked game spec (registered, not excluded, plain parameters)."""
-    from gamesearch.games import entries
+    from gamesearch.games import entries, game_entry
 
     name, params = parse_spec(spec)
     names = {entry.name for entry in entries()}
     if name not in names or name in EXCLUDED_GAMES:
         known = ", ".join(sorted(names - EXCLUDED_GAMES))
         raise UnknownNameError(f"unknown game {name!r}; known games: {known}")
+    position = game_entry(name).position_text
+    if position is not None and position.param in params:  # a FEN: the rules check it
+        if len(params[position.param]) > MAX_POSITION_TEXT:
+            raise GameSearchError(f"{position.title} of {len(params[position.param])} "
+                                  f"characters; at most {MAX_POSITION_TEXT}")
+        position.check(params.pop(position.param))
     _check_params(params, f"game {spec!r}")
     return spec.strip()
 

@@ -24,7 +24,7 @@ def _entry(game: Any) -> Any:
     from gamesearch.games import REGISTRY, entries
 
     entries()  # the catalog loaded
-    return REGISTRY.get(game.name)
+    return REGISTRY.get(getattr(game, "name", None))
 
 
 def hidden_text(game: Any, state: Any, viewer: int) -> str:
@@ -61,11 +61,42 @@ def roll_chance(game: Any, state: Any, moves: list[str],
 
 
 def outcome(game: Any, state: Any, repeated: bool = False) -> str:
-    """The result of a finished game in words (the core's text, as the command line's);
-    ``repeated``: drawn by repetition."""
+    """The result of a finished game in words (the core's text, as the command line's),
+    with the reason and margin where the game's entry gives them ("White wins by
+    checkmate", "White wins (W+3.5 ...)"); ``repeated``: drawn by repetition."""
     if repeated:
-        return "draw by repetition (the same position a third time)"
-    return outcome_text(game, game.utilities(state))
+        return "draw by threefold repetition (the same position a third time)"
+    words = outcome_text(game, game.utilities(state))
+    entry = _entry(game)
+    reason = entry.ending(game, state) if entry is not None and entry.ending else None
+    return f"{words} {reason}" if reason else words
+
+
+def move_notation(game: Any, moves: list[str]) -> tuple[list[str] | None, bool]:
+    """The moves as people write them (the entry's ``notation``, chess's SAN; None: the
+    moves' own texts) and whether they alternate between two players from the start (the
+    move list then numbers them in pairs, "1. e4 e5"). Not for hidden-information games:
+    the caller asks only where every move is shown."""
+    entry = _entry(game)
+    write = entry.notation if entry is not None else None
+    state, names = game.initial_state(), []
+    paired = game.num_players == 2
+    try:
+        for number, text in enumerate(moves):
+            mover = game.to_move(state)
+            if mover == CHANCE or game.is_terminal(state):
+                paired = False
+                if write is None:
+                    break
+            elif number == 0:
+                paired = paired and mover in (0, 1)
+            action = game.string_to_action(state, text)
+            if write is not None:
+                names.append(write(game, state, action))
+            state = game.result(state, action)
+    except (GameSearchError, ValueError):
+        return None, False
+    return (names if write is not None else None), paired
 
 
 def position_view(spec: str, game: Any, moves: list[str], state: Any,
@@ -80,6 +111,17 @@ def position_view(spec: str, game: Any, moves: list[str], state: Any,
         "text": game.render(state),
     }
     entry = _entry(game)
+    if entry is not None and entry.position_text is not None:
+        view["position_text"] = {"title": entry.position_text.title,
+                                 "param": entry.position_text.param,
+                                 "text": entry.position_text.write(game, state)}
+    if not (hasattr(game, "information_set") and hasattr(game, "sample_state")):
+        # every move is shown: its notation too (hidden games keep the viewer's texts)
+        view["notation"], view["paired"] = move_notation(game, moves)
+        # a game set up with the second player to move numbers its first move "1..."
+        start = game.initial_state()
+        view["first_ply"] = 1 if view["paired"] and not game.is_terminal(start) \
+            and game.to_move(start) == 1 else 0
     view["board"] = entry.board(game, state) if entry is not None and entry.board else None
     if repeated and view["board"]:  # the rules' state goes on; the game does not
         view["board"].update({k: type(view["board"][k])() for k in ("moves", "other_moves")

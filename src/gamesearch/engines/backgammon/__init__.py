@@ -100,4 +100,6 @@ ENTRY = GameEntry(
     trainers=TRAINERS,
     svg=_svg,
     board=_board,
+    ending=lambda game, state: ("a single game", "a gammon", "a backgammon")[
+        int(max(game.utilities(state))) - 1],
 )

@@ -83,6 +83,27 @@ def _board(game: Any, state: Any) -> dict:
     return board(game, state)
 
 
+def _read_pdn(text: str) -> tuple[dict[str, str], list[str]]:
+    """The first game of a PDN text: its moves (the page plays from the opening only)."""
+    from gamesearch.errors import GameSearchError
+    from gamesearch.games.checkers.pdn import read_pdn
+
+    games = read_pdn(text)
+    if not games:
+        raise GameSearchError("no PDN game in the text (tag pairs, then moves: 1. 11-15 23-19)")
+    if games[0].start is not None:
+        raise GameSearchError("the PDN game starts from a set-up position (FEN tag): the page "
+                              "plays from the opening position only")
+    return {}, list(games[0].moves)
+
+
+def _ending(game: Any, state: Any) -> str | None:
+    """A win when the side to move has no move; else the 40-move rule's draw."""
+    if game.utilities(state)[0]:
+        return f"({game.player_name(game.to_move(state))} has no move left)"
+    return "by the 40-move rule"
+
+
 def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
     from gamesearch.engines.checkers.view import picture
 
@@ -98,7 +119,8 @@ ENTRY = GameEntry(
                       "weights=hand|learned, tables=DIR (endgame databases), hash=MB"),),
     defaults=("checkers-engine:time=1",),
     warmups=_warmups,
-    record=RecordFormat("pdn", "PDN file", _write_pdn, lambda text: text.startswith("[")),
+    record=RecordFormat("pdn", "PDN file", _write_pdn, lambda text: text.startswith("["),
+                        read=_read_pdn),
     tables="gamesearch.engines.checkers.tables",
     tables_probe=_tables_probe,
     verdict=VerdictPolicy(refuse=lambda game, state: (
@@ -107,4 +129,5 @@ ENTRY = GameEntry(
     board=_board,
     trainers={"samuel": Trainer(_samuel)},
     svg=_svg,
+    ending=_ending,
 )

@@ -6,7 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from gamesearch.agent import Agent
-from gamesearch.entry import AgentDecl, GameEntry, RecordFormat, VerdictPolicy, WarmupStep
+from gamesearch.entry import (
+    AgentDecl,
+    GameEntry,
+    PositionText,
+    RecordFormat,
+    VerdictPolicy,
+    WarmupStep,
+)
 
 
 def _chess(fen: str = "") -> Any:
@@ -80,6 +87,24 @@ def _board(game: Any, state: Any) -> dict:
     return board(game, state)
 
 
+def _ending(game: Any, state: Any) -> str | None:
+    from gamesearch.engines.chess.view import ending
+
+    return ending(game, state)
+
+
+def _read_pgn(text: str) -> tuple[dict[str, str], list[str]]:
+    from gamesearch.engines.chess.view import read_pgn_game
+
+    return read_pgn_game(text)
+
+
+def _check_fen(text: str) -> str:
+    from gamesearch.engines.chess.view import check_fen
+
+    return check_fen(text)
+
+
 def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
     from gamesearch.engines.chess.view import picture
 
@@ -100,11 +125,15 @@ ENTRY = GameEntry(
     ),
     defaults=("chess-engine:time=1",),
     warmups=_warmups,
-    record=RecordFormat("pgn", "PGN file", _write_pgn, lambda text: text.startswith("[")),
+    record=RecordFormat("pgn", "PGN file", _write_pgn, lambda text: text.startswith("["),
+                        read=_read_pgn),
     tables="gamesearch.engines.chess.tables",
     tables_probe=_tables_probe,
     verdict=VerdictPolicy(refuse=lambda game, state: "chess is not solved: no exact verdict "
                           "(the engine's evaluation is its guess)"),
     board=_board,
     svg=_svg,
+    position_text=PositionText("fen", "FEN", lambda game, state: state, _check_fen),
+    notation=lambda game, state, action: game.san(state, action),
+    ending=_ending,
 )

@@ -9,7 +9,8 @@ from gamesearch.boards import grid_view
 
 def board(game: Any, state: str) -> dict:
     """Pieces as FEN letters (upper case White), rank 8 at the top; the king in check is
-    named so the page can mark it."""
+    named so the page can mark it; ``also``: a castling move is made by dropping the king
+    on its rook too (as on lichess), so each castling move names its rook's square."""
     import chess as pychess
 
     board = pychess.Board(state)
@@ -18,8 +19,16 @@ def board(game: Any, state: str) -> dict:
         grid[7 - pychess.square_rank(square)][pychess.square_file(square)] = piece.symbol()
     king = board.king(board.turn) if board.is_check() else None
     legal = [] if game.is_terminal(state) else list(game.actions(state))
+    also = {}
+    for text in legal:
+        move = pychess.Move.from_uci(text)
+        if board.is_castling(move):
+            rook = pychess.square(7 if board.is_kingside_castling(move) else 0,
+                                  pychess.square_rank(move.from_square))
+            also[text] = [7 - pychess.square_rank(rook), pychess.square_file(rook)]
     return grid_view(grid, "abcdefgh", [str(8 - r) for r in range(8)], legal, "chess",
-                      {"check": None if king is None else pychess.square_name(king)})
+                      {"check": None if king is None else pychess.square_name(king),
+                       "also": also})
 
 
 def picture(game: Any, state: str, lastmove: Any = None, arrows: Any = ()) -> Any:
@@ -38,3 +47,41 @@ def picture(game: Any, state: str, lastmove: Any = None, arrows: Any = ()) -> An
         drawn.append(chess.svg.Arrow(move.from_square, move.to_square))
     check = board.king(board.turn) if board.is_check() else None
     return Svg(chess.svg.board(board, lastmove=last, arrows=drawn, check=check, size=360))
+
+
+def ending(game: Any, state: str) -> str | None:
+    """How a finished game ended: checkmate, stalemate, insufficient material or the
+    fifty-move rule (repetition is the drivers' to say: the state keeps no history)."""
+    import chess as pychess
+
+    board = pychess.Board(state)
+    if board.is_checkmate():
+        return "by checkmate"
+    if board.is_stalemate():
+        return "by stalemate"
+    if board.is_insufficient_material():
+        return "by insufficient material"
+    if board.halfmove_clock >= 100:
+        return "by fifty moves without a capture or a pawn move"
+    return None
+
+
+def read_pgn_game(text: str) -> tuple[dict[str, str], list[str]]:
+    """The first game of a PGN text: its start (``fen``, where the game sets one up) and
+    its moves in UCI, each checked by the rules."""
+    from gamesearch.errors import GameSearchError
+    from gamesearch.games.chess.pgn import read_pgn
+
+    records = read_pgn(text)
+    if not records:
+        raise GameSearchError("no PGN game in the text (tag pairs, then moves: 1. e4 e5)")
+    record = records[0]
+    record.final_board()  # every move checked
+    return ({"fen": record.start} if record.start else {}), list(record.moves)
+
+
+def check_fen(text: str) -> str:
+    """A FEN checked by the rules (a legal, possible position), normalised."""
+    from gamesearch.games.chess.rules import board_of
+
+    return board_of(" ".join(text.split())).fen()

@@ -59,6 +59,18 @@ def _board(game: Any, state: Any) -> dict:
     return board(game, state)
 
 
+def _ending(game: Any, state: Any) -> str | None:
+    from gamesearch.engines.go.view import ending
+
+    return ending(game, state)
+
+
+def _read_sgf(text: str) -> tuple[dict[str, str], list[str]]:
+    from gamesearch.engines.go.view import read_sgf_game
+
+    return read_sgf_game(text)
+
+
 def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
     from gamesearch.engines.go.view import picture
 
@@ -85,11 +97,12 @@ ENTRY = GameEntry(
     defaults=("go-mcts:time=1",),
     warmups=_warmups,
     record=RecordFormat("sgf", "SGF file", _write_sgf, lambda text: text.startswith("(;"),
-                        separator="\n"),
+                        separator="\n", read=_read_sgf),
     verdict=VerdictPolicy(refuse=lambda game, state: None if game.size <= 3 else (
         "no exact verdict: Go is solved by search only on the smallest boards (use size=2 "
         "or 3)")),
     board=_board,
     svg=_svg,
     title="Go",
+    ending=_ending,
 )

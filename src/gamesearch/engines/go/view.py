@@ -49,3 +49,51 @@ def picture(game: Any, state: Any, lastmove: Any = None, arrows: Any = ()) -> An
                         square=36, light="#dcb35c", dark="#dcb35c",
                         caption=f"area: black {count['X']}  white {count['O']}  "
                                 f"(komi {game.komi:g})")
+
+
+def ending(game: Any, state: Any) -> str | None:
+    """The area score of a finished game as Go players write it (``W+3.5``), with each
+    side's area and the komi."""
+    from gamesearch.games.go.rules import area_owners
+    from gamesearch.games.go.sgf import result_text
+
+    owners = area_owners(state[0], game.size)
+    return (f"({result_text(game, state)}: area black {owners.count('X')}, white "
+            f"{owners.count('O')}, komi {game.komi:g})")
+
+
+def read_sgf_game(text: str) -> tuple[dict[str, str], list[str]]:
+    """The first game of an SGF text: its size and komi (and handicap, where its set-up
+    stones are the fixed handicap points) and its moves as GTP vertices."""
+    from gamesearch.errors import GameSearchError
+    from gamesearch.games.go.rules import Go
+    from gamesearch.games.go.sgf import read_sgf
+
+    records = read_sgf(text)
+    if not records:
+        raise GameSearchError("no SGF game in the text: (;GM[1]SZ[9];B[ee];W[cc])")
+    record = records[0]
+    params = {"size": str(record.size), "komi": f"{record.komi:g}"}
+    game = record.game()
+    if record.start is not None and record.start != (game.initial_state()[0], 0):
+        for handicap in range(2, 10):
+            try:
+                with_handicap = Go(size=record.size, komi=record.komi, handicap=handicap)
+            except (GameSearchError, ValueError):
+                break
+            if with_handicap.initial_state()[:2] == record.start:
+                params["handicap"] = str(handicap)
+                game = with_handicap
+                break
+        else:
+            raise GameSearchError("the SGF game starts from set-up stones other than a "
+                                  "fixed handicap: the page plays from the empty board or a "
+                                  "handicap only")
+        if "handicap" not in params:
+            raise GameSearchError("the SGF game starts from set-up stones other than a "
+                                  "fixed handicap")
+    state, moves = game.initial_state(), []
+    for action in record.moves:
+        moves.append(game.action_to_string(state, action))
+        state = game.result(state, action)
+    return params, moves

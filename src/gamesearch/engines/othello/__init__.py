@@ -136,4 +136,6 @@ ENTRY = GameEntry(
     verdict=VerdictPolicy(refuse=_refuse_verdict),
     board=_board,
     svg=_svg,
+    ending=lambda game, state: (f"(discs: black {state[0].count('X')}, white "
+                                f"{state[0].count('O')})"),
 )

@@ -48,6 +48,8 @@ function tictactoe(into, position, play, active, values, marks) {
     if (line && line.includes(i)) classes.push("win");
     const cell = el("rect", { x, y, width: size, height: size, class: classes.join(" "),
                               "data-move": move, "data-mark": mark }, picture);
+    // the cell's number, as the command line and the move list write the move
+    el("text", { x: x + 8, y: y + 18, class: "cell-number", text: move }, picture);
     if (mark === "X") {
       el("line", { x1: x + 22, y1: y + 22, x2: x + 78, y2: y + 78, class: "mark-x" }, picture);
       el("line", { x1: x + 78, y1: y + 22, x2: x + 22, y2: y + 78, class: "mark-x" }, picture);

@@ -1,10 +1,14 @@
-// Play: a board to click, one player selector per seat, an AI whose thinking streams in,
-// a move list to step through, undo, verdicts in words. In hidden-information games the
-// server sends only the viewer's information set (cards it may not see come as "?").
+// Play: a board to click or drag on (flip, keyboard), one player selector per seat, an AI
+// whose thinking streams in, a move tree (a move made at an earlier position starts a
+// variation, shown in parentheses as on lichess), undo, verdicts in words, a position's
+// text (FEN) and record files (PGN, SGF, PDN) to open, resigning and draw offers. In
+// hidden-information games the server sends only the viewer's information set (cards it
+// may not see come as "?"), and a move made while browsing replaces the later ones.
 
 import { ApiError, getJSON, postJSON, streamEvents } from "./api.js";
 import { renderBoard } from "./boards.js";
 import { h, setOptions } from "./dom.js";
+import { gameOverText, offerDraw, personSeat, replayEnd, resign } from "./ending.js";
 import { writeHash } from "./url.js";
 import { verdictWords } from "./verdict.js";
 
@@ -22,8 +26,48 @@ const state = {
   browsed: null,                   // the position shown while browsing
   generation: 0, thinking: null, searchId: null, verdictCtl: null,
   values: {},  // move -> perfect-play value, from the verdict of the live position
-  sources: [],  // per move index: how the AI found it ("search", "fallback", ...) or empty
+  root: null,   // the move tree: { move, san, source, children, parent }; children[0] leads
+  flip: false,  // the board seen from the other side
+  fen: "",      // the game's start position text (the entry's position parameter), or ""
+  ended: null,  // an end a person chose: { outcome, token }
+  wantedPly: null, wantedEnd: null,  // from the address, applied once the game is loaded
+  lastValue: {},  // per seat: the value of its AI's last search (its own viewpoint)
 };
+
+// --- the move tree ----------------------------------------------------------------------------
+function newNode(move, parent) { return { move, san: null, source: "", children: [], parent }; }
+
+function resetTree() { state.root = newNode(null, null); }
+
+// The nodes of a line of moves from the start, created where the tree lacks them (a new
+// move at a node joins its children after the others: a variation).
+function graft(moves, notation = null) {
+  if (!state.root) resetTree();
+  const nodes = [];
+  let node = state.root;
+  moves.forEach((move, i) => {
+    let child = node.children.find((c) => c.move === move);
+    if (!child) { child = newNode(move, node); node.children.push(child); }
+    if (notation && notation[i]) child.san = notation[i];
+    nodes.push(child);
+    node = child;
+  });
+  return nodes;
+}
+
+function pathOf(node) {
+  const moves = [];
+  for (let n = node; n && n.parent; n = n.parent) moves.unshift(n.move);
+  return moves;
+}
+
+// The moves to `node` and on along its first children: the line shown when it is chosen.
+function lineThrough(node) {
+  const moves = pathOf(node);
+  for (let n = node.children[0]; n; n = n.children[0]) moves.push(n.move);
+  return moves;
+}
+
 
 // --- players ------------------------------------------------------------------------------
 function parseAgent(text) {
@@ -39,8 +83,29 @@ function agentSpec(cfg) {
   return options ? `${cfg.kind}:${options}` : cfg.kind;
 }
 
+// The game's position parameter (chess's fen), from /api/games; null where it has none.
+function positionParam() {
+  return state.games.find((g) => g.name === state.game)?.position?.param || null;
+}
+
 function gameSpec() {
-  return state.params.trim() ? `${state.game}:${state.params.trim()}` : state.game;
+  const parts = state.params.trim() ? [state.params.trim()] : [];
+  if (state.fen && positionParam()) parts.push(`${positionParam()}=${state.fen}`);
+  return parts.length ? `${state.game}:${parts.join(",")}` : state.game;
+}
+
+// Split a game spec's parameters: the position's text (a FEN holds no comma) apart.
+function setSpec(spec) {
+  const at = spec.indexOf(":");
+  state.game = at < 0 ? spec : spec.slice(0, at);
+  const param = positionParam();
+  const rest = [];
+  state.fen = "";
+  for (const part of (at < 0 ? "" : spec.slice(at + 1)).split(",").filter(Boolean)) {
+    if (param && part.trim().startsWith(`${param}=`)) state.fen = part.trim().slice(param.length + 1);
+    else rest.push(part);
+  }
+  state.params = rest.join(",");
 }
 
 // The seat whose cards are shown in a hidden-information game: the one person's. None
@@ -56,7 +121,11 @@ function request(moves) {
 }
 
 function saveHash() {
-  const params = { game: gameSpec(), moves: state.moves.join(" "), deal: state.deal };
+  const spec = state.params.trim() ? `${state.game}:${state.params.trim()}` : state.game;
+  const params = { game: spec, fen: positionParam() ? state.fen : "",
+                   moves: state.moves.join(" "), deal: state.deal,
+                   ply: browsing() ? state.cursor : "", flip: state.flip ? "1" : "",
+                   end: state.ended ? state.ended.token : "" };
   state.players.forEach((cfg, seat) => { params[`p${seat + 1}`] = agentSpec(cfg); });
   writeHash("play", params);
 }
@@ -129,7 +198,7 @@ function seatsChanged() {
 // --- the position ---------------------------------------------------------------------------
 function isHumanTurn() {
   const pos = state.position;
-  return pos && !pos.terminal && state.players[pos.to_move]?.kind === "human";
+  return pos && !pos.terminal && !state.ended && state.players[pos.to_move]?.kind === "human";
 }
 
 function browsing() { return state.cursor !== null && state.cursor < state.moves.length; }
@@ -144,17 +213,24 @@ function render() {
   $("save-game").hidden = !state.games.find((g) => g.name === state.game)?.record;
   const live = !browsing();
   const active = live ? isHumanTurn() && !state.thinking
-    : !pos.terminal && state.players[pos.to_move]?.kind === "human" && !state.thinking;
+    : !pos.terminal && !state.ended && state.players[pos.to_move]?.kind === "human"
+      && !state.thinking;
   const last = lastMoveIndex();
   renderBoard($("board"), pos, humanMove, active, live ? state.values : {},
-              { lastMove: last >= 0 ? pos.moves[last] : null });
+              { lastMove: last >= 0 ? pos.moves[last] : null, flip: state.flip });
   renderMoveList();
+  renderPositionText(pos);
+  const two = pos.players.length === 2 && !state.hiddenGame;
+  const open = state.position && !state.position.terminal && !state.ended
+    && personSeat(state.position, state.players) !== null;
+  $("resign").hidden = $("offer-draw").hidden = !(two && open);
+  $("flip").setAttribute("aria-pressed", state.flip ? "true" : "false");
   const status = $("status");
   if (!live) {
     status.textContent = `Viewing the position after move ${state.cursor} of ` +
-      `${state.moves.length}` + (active ? " (a move here starts a new line)" : "");
-  } else if (pos.terminal) {
-    status.textContent = `Game over: ${pos.outcome}`;
+      `${state.moves.length}` + (active ? " (a move here starts a variation)" : "");
+  } else if (state.ended || pos.terminal) {
+    status.textContent = gameOverText(pos, state.ended);
   } else if (pos.to_move === null || pos.to_move < 0) {
     status.textContent = "chance to move";
   } else {
@@ -166,17 +242,73 @@ function render() {
   $("stop").disabled = !state.thinking;
 }
 
+// The position's text (FEN), copyable, where the game has one.
+function renderPositionText(pos) {
+  const code = pos.position_text;
+  $("position-box").hidden = !code;
+  if (!code) return;
+  $("position-title").textContent = code.title;
+  $("position-text").value = code.text;
+}
+
+// The move tree as lichess writes it: the main line (first children) in order, numbered
+// in pairs where two players alternate ("1. e4 e5 2. Nf3"), each node's other children
+// after it in parentheses ("(1... c5 2. Nf3)"), a click on any move goes there.
 function renderMoveList() {
-  const current = lastMoveIndex();
-  const list = $("movelist");
-  list.replaceChildren(...state.moves.map((m, i) => h("li", {},
-    h("button", { class: i === current ? "move current" : "move",
-                  dataset: { index: i, source: state.sources[i] || "" },
-                  title: m === "?" ? "hidden from you"
-                    : `after move ${i + 1}` + (state.sources[i] ? ` (AI: ${state.sources[i]})` : ""),
-                  onclick: () => browse(i + 1) }, m))));
-  $("first").disabled = $("back").disabled = current < 0;
+  const line = state.root ? graft(state.moves) : [];
+  const shown = lastMoveIndex();
+  const current = shown >= 0 ? line[shown] : null;
+  const paired = Boolean(state.position?.paired);
+  const offset = state.position?.first_ply || 0;  // Black to move in a set-up position
+  const label = (node, index, first) => {
+    if (!paired) return null;
+    const ply = index + offset;
+    const number = Math.floor(ply / 2) + 1;
+    if (ply % 2 === 0) return h("span", { class: "move-number" }, `${number}.`);
+    return first ? h("span", { class: "move-number" }, `${number}...`) : null;
+  };
+  const button = (node, ply, index) => h("button", {
+    class: node === current ? "move current" : "move",
+    dataset: { index: index ?? "", ply, move: node.move, source: node.source || "" },
+    title: node.move === "?" ? "hidden from you"
+      : `after move ${ply + 1}` + (node.source ? ` (AI: ${node.source})` : ""),
+    onclick: () => goTo(node) }, node.san || node.move);
+  // A variation: `node`, then on along first children, with their own variations.
+  const variation = (node, ply) => {
+    const parts = [];
+    let first = true;
+    for (let n = node, p = ply; n; n = n.children[0], p++) {
+      parts.push(label(n, p, first), button(n, p, null));
+      first = false;
+      if (n.children.length > 1) {
+        for (const alt of n.children.slice(1)) parts.push(variation(alt, p + 1));
+        first = true;
+      }
+    }
+    return h("span", { class: "variation" }, "(", ...parts, ")");
+  };
+  const items = [];
+  let first = true;
+  for (let n = state.root?.children[0], ply = 0; n; n = n.children[0], ply++) {
+    const alternatives = n.parent.children.slice(1);
+    items.push(h("li", {}, label(n, ply, first), button(n, ply, ply),
+                 ...alternatives.map((alt) => variation(alt, ply))));
+    first = alternatives.length > 0;
+  }
+  $("movelist").replaceChildren(...items);
+  $("movelist").classList.toggle("paired", paired);
+  $("first").disabled = $("back").disabled = shown < 0;
   $("forward").disabled = $("last").disabled = !browsing();
+}
+
+// Go to a move anywhere in the tree: its line becomes the line on show.
+async function goTo(node) {
+  const moves = lineThrough(node), ply = pathOf(node).length;
+  if (moves.join(" ") === state.moves.join(" ")) { await browse(ply); return; }
+  state.moves = moves;
+  state.ended = null;
+  clearPanels();
+  await load(ply < moves.length ? ply : null);
 }
 
 function clearPanels() {
@@ -193,7 +325,9 @@ function cancelThinking() {
   state.searchId = null;
 }
 
-async function load() {
+// Load the line's live position (at its end); `ply`: then show the position after that
+// many moves (the AI does not play on a line a person is looking back through).
+async function load(ply = null) {
   const generation = ++state.generation;
   cancelThinking();
   showError(null);
@@ -202,12 +336,25 @@ async function load() {
     if (generation !== state.generation) return;
     if (state.refused) { showError(state.refused); state.refused = null; }
     accept(pos);
+    if (state.wantedEnd) {
+      const token = state.wantedEnd;
+      state.wantedEnd = null;
+      const end = await replayEnd(request(state.moves), token).catch(() => null);
+      if (end && end.accepted) state.ended = { outcome: end.outcome, token };
+    }
+    if (ply !== null && ply < state.moves.length) {
+      await browse(ply);
+      saveHash();
+      return;
+    }
     render();
     saveHash();
     requestVerdict();
     maybeThink();
   } catch (err) {  // a refused position: no board of an earlier one stays under the error
-    if (generation === state.generation) { showError(err); clearBoard(); }
+    if (generation !== state.generation) return;
+    showError(err);
+    clearBoard();
   }
 }
 
@@ -222,7 +369,8 @@ function clearBoard() {
 
 function accept(pos) {
   state.moves = pos.moves;  // chance outcomes drawn by the server are moves too
-  state.sources.length = Math.min(state.sources.length, pos.moves.length);
+  if (state.hiddenGame || !state.root) resetTree();  // no variations where moves are hidden
+  graft(pos.moves, pos.notation);
   state.deal = pos.deal || null;
   state.position = pos;
   state.cursor = null;
@@ -231,19 +379,26 @@ function accept(pos) {
 
 function newGame() {
   state.moves = [];
-  state.sources = [];
   state.deal = null;
+  state.ended = null;
+  state.lastValue = {};
+  resetTree();
   clearPanels();
   load();
 }
 
 function humanMove(move) {
-  if (state.thinking) return;
-  if (browsing()) {  // play from the position shown: the later moves are dropped
+  if (state.thinking || state.ended) return;
+  if (browsing()) {  // play from the position shown: a variation (hidden games: a new line)
     if (state.browsed.terminal || state.players[state.browsed.to_move]?.kind !== "human") return;
-    state.moves = state.moves.slice(0, state.cursor);
+    const prefix = state.moves.slice(0, state.cursor);
+    if (!state.hiddenGame) {
+      const parent = state.cursor ? graft(prefix)[state.cursor - 1] : state.root;
+      const known = parent.children.find((c) => c.move === move);
+      if (known) { goTo(known); return; }  // the move played before: go on along it
+    }
+    state.moves = prefix;
   } else if (!isHumanTurn()) return;
-  state.sources.length = Math.min(state.sources.length, state.moves.length);
   state.moves = [...state.moves, move];
   clearPanels();
   load();
@@ -252,8 +407,9 @@ function humanMove(move) {
 // Show the position after the first k moves (k = all: back to the game).
 async function browse(k) {
   k = Math.max(0, Math.min(k, state.moves.length));
+  if (k === (browsing() ? state.cursor : state.moves.length)) return;  // there already
   if (k === state.moves.length) {
-    state.cursor = null; state.browsed = null; render(); return;
+    state.cursor = null; state.browsed = null; render(); saveHash(); return;
   }
   const generation = state.generation;
   try {
@@ -263,6 +419,7 @@ async function browse(k) {
     state.cursor = k;
     state.browsed = pos;
     render();
+    saveHash();
   } catch (err) { showError(err); }
 }
 
@@ -288,7 +445,7 @@ function addThinkingRow(data) {
 
 async function maybeThink() {
   const pos = state.position;
-  if (!pos || pos.terminal || state.thinking) return;
+  if (!pos || pos.terminal || state.thinking || state.ended) return;
   const cfg = state.players[pos.to_move];
   if (!cfg || cfg.kind === "human") return;
   const generation = state.generation;
@@ -324,9 +481,11 @@ async function maybeThink() {
     `${how[played.source] || played.source}, ${played.latency} s)`;
   $("think-note").dataset.source = played.source;
   state.generation++;
-  state.sources.length = state.moves.length;
-  state.sources[state.moves.length] = played.source;
+  const index = state.moves.length, mover = pos.to_move;
+  if (typeof played.value === "number") state.lastValue[mover] = played.value;
   accept(played.position);
+  const node = graft(state.moves)[index];
+  if (node) node.source = played.source;
   state.values = {};
   $("verdict").textContent = "";
   render();
@@ -385,7 +544,12 @@ async function undo() {
     if (generation !== state.generation) return;
     if (state.players[pos.to_move]?.kind === "human") break;
   }
+  // the moves taken back leave the tree
+  const line = graft(state.moves);
+  const gone = line[moves.length];
+  if (gone) gone.parent.children = gone.parent.children.filter((c) => c !== gone);
   state.moves = moves;
+  state.ended = null;
   clearPanels();
   await load();
 }
@@ -423,11 +587,32 @@ export async function initPlay(params) {
   $("back").addEventListener("click", () => browse(lastMoveIndex()));
   $("forward").addEventListener("click", () => browse(lastMoveIndex() + 2));
   $("last").addEventListener("click", () => browse(state.moves.length));
+  $("flip").addEventListener("click", flipBoard);
   document.addEventListener("keydown", (e) => {
     if ($("view-play").hidden || /INPUT|SELECT|TEXTAREA/.test(e.target.tagName)) return;
-    if (e.key === "ArrowLeft") browse(lastMoveIndex());
-    else if (e.key === "ArrowRight") browse(lastMoveIndex() + 2);
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const keys = { ArrowLeft: () => browse(lastMoveIndex()),
+                   ArrowRight: () => browse(lastMoveIndex() + 2),
+                   Home: () => browse(0), ArrowUp: () => browse(0),
+                   End: () => browse(state.moves.length),
+                   ArrowDown: () => browse(state.moves.length), f: flipBoard };
+    if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
   });
+  $("position-copy").addEventListener("click", () => {
+    $("position-text").select();
+    navigator.clipboard?.writeText($("position-text").value).catch(() => {});
+  });
+  $("import-open").addEventListener("click", () =>
+    openRecord($("import-text").value, "").catch(showError));
+  $("import-file").addEventListener("change", async () => {
+    const file = $("import-file").files[0];
+    if (!file) return;
+    if (file.size > 60_000) { showError(`${file.name}: over 60,000 bytes`); return; }
+    await openRecord(await file.text(), file.name).catch(showError);
+    $("import-file").value = "";
+  });
+  $("resign").addEventListener("click", () => endByPerson("resign").catch(showError));
+  $("offer-draw").addEventListener("click", () => endByPerson("draw").catch(showError));
   $("verdict-on").addEventListener("change", requestVerdict);
   $("save-game").addEventListener("click", () => saveGame().catch(showError));
   await changeGame(false);
@@ -438,33 +623,93 @@ export async function initPlay(params) {
   };
 }
 
+function flipBoard() {
+  state.flip = !state.flip;
+  render();
+  saveHash();
+}
+
+// Open a record (PGN, SGF, PDN) or a position (FEN): the server reads it with the game's
+// rules and answers the game spec and moves; a refusal leaves the game on the board.
+async function openRecord(text, name) {
+  const opened = await postJSON("/api/import", { text, name, game: gameSpec() });
+  const sameGame = opened.game.split(":")[0] === state.game;
+  setSpec(opened.game);
+  $("game-select").value = state.game;
+  $("game-params").value = state.params;
+  if (!sameGame) state.players = [];
+  state.moves = opened.moves;
+  state.deal = null;
+  state.ended = null;
+  resetTree();
+  await changeGame(false);
+}
+
+// Resign, or offer a draw, for the person's seat.
+async function endByPerson(kind) {
+  const pos = state.position;
+  const seat = personSeat(pos, state.players);
+  if (seat === null || !pos || pos.terminal) return;
+  const other = 1 - seat;
+  const body = request(state.moves);
+  const answer = kind === "resign" ? await resign(body, seat)
+    : await offerDraw(body, seat, state.players[other]?.kind === "human", state.lastValue[other]);
+  if (!answer.accepted) { $("think-note").textContent = answer.message; return; }
+  cancelThinking();
+  state.generation++;
+  state.ended = { outcome: answer.outcome, token: kind === "resign" ? `resign-${seat}` : "draw" };
+  state.cursor = null;
+  state.browsed = null;
+  $("think-note").textContent = answer.outcome;
+  render();
+  saveHash();
+}
+
 async function changeGame(fresh = true) {
-  if (fresh) { state.moves = []; state.deal = null; state.sources = []; }
+  if (fresh) {
+    state.moves = []; state.deal = null; state.fen = ""; state.ended = null;
+    state.lastValue = {};
+    resetTree();
+  }
   clearPanels();
   cancelThinking();
   try {
     await loadSeats();
   } catch (err) {  // a refused game: its error alone, not the board of the game before
+    if (state.fen) {  // a bad position (FEN) from a link or a box: the start instead
+      const message = err.message;
+      state.fen = "";
+      state.moves = [];
+      resetTree();
+      await changeGame(false);
+      showError(message);
+      return;
+    }
     showError(err);
     clearBoard();
     return;
   }
-  await load();
+  const ply = state.wantedPly;
+  state.wantedPly = null;
+  await load(ply);
 }
 
 function applyParams(params) {
   const spec = params.get("game");
-  if (spec) {
-    const at = spec.indexOf(":");
-    state.game = at < 0 ? spec : spec.slice(0, at);
-    state.params = at < 0 ? "" : spec.slice(at + 1);
-  }
+  if (spec) setSpec(spec);
+  if (params.has("fen")) state.fen = params.get("fen").trim();
   $("game-select").value = state.game;
   $("game-params").value = state.params;
   if (spec || params.has("moves")) {
     state.moves = (params.get("moves") || "").split(" ").filter(Boolean);
     state.deal = params.get("deal") || null;
+    resetTree();
+    state.ended = null;
   }
+  state.flip = params.get("flip") === "1";
+  const ply = Number.parseInt(params.get("ply") || "", 10);
+  state.wantedPly = Number.isFinite(ply) && ply >= 0 ? ply : null;
+  state.wantedEnd = params.get("end") || null;
   state.wanted = {};
   for (const [key, value] of params) if (/^p\d+$/.test(key)) state.wanted[key] = value;
 }
