@@ -90,20 +90,20 @@ def test_the_users_own_setting_and_a_writable_package_are_left_alone(monkeypatch
     assert numbacache.configure(env) is None and env["NUMBA_CACHE_DIR"] == "/mine"
     monkeypatch.undo()
     env = {"HOME": "/h"}
-    assert numbacache.configure(env, package=tmp_path) is None  # tmp_path is writable
+    assert numbacache.configure(env, package=str(tmp_path)) is None  # tmp_path is writable
     assert "NUMBA_CACHE_DIR" not in env
 
 
 def test_package_writable_looks_at_the_folder_and_its_pycache(tmp_path: Path) -> None:
-    assert numbacache.package_writable(tmp_path)
-    assert not numbacache.package_writable(tmp_path / "absent")
+    assert numbacache.package_writable(str(tmp_path))
+    assert not numbacache.package_writable(str(tmp_path / "absent"))
     if os.geteuid() == 0:
         pytest.skip("root writes into read-only folders: .ci/wheel-smoke checks as nobody")
     cache = tmp_path / "__pycache__"
     cache.mkdir()
     cache.chmod(0o555)
     try:
-        assert not numbacache.package_writable(tmp_path)
+        assert not numbacache.package_writable(str(tmp_path))
     finally:
         cache.chmod(0o755)
 
