@@ -65,7 +65,19 @@ def _warmups(game: Any) -> list[WarmupStep]:
         for pruning in ("star2", None):
             GammonAgent(pruning=pruning).prepare(game)
 
-    return [("backgammon expectiminimax (gammon)", gammon)]
+    def td_gammon() -> None:
+        """The TD network's compiled kernels (0-ply and 2-ply), by one move of each: the web
+        app's td-gammon then answers its first move from a search, not a fallback."""
+        from gamesearch.engines.backgammon.td import td_gammon_agent
+
+        state = game.initial_state()
+        while game.to_move(state) < 0:  # the opening roll
+            state = game.result(state, game.chance_outcomes(state)[0][0])
+        for depth in (0, 2):
+            td_gammon_agent(depth=depth)(game, state)
+
+    return [("backgammon expectiminimax (gammon)", gammon),
+            ("backgammon TD-Gammon network", td_gammon)]
 
 
 def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
