@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from gamesearch.result import UTILITY, ValueScale
 from gamesearch.spec import Option, Range
 
 
@@ -149,7 +150,12 @@ class GameEntry:
     position, in words (never another player's cards)."""
     aliases: tuple[str, ...] = ()
     """Other names the command line accepts for the game."""
+    scale: ValueScale = UTILITY
+    """How the values of the game's own engine read (centipawns, discs, moves to a win...):
+    the one place an engine declares its unit and its conversion to a win probability; its
+    agents and solver turn their raw values into a :class:`~gamesearch.result.Score` with
+    it. The generic searches give the game's utility (``UTILITY``)."""
 
 
 __all__ = ["DETERMINISTIC", "PERFECT", "AgentDecl", "AgentKind", "GameEntry", "Needs",
-           "RecordFormat", "VerdictPolicy", "WarmupStep"]
+           "RecordFormat", "ValueScale", "VerdictPolicy", "WarmupStep"]

@@ -6,8 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from gamesearch.agent import Agent
-from gamesearch.entry import AgentDecl, GameEntry, WarmupStep
+from gamesearch.entry import AgentDecl, GameEntry, ValueScale, WarmupStep
 from gamesearch.spec import Option, Range
+
+VALUE_SCALE = ValueScale("win-probability")
+"""The solved table's values: the mover's probability of winning under optimal play."""
 
 
 def _pig(goal: int = 100) -> Any:
@@ -49,4 +52,5 @@ ENTRY = GameEntry(
                       "Pig: optimal play from the solved table"),),
     defaults=("pig-optimal",),
     warmups=_warmups,
+    scale=VALUE_SCALE,
 )
