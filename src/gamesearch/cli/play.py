@@ -192,9 +192,9 @@ def _show_thoughts(game: Game, state: State, result, out: Console, hidden: bool 
         return
     pv = " ".join(map(str, data["pv"]))
     score = result.score
-    said = (f"score {escape(score_text(game, score))}" if score.pov is not None and
-            score.value is not None else
-            f"value {data['value']} (for {game.player_name(game.to_move(state))})")
+    said = f"value {data['value']} (for {game.player_name(game.to_move(state))})"
+    if score.pov is not None and score.value is not None:
+        said += f", score {escape(score_text(game, score))}"
     out.print(f"  [dim]{said}, depth {s.depth}, PV {pv}, {s.nodes + s.leaves:,} nodes, "
               f"{s.seconds:.3f} s[/]")
 
