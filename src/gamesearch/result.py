@@ -13,29 +13,23 @@ which one ended it. Users, tests and benchmarks all read the same :class:`Search
 good for ``pov``). Its ``kind`` says what the number counts; the engine that made it declares
 the kind and the conversion parameters once, as a :class:`ValueScale` (for a game's own
 engine: its ENTRY's ``scale``); the generic searches give the game's utility. Displays show
-player 0's viewpoint (White, Black in Othello, the first player), as lichess shows White's
-advantage: :meth:`Score.win_probability` and :meth:`Score.as_dict` convert.
+player 0's viewpoint (the first player: White in chess, Black in Othello and checkers), as
+lichess shows White's advantage: :meth:`Score.win_probability` and :meth:`Score.as_dict`
+convert.
 
-=================  ======================================  ===================================
-kind               value                                   win probability (for ``pov``)
-=================  ======================================  ===================================
-utility            the game's own utility, or a search's   ``(1 + value / scale) / 2`` clipped
-                   estimate of it (a won game is worth     to [0, 1] (``scale``: the utility of
-                   ``scale``, 1 unless declared); text     a plain win; an exact utility of +-1
-                   ``+0.35``, or ``win``/``loss``/``draw``  is 1 or 0)
-centipawns         hundredths of a pawn (chess) or of a    exact (a mate, a table's verdict):
-                   man (checkers); a mate is ``#5``/``#-3`` 1, 0 or 0.5 by the sign; else the
-                   (moves, ``mate_in``); text ``+1.25``     logistic ``1 / (1 + e^(-value /
-                   (pawns)                                 scale))``
-discs              Othello's final disc margin (exact) or  as centipawns (exact: by the sign)
-                   its estimate; text ``+12 discs``
-moves-to-win       a solver's score, larger for a sooner   by the sign (the value is proven)
-                   win (Connect Four's Pons score);
-                   ``mate_in`` gives the moves; text
-                   ``win in 7``, ``lose in 4``, ``draw``
-win-probability    the probability (expected result) in    the value itself
-                   [0, 1]; text ``62%``
-=================  ======================================  ===================================
+The kinds, each with its win probability for ``pov`` (docs/SEARCH.md has the same table):
+
+* ``utility``: the game's own utility, or a search's estimate of it, a plain win worth
+  ``scale`` (1 unless declared): ``(1 + value / scale) / 2`` clipped to [0, 1], so an exact
+  +-1 is 1 or 0. Text ``+0.35``; exact ``win``, ``loss``, ``draw``.
+* ``centipawns``: hundredths of a pawn (chess) or of a man (checkers): exact (a mate, a
+  table's verdict) 1, 0 or 0.5 by the sign, else the logistic ``1 / (1 + e^(-value /
+  scale))``. Text ``+1.25`` (pawns), a mate ``#5`` / ``#-3`` (``mate_in``).
+* ``discs``: Othello's final disc margin (exact) or its estimate: as centipawns. Text
+  ``+12 discs``.
+* ``moves-to-win``: a solver's score, larger for a sooner win (Connect Four's, Pascal Pons's
+  convention): by the sign (it is proven). Text ``win in 7``, ``lose in 4``, ``draw``.
+* ``win-probability``: the probability in [0, 1] itself. Text ``62%``.
 
 The logistic scales are the engines' (chess: 1 / 0.00368 ~ 272 cp, lichess's fitted win-rate
 curve; checkers: 150 hundredths of a man; Othello: 5 discs); a value of ``scale`` reads as a 73%
