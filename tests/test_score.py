@@ -290,6 +290,24 @@ def test_pig_gives_its_win_probability() -> None:
     assert score.expectation() == pytest.approx(result.value)
 
 
+def test_each_engine_declares_its_scale_once_and_its_mate_score_agrees() -> None:
+    """The ENTRY's scale is the one the agents use; the scale modules' MATE is the compiled
+    searches' (the scale module is light: the catalog imports it with every ENTRY)."""
+    from gamesearch.engines.checkers import scale as checkers_scale
+    from gamesearch.engines.checkers import search as checkers_search
+    from gamesearch.engines.chess import engine as chess_engine
+    from gamesearch.engines.chess import scale as chess_scale
+    from gamesearch.engines.chess import search as chess_search
+
+    assert chess_scale.MATE == chess_engine.MATE == chess_search.MATE
+    assert checkers_scale.MATE == checkers_search.MATE
+    kinds = {name: game_entry(name).scale.kind for name in
+             ("chess", "checkers", "othello", "connect4", "pig", "tictactoe")}
+    assert kinds == {"chess": "centipawns", "checkers": "centipawns", "othello": "discs",
+                     "connect4": "moves-to-win", "pig": "win-probability",
+                     "tictactoe": "utility"}
+
+
 # --- check_agent catches a score that breaks the contract ---------------------------------
 
 

@@ -6,31 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from gamesearch.agent import Agent
-from gamesearch.entry import (
-    AgentDecl,
-    GameEntry,
-    RecordFormat,
-    ValueScale,
-    VerdictPolicy,
-    WarmupStep,
-)
-
-
-def win_in(value: Any, game: Any = None, state: Any = None) -> int | None:
-    """Moves to the end that an engine score proves (a win found by search scores
-    ``MATE - plies``; negative: the side to move loses), or None (an evaluation, or a
-    database's verdict, ``TB_WIN - plies``: proven, its distance unknown)."""
-    from gamesearch.engines.checkers.search import MATE
-
-    if abs(value) <= MATE - 1000:  # database wins (TB_WIN - plies) lie far below
-        return None
-    plies = MATE - abs(int(value))
-    return (plies + 1) // 2 if value > 0 else -((plies + 1) // 2)
-
-
-VALUE_SCALE = ValueScale("centipawns", 150.0, win_in)
-"""The engine's scores: hundredths of a man for the side to move (a man is about 100), a win
-found by search ``MATE - plies``; a man up reads as a 66% chance."""
+from gamesearch.engines.checkers.scale import VALUE_SCALE
+from gamesearch.entry import AgentDecl, GameEntry, RecordFormat, VerdictPolicy, WarmupStep
 
 
 def _checkers() -> Any:

@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from gamesearch.agent import Agent
-from gamesearch.engines.checkers import VALUE_SCALE
 from gamesearch.engines.checkers import search as S
+from gamesearch.engines.checkers.scale import VALUE_SCALE
 from gamesearch.errors import GameSearchError
 from gamesearch.games.checkers.evaluation import FEATURES, HAND_WEIGHTS
 from gamesearch.games.checkers.kernel import (

@@ -6,30 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from gamesearch.agent import Agent
-from gamesearch.entry import (
-    AgentDecl,
-    GameEntry,
-    RecordFormat,
-    ValueScale,
-    VerdictPolicy,
-    WarmupStep,
-)
-
-
-def mate_in(value: Any, game: Any = None, state: Any = None) -> int | None:
-    """Moves to mate that an engine score proves (a mate scores ``MATE - plies``; negative:
-    the side to move is mated), or None for an evaluation."""
-    from gamesearch.engines.chess.engine import MATE
-
-    if abs(value) < MATE - 1000:
-        return None
-    plies = MATE - abs(int(value))
-    return (plies + 1) // 2 if value > 0 else -((plies + 1) // 2)
-
-
-VALUE_SCALE = ValueScale("centipawns", 1 / 0.00368208, mate_in)
-"""The engine's scores: centipawns for the side to move, ``MATE - plies`` for a mate; the
-win probability is lichess's fitted curve, 1 / (1 + e^(-0.00368 cp))."""
+from gamesearch.engines.chess.scale import VALUE_SCALE
+from gamesearch.entry import AgentDecl, GameEntry, RecordFormat, VerdictPolicy, WarmupStep
 
 
 def _chess(fen: str = "") -> Any:

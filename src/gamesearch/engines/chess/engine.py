@@ -39,7 +39,7 @@ import chess
 import numpy as np
 
 from gamesearch.agent import Agent
-from gamesearch.engines.chess import VALUE_SCALE
+from gamesearch.engines.chess.scale import VALUE_SCALE
 from gamesearch.games.chess import board as B
 from gamesearch.games.chess.kernel import arrays_of, uci_of
 from gamesearch.result import SearchResult, SearchStats

@@ -19,7 +19,7 @@ import chess
 import chess.engine
 
 from gamesearch.agent import Agent
-from gamesearch.engines.chess import VALUE_SCALE
+from gamesearch.engines.chess.scale import MATE, VALUE_SCALE
 from gamesearch.errors import GameSearchError
 from gamesearch.outside.programs import program_argv
 from gamesearch.result import SearchResult, SearchStats
@@ -143,8 +143,6 @@ class UciPlayer(Agent):
 def _engine_units(score: chess.engine.Score) -> int:
     """A program's score in our engine's units: centipawns, or a mate in n moves as
     ``MATE - plies`` (n > 0: 2n - 1 plies; mated in n: 2n plies), so one scale reads both."""
-    from gamesearch.engines.chess.engine import MATE
-
     mate = score.mate()
     if mate is None:
         return int(score.score())

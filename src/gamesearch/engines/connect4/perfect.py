@@ -62,7 +62,7 @@ class PerfectAgent(Agent):
 
     def score(self, game: Game, state: State, value: int) -> Score:
         """The solver's score as a Score (a weak solve's sign says no distance)."""
-        from gamesearch.engines.connect4 import VALUE_SCALE
+        from gamesearch.engines.connect4.scale import VALUE_SCALE
 
         where = (None, None) if self.weak else (game, state)
         return VALUE_SCALE.score(value, game.to_move(state), True, *where)

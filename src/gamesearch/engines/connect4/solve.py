@@ -104,7 +104,7 @@ def solve_entry(game: ConnectFour, state: tuple, options: dict) -> dict:
                               "to_move": game.player_name(game.to_move(state)),
                               "score" if not weak else "result": solved.score}
     report["outcome"] = outcome(solved.score)
-    from gamesearch.engines.connect4 import VALUE_SCALE
+    from gamesearch.engines.connect4.scale import VALUE_SCALE
 
     where = (None, None) if weak else (game, state)  # a weak solve says no distance
     # "score" is the solver's number (kept as it was); "evaluation" reads it as a Score

@@ -7,13 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from gamesearch.agent import Agent
-from gamesearch.entry import AgentDecl, GameEntry, ValueScale, VerdictPolicy, WarmupStep
+from gamesearch.engines.othello.scale import VALUE_SCALE
+from gamesearch.entry import AgentDecl, GameEntry, VerdictPolicy, WarmupStep
 from gamesearch.spec import Option, Range
-
-VALUE_SCALE = ValueScale("discs", 5.0)
-"""The engine's and the solver's values: the final disc margin for the side to move (exact
-from the solver), or the learned evaluation's estimate of it; an estimate of 5 discs reads as
-a 73% chance."""
 
 VERDICT_EMPTIES = 18
 """The most empty squares an exact verdict solves (FFO #40, 20 empties, takes seconds)."""

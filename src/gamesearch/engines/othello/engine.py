@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from gamesearch.agents import Agent
-from gamesearch.engines.othello import VALUE_SCALE
 from gamesearch.engines.othello import solver as S
+from gamesearch.engines.othello.scale import VALUE_SCALE
 from gamesearch.games.othello import kernel as K
 from gamesearch.games.othello.kernel import ONE, ZERO, flips_of, moves_of, popcount64
 from gamesearch.search.result import SearchResult, SearchStats

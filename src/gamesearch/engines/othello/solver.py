@@ -645,7 +645,7 @@ def solve_position(me: int, opp: int, size: int = 8, table: Table | None = None,
 
 def solve_entry(game: Any, state: Any, options: dict) -> dict:
     """``gamesearch solve othello --position ...``: the exact score and a best move."""
-    from gamesearch.engines.othello import VALUE_SCALE
+    from gamesearch.engines.othello.scale import VALUE_SCALE
 
     mover = game.to_move(state)
     if game.is_terminal(state):

@@ -6,11 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from gamesearch.agent import Agent
-from gamesearch.entry import AgentDecl, GameEntry, ValueScale, WarmupStep
+from gamesearch.engines.pig.scale import VALUE_SCALE
+from gamesearch.entry import AgentDecl, GameEntry, WarmupStep
 from gamesearch.spec import Option, Range
-
-VALUE_SCALE = ValueScale("win-probability")
-"""The solved table's values: the mover's probability of winning under optimal play."""
 
 
 def _pig(goal: int = 100) -> Any:

@@ -61,7 +61,7 @@ class PigOptimalAgent(Agent):
         i, j = state.scores[state.player], state.scores[1 - state.player]
         action = ROLL if solution.should_roll(i, j, state.turn_total) else HOLD
         p = solution.win_probability(i, j, state.turn_total)
-        from gamesearch.engines.pig import VALUE_SCALE
+        from gamesearch.engines.pig.scale import VALUE_SCALE
 
         return SearchResult(2 * p - 1, action, [action], SearchStats(), pov=state.player,
                             engine_score=VALUE_SCALE.score(p, state.player))
