@@ -172,8 +172,11 @@ def test_a_search_result_without_an_engine_score_reads_its_value_as_utility() ->
 def test_chess_mate_in_one_and_the_start() -> None:
     game, agent = load_game("chess"), make_agent("chess-engine:depth=3")
     state = game.state_from_string("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
-    score = agent(game, state).score
+    result = agent(game, state)
+    score = result.score
     assert (score.kind, score.mate_in, str(score), score.exact) == ("centipawns", 1, "#1", True)
+    # the value as the agent always gave it (what a tournament's thresholds compare) stays
+    assert result.value == 1.0 and result.value_score == Score(1.0, 0, True)
     assert score.win_probability(0) > 0.9 and score.as_dict()["text"] == "#1"
     # the same mate seen from the loser's side (Black to move, mated next move)
     black = game.state_from_string("6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1")

@@ -371,8 +371,12 @@ class SearchResult:
     def score(self) -> Score:
         """The value as a :class:`Score`: the engine's own where it gave one, else ``value``
         read as the game's utility (viewpoint, exact)."""
-        if self.engine_score is not None:
-            return self.engine_score
+        return self.engine_score if self.engine_score is not None else self.value_score
+
+    @property
+    def value_score(self) -> Score:
+        """``value`` itself as a Score (the game's utility reading), whatever unit the engine
+        gave its own score in: what a tournament's resign and draw thresholds compare."""
         pov = None if isinstance(self.value, tuple) else self.pov
         return Score(self.value, pov, self.exact)
 

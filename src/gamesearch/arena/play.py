@@ -3,9 +3,7 @@
 :func:`play_task` takes a picklable :class:`GameTask` and returns a :class:`GameOutcome`:
 plain data the driver writes to the database. It never raises for a player's fault: an
 agent that crashes, answers an illegal move or overruns the move time loses the game
-("forfeit"), with the reason recorded. Adjudication ends a game early, on each side's own
-score (its expected result 2p - 1 from its Score's win probability, so one threshold means
-the same for every engine):
+("forfeit"), with the reason recorded. Adjudication ends a game early:
 
 * resign: the side whose own score was <= -``resign_score`` on each of its last
   ``resign_moves`` moves, while its opponent's was >= ``resign_score``, loses;
@@ -207,12 +205,10 @@ def _win(seat: int) -> tuple[float, float]:
 
 
 def _own_score(result: Any, player: int) -> float | None:
-    """The mover's score from its own viewpoint, where the agent said so (else None): a
-    single value as its expected result 2p - 1 in [-1, 1] (p its win probability, the same
-    scale whatever the engine counts in), one utility per player as that player's."""
+    """The mover's score from its own viewpoint, where the agent said so (else None): its
+    ``value``, as every agent always gave it (not the engine's own unit)."""
     try:
-        score = result.score
-        value = score.for_player(player) if score.pov is None else score.expectation(player)
+        value = result.value_score.for_player(player)
     except (TypeError, IndexError, AttributeError):
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
