@@ -19,14 +19,7 @@ numba = pytest.importorskip("numba")
 from numba.core.registry import CPUDispatcher  # noqa: E402
 
 STILL_PLAIN = {
-    "gamesearch.engines.chess.evaluation": {"gamesearch.games.chess.board"},
     "gamesearch.engines.go.mcts": {"gamesearch.games.go.kernel"},
-    "gamesearch.games.chess.kernel": {"gamesearch.games.chess.board",
-                                      "gamesearch.games.chess.legal"},
-    "gamesearch.games.chess.legal": {"gamesearch.games.chess.bitboards",
-                                     "gamesearch.games.chess.board"},
-    "gamesearch.games.chess.tables_index": {"gamesearch.games.chess.board",
-                                            "gamesearch.games.chess.legal"},
 }
 """Modules whose cached functions call another module's, and what they call (round three
 moved the chess search to templates; these are next)."""

@@ -14,6 +14,7 @@ from gamesearch.cli.common import (
     position,
     print_json,
     print_report,
+    save_picture,
     score_text,
 )
 from gamesearch.cli.game_options import options_epilog
@@ -127,16 +128,16 @@ def solve_command(
     if entry.solver is not None:
         from gamesearch.cli.common import progress_bar
 
+        plot = str(solver_options.get("plot") or "") if entry.plot is not None else ""
+        if plot:  # a file we may not write is refused before the solver runs
+            from gamesearch.durable import check_output, png_is_ours
+
+            check_output(plot, png_is_ours, what="picture", remedy="choose another --plot name")
         with progress_bar() as progress:
             report = entry.solver(game, state, {"depth": depth, "time": time,
                                                 **solver_options, "progress": progress})
-        if solver_options.get("plot") and entry.name == "pig":  # only faces draw
-            from gamesearch.cli.pig_plot import plot_policy
-            from gamesearch.engines.pig.solver import solved
-
-            tolerance = solver_options.get("tolerance")
-            solution = solved(game.goal, *([float(tolerance)] if tolerance else []))
-            report["plot"] = plot_policy(solution, str(solver_options["plot"]))
+        if plot:  # the engine draws its answer; only faces write files of pictures
+            report["plot"] = save_picture(entry.plot(game, solver_options), plot)
         if json_out:
             print_json(report)
         else:

@@ -66,7 +66,7 @@ def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
 ENTRIES = (
     GameEntry("nim", "Nim with any piles; normal or misère play", _nim,
               ranges={"piles": Range(0, 1000)}, defaults=("alphabeta",),  # nim.MAX_PILE
-              board=_board, svg=_svg),
+              board=_board, svg=_svg, title="Nim"),
     GameEntry("ii-nim", "The lectures' II-Nim: piles 2 and 2, last stick loses", _ii_nim,
-              defaults=("alphabeta",), board=_board, svg=_svg),
+              defaults=("alphabeta",), board=_board, svg=_svg, title="II-Nim"),
 )

@@ -40,4 +40,4 @@ def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
 
 
 ENTRY = GameEntry("tictactoe", "Tic-tac-toe on 3x3 (a draw)", _tictactoe,
-                  defaults=("alphabeta",), board=_board, svg=_svg)
+                  defaults=("alphabeta",), board=_board, svg=_svg, title="Tic-tac-toe")

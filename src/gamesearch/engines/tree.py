@@ -48,4 +48,4 @@ def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
 
 
 ENTRY = GameEntry("tree", "An explicit game tree from a JSON file (file=PATH)", _tree,
-                  defaults=("alphabeta",), svg=_svg)
+                  defaults=("alphabeta",), svg=_svg, title="Game tree")

@@ -70,3 +70,16 @@ def specialize(templates: Iterable[Callable[..., Any]], bindings: dict[str, Any]
     for _, scope in namespace.values():
         scope.update(compiled)  # calls between templates (and recursion) reach the clones
     return types.SimpleNamespace(**compiled)
+
+
+def compile_in_place(namespace: dict[str, Any], templates: Iterable[Callable[..., Any]],
+                     prefix: str, covers: Iterable[Any] = (),
+                     nogil: Iterable[str] = ()) -> types.SimpleNamespace:
+    """Compile a module's ``templates`` under a tag that hashes them and ``covers`` (the
+    modules whose compiled code or constants they hold: numba keys a cache on the function's
+    own file only), and bind each compiled function in ``namespace`` (the module's globals)
+    under its template's name, so callers import and call them as before."""
+    templates = list(templates)
+    compiled = specialize(templates, {}, f"{prefix}_{source_tag(*templates, *covers)}", nogil)
+    namespace.update(vars(compiled))
+    return compiled

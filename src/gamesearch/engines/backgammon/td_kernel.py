@@ -17,6 +17,7 @@ import numpy as np
 
 from gamesearch.games import backgammon_kernel
 from gamesearch.games.backgammon_kernel import _mirror, generate
+from gamesearch.kernels.specialize import compile_in_place
 
 TESAURO_INPUTS = 196
 FEATURE_INPUTS = 4  # the expert features after Tesauro's units (see encode_row)
@@ -317,11 +318,4 @@ TEMPLATES = (_sigmoid, _blocked, _hits, hit_chance, _expert, encode_row, _put, e
 generator they call (games/backgammon_kernel.py): an edit to either recompiles them."""
 
 
-def _compiled():
-    from gamesearch.kernels.specialize import source_tag, specialize
-
-    return specialize(TEMPLATES, {}, "backgammon_td_" + source_tag(*TEMPLATES, backgammon_kernel))
-
-
-for _name, _function in vars(_compiled()).items():  # the compiled functions replace the
-    globals()[_name] = _function                     # templates under their own names
+compile_in_place(globals(), TEMPLATES, "backgammon_td", (backgammon_kernel,))

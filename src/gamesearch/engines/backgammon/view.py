@@ -116,3 +116,77 @@ def picture(game: Any, state: BackgammonState, lastmove: Any = None,
                f"off X {state.off[0]}  O {state.off[1]}", class_="caption", x=LEFT,
                y=bottom + 32, font_size=12, fill="#333")
     return canvas.svg()
+
+
+def _routes(game: Any, state: BackgammonState) -> list[dict]:
+    """Every way to play the dice one checker step at a time, as a graph the page walks:
+    node 0 is the position before the play; a node's ``next`` holds ``[from, to, node]``
+    steps (the mover's numbering: 25 the bar, 0 borne off) that can still end in a legal
+    play, and a node where the play is complete names it (``move``: the legal play's
+    text). Steps in any order and by any route reach the same text (24/20 20/14 is 24/18
+    18/14 where the two give one position)."""
+    from gamesearch.games.backgammon import move_checker, relative, step_target
+
+    plays = game.plays(state)
+    legal = {position: game.action_to_string(state, play) for play, position in plays}
+    length = len(plays[0][0]) if plays else 0
+    my, opp, _ = relative(state)
+    dice = tuple(sorted(state.dice * 2 if state.dice[0] == state.dice[1] else state.dice))
+    nodes: list[dict] = []
+    memo: dict[tuple, int | None] = {}
+
+    def visit(left: tuple[int, ...], depth: int) -> int | None:
+        key = (tuple(my), tuple(opp), left)
+        if key in memo:
+            return memo[key]
+        if depth == length:
+            move = legal.get((tuple(my), tuple(opp)))
+            found = None
+            if move is not None:
+                found = len(nodes)
+                nodes.append({"next": [], "move": move})
+            memo[key] = found
+            return found
+        index = len(nodes)
+        nodes.append({"next": [], "move": None})
+        for die in sorted(set(left)):
+            rest = list(left)
+            rest.remove(die)
+            sources = [BAR] if my[BAR] else [p for p in range(24, 0, -1) if my[p]]
+            for src in sources:
+                dst = step_target(my, opp, src, die)
+                if dst < 0:
+                    continue
+                hit = move_checker(my, opp, src, dst)
+                child = visit(tuple(rest), depth + 1)
+                my[src] += 1
+                my[dst] -= 1
+                if hit:
+                    opp[dst] = 1
+                if child is not None and not any(s[:2] == [src, dst]
+                                                 for s in nodes[index]["next"]):
+                    nodes[index]["next"].append([src, dst, child])
+        found = index if nodes[index]["next"] else None
+        memo[key] = found
+        return found
+
+    if length == 0:
+        return [{"next": [], "move": legal[next(iter(legal))] if legal else "pass"}]
+    visit(dice, 0)
+    return nodes
+
+
+def board(game: Any, state: BackgammonState) -> dict:
+    """The position for the web page's backgammon board: ``points`` (24 counts from X's
+    point 1, positive X's checkers, negative O's), the bar and borne-off checkers per
+    player, the dice, the pip counts, and while a player is to move the ``routes`` its
+    checkers can take (see :func:`_routes`)."""
+    view: dict[str, Any] = {
+        "style": "backgammon", "points": list(state.points), "bar": list(state.bar),
+        "off": list(state.off), "player": state.player,
+        "dice": list(state.dice) if state.dice is not None else None,
+        "pips": [pips(state, 0), pips(state, 1)], "sides": ["X", "O"],
+    }
+    if state.dice is not None and not game.is_terminal(state):
+        view["routes"] = _routes(game, state)
+    return view

@@ -7,7 +7,14 @@ from typing import Any
 
 from gamesearch.agent import Agent
 from gamesearch.engines.checkers.scale import VALUE_SCALE
-from gamesearch.entry import AgentDecl, GameEntry, RecordFormat, VerdictPolicy, WarmupStep
+from gamesearch.entry import (
+    AgentDecl,
+    GameEntry,
+    RecordFormat,
+    Trainer,
+    VerdictPolicy,
+    WarmupStep,
+)
 
 
 def _checkers() -> Any:
@@ -64,6 +71,13 @@ def _tables_probe(folder: str) -> Any:
     return lambda state: tables.probe(state) if tables.covers(state[0]) else None
 
 
+def _samuel() -> Any:
+    """``train samuel``: the TD-leaf learning of the evaluation's weights (learn.py)."""
+    from gamesearch.engines.checkers import learn
+
+    return learn
+
+
 def _board(game: Any, state: Any) -> dict:
     from gamesearch.engines.checkers.view import board
 
@@ -92,6 +106,7 @@ ENTRY = GameEntry(
         "no exact verdict from this position: checkers is too deep for a search here (from "
         "the start it is a draw, Schaeffer et al. 2007)")),
     board=_board,
+    trainers={"samuel": Trainer(_samuel)},
     svg=_svg,
     scale=VALUE_SCALE,
 )

@@ -42,6 +42,7 @@ from gamesearch.engines.chess import evaluation
 from gamesearch.engines.chess.evaluation import evaluate
 from gamesearch.games.chess import bitboards
 from gamesearch.games.chess import board as B
+from gamesearch.games.chess import legal as L
 from gamesearch.games.chess import tables_index as TI
 from gamesearch.tables import store, sweep
 from gamesearch.tables.store import packed_value
@@ -351,7 +352,7 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
 TEMPLATES = (now_us, _out_of_budget, _tt_store, _score_moves, _pick, _repeated, _has_pieces,
              packed_value, _probe, search)
 """The functions compiled together (by ``kernels.specialize``), calls between them included."""
-COMPILED_IN = (evaluation, B, bitboards, TI, store, sweep)
+COMPILED_IN = (evaluation, B, bitboards, L, TI, store, sweep)
 """The other modules whose compiled code and constants the search holds: numba keys a cached
 function on its own file only, so their sources are part of the search's cache tag (a pull
 that changed the evaluation recompiles the search; nothing is pinned by hand)."""

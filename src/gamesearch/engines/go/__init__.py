@@ -91,4 +91,5 @@ ENTRY = GameEntry(
         "or 3)")),
     board=_board,
     svg=_svg,
+    title="Go",
 )

@@ -43,6 +43,12 @@ def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
     return picture(game, state, lastmove, arrows)
 
 
+def _board(game: Any, state: Any) -> dict:
+    from gamesearch.engines.pacman.view import board
+
+    return board(game, state)
+
+
 ENTRY = GameEntry(
     "pacman", "Pacman against ghosts on a layout (layout=small|smallClassic|minimaxClassic|... "
     "or a .lay file; rules=course|simple; ghosts=N)", _pacman,
@@ -56,4 +62,6 @@ ENTRY = GameEntry(
     ),
     defaults=("pacman", "ghost"),
     svg=_svg,
+    board=_board,
+    title="Pacman",
 )

@@ -61,3 +61,18 @@ def picture(game: Any, state: Any, lastmove: Any = None, arrows: Any = ()) -> Sv
                f"{state.moves}", class_="caption", x=4, y=lay.height * S + 16, font_size=12,
                fill="#333")
     return canvas.svg()
+
+
+def board(game: Any, state: Any) -> dict:
+    """The maze for the web page: its size, the walls, the food and capsules left (as
+    ``[row, column]`` cells), Pacman, each ghost (and how long it stays scared), the score,
+    and the direction each of Pacman's moves goes (``[dr, dc]``)."""
+    lay = game.layout
+    food = [list(cell) for cell, i in lay.index.items() if state.food >> i & 1]
+    capsules = [list(cell) for cell, i in lay.index.items() if state.capsules >> i & 1]
+    return {"style": "maze", "width": lay.width, "height": lay.height,
+            "walls": sorted(list(cell) for cell in lay.walls), "food": food,
+            "capsules": capsules, "pacman": list(state.pacman),
+            "caught": state.status == LOST, "ghosts": [list(g) for g in state.ghosts],
+            "scared": list(state.scared), "score": state.score, "moves": state.moves,
+            "directions": {name: list(step) for name, step in DIRECTIONS.items()}}
