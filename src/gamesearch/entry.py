@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from gamesearch.result import UTILITY, ValueScale
 from gamesearch.spec import Option, Range
 
 
@@ -246,6 +247,11 @@ class GameEntry:
     """``ending(game, state) -> words``: how a finished game ended, with its reason and
     margin, said after "White wins" or "draw" ("by checkmate", "(W+3.5 ...)", "a
     gammon"); None where there is nothing to add."""
+    scale: ValueScale = UTILITY
+    """How the values of the game's own engine read (centipawns, discs, moves to a win...):
+    the one place an engine declares its unit and its conversion to a win probability; its
+    agents and solver turn their raw values into a :class:`~gamesearch.result.Score` with
+    it. The generic searches give the game's utility (``UTILITY``)."""
 
     @property
     def display_name(self) -> str:
@@ -259,5 +265,5 @@ class GameEntry:
 
 
 __all__ = ["DETERMINISTIC", "PERFECT", "AgentDecl", "AgentKind", "Analyzer", "BookMaker",
-           "GameEntry", "Needs", "PositionText", "RecordFormat", "Trainer", "VerdictPolicy",
-           "WarmupStep"]
+           "GameEntry", "Needs", "PositionText", "RecordFormat", "Trainer", "ValueScale",
+           "VerdictPolicy", "WarmupStep"]

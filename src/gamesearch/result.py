@@ -2,12 +2,39 @@
 
 :class:`SearchResult` carries the value, the action, the principal variation and
 :class:`SearchStats`; :attr:`SearchResult.score` reads the value as a :class:`Score` (the
-value, whose viewpoint it is from, exact or an estimate; python-chess's ``PovScore`` is the
-model). Values of two-player zero-sum searches are from the viewpoint of the player to move
-at the root (``pov``); N-player searches (max^n, MCTS on N players) return one utility per
-player as a tuple (``pov`` None). :class:`Limit` is the one way to bound a search (depth,
-time, nodes, iterations: python-chess's ``engine.Limit``); ``stopped_by`` says which one
-ended it. Users, tests and benchmarks all read the same :class:`SearchStats`.
+value, whose viewpoint it is from, exact or an estimate, and its unit: python-chess's
+``PovScore`` is the model). Values of two-player zero-sum searches are from the viewpoint of
+the player to move at the root (``pov``); N-player searches (max^n, MCTS on N players) return
+one utility per player as a tuple (``pov`` None). :class:`Limit` is the one way to bound a
+search (depth, time, nodes, iterations: python-chess's ``engine.Limit``); ``stopped_by`` says
+which one ended it. Users, tests and benchmarks all read the same :class:`SearchStats`.
+
+**Scores: one meaning across games.** A :class:`Score` is from ``pov``'s viewpoint (positive:
+good for ``pov``). Its ``kind`` says what the number counts; the engine that made it declares
+the kind and the conversion parameters once, as a :class:`ValueScale` (for a game's own
+engine: its ENTRY's ``scale``); the generic searches give the game's utility. Displays show
+player 0's viewpoint (the first player: White in chess, Black in Othello and checkers), as
+lichess shows White's advantage: :meth:`Score.win_probability` and :meth:`Score.as_dict`
+convert.
+
+The kinds, each with its win probability for ``pov`` (docs/SEARCH.md has the same table):
+
+* ``utility``: the game's own utility, or a search's estimate of it, a plain win worth
+  ``scale`` (1 unless declared): ``(1 + value / scale) / 2`` clipped to [0, 1], so an exact
+  +-1 is 1 or 0. Text ``+0.35``; exact ``win``, ``loss``, ``draw``.
+* ``centipawns``: hundredths of a pawn (chess) or of a man (checkers): exact (a mate, a
+  table's verdict) 1, 0 or 0.5 by the sign, else the logistic ``1 / (1 + e^(-value /
+  scale))``. Text ``+1.25`` (pawns), a mate ``#5`` / ``#-3`` (``mate_in``).
+* ``discs``: Othello's final disc margin (exact) or its estimate: as centipawns. Text
+  ``+12 discs``.
+* ``moves-to-win``: a solver's score, larger for a sooner win (Connect Four's, Pascal Pons's
+  convention): by the sign (it is proven). Text ``win in 7``, ``lose in 4``, ``draw``.
+* ``win-probability``: the probability in [0, 1] itself. Text ``62%``.
+
+The logistic scales are the engines' (chess: 1 / 0.00368 ~ 272 cp, lichess's fitted win-rate
+curve; checkers: 150 hundredths of a man; Othello: 5 discs); a value of ``scale`` reads as a 73%
+chance. ``mate_in`` is signed from ``pov``: positive, ``pov`` wins in that many of the winner's
+moves; negative, ``pov`` loses.
 """
 
 from __future__ import annotations
@@ -16,7 +43,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 
 @dataclass
@@ -122,23 +149,199 @@ class Limit:
                       if params.get(k) is not None})
 
 
+ScoreKind = Literal["utility", "centipawns", "discs", "moves-to-win", "win-probability"]
+"""What a :class:`Score`'s number counts (the table in the module docstring)."""
+SCORE_KINDS: tuple[str, ...] = get_args(ScoreKind)
+
+
 @dataclass(frozen=True)
 class Score:
-    """A value with whose viewpoint it is from and whether it is exact (a proof, not an
-    evaluation). ``pov`` None: ``value`` is a tuple, one utility per player."""
+    """A value with whose viewpoint it is from, whether it is exact (a proof, not an
+    evaluation) and what it counts (``kind``, read with ``scale``). ``pov`` None: ``value``
+    is a tuple, one utility per player. ``mate_in``: where the value proves a won or lost
+    game, the winner's moves to the end, signed from ``pov`` (positive: ``pov`` wins)."""
 
     value: Any
     pov: int | None
     exact: bool = False
+    kind: ScoreKind = "utility"
+    scale: float = 1.0
+    mate_in: int | None = None
 
     def for_player(self, player: int) -> Any:
         """The value from ``player``'s viewpoint (two-player zero-sum: the other's is the
-        negation; a tuple is indexed)."""
+        negation, or 1 - p for a win probability; a tuple is indexed)."""
         if self.value is None:
             return None
         if self.pov is None:
             return self.value[player]
-        return self.value if player == self.pov else -self.value
+        if player == self.pov:
+            return self.value
+        return 1 - self.value if self.kind == "win-probability" else -self.value
+
+    def seen_by(self, player: int) -> Score:
+        """The same score from ``player``'s viewpoint (python-chess's ``PovScore.pov``)."""
+        if self.pov is None or player == self.pov:
+            return self
+        if self.value is None:
+            return Score(None, player, self.exact, self.kind, self.scale)
+        mate = None if self.mate_in is None else -self.mate_in
+        return Score(self.for_player(player), player, self.exact, self.kind, self.scale, mate)
+
+    def win_probability(self, player: int | None = None) -> float | None:
+        """``player``'s expected result in [0, 1] (1 a win, 0.5 a draw or an even position,
+        0 a loss), by the kind's conversion (module docstring); ``player`` defaults to
+        ``pov``. None where there is no single value (none, or one utility per player)."""
+        if self.value is None or self.pov is None:
+            return None
+        p = _pov_probability(self)
+        return p if player is None or player == self.pov else 1.0 - p
+
+    def expectation(self, player: int | None = None) -> float | None:
+        """The win probability on the utility scale of a win-loss game: 2p - 1 in [-1, 1]."""
+        p = self.win_probability(player)
+        return None if p is None else 2.0 * p - 1.0
+
+    def lead(self) -> int:
+        """The sign of ``pov``'s advantage as the value says it: 1, 0 or -1 (a win
+        probability's even point is 0.5, every other kind's is 0)."""
+        gap = float(self.value) - (0.5 if self.kind == "win-probability" else 0.0)
+        return (gap > 0) - (gap < 0)
+
+    def __str__(self) -> str:
+        """The value in words from ``pov``'s viewpoint: ``+1.25``, ``#5``, ``+12 discs``,
+        ``win in 7``, ``62%``, ``win``."""
+        if self.value is None:
+            return "none"
+        if self.pov is None:
+            return ", ".join(_number(v) for v in self.value)
+        return _TEXT[self.kind](self)
+
+    def as_dict(self, player: int = 0) -> dict[str, Any]:
+        """Plain data for the faces (--json, the web), all from ``player``'s viewpoint (by
+        default player 0's, as displays show it): ``value``, ``kind``, ``pov``, ``exact``,
+        ``win_probability``, ``text`` and, where known, ``mate_in``."""
+        seen = self.seen_by(player) if self.pov is not None else self
+        p = seen.win_probability()
+        out: dict[str, Any] = {"value": plain_data(seen.value), "kind": seen.kind,
+                               "pov": seen.pov, "exact": seen.exact,
+                               "win_probability": None if p is None else round(p, 4),
+                               "text": str(seen)}
+        if seen.mate_in is not None:
+            out["mate_in"] = seen.mate_in
+        return out
+
+
+def _logistic(x: float) -> float:
+    """1 / (1 + e^-x) without overflow."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
+def _by_sign(value: float) -> float:
+    return 1.0 if value > 0 else 0.0 if value < 0 else 0.5
+
+
+def _pov_probability(score: Score) -> float:
+    """``pov``'s win probability by the kind's conversion (the module docstring's table)."""
+    v = float(score.value)
+    if math.isnan(v):
+        return 0.5
+    if score.kind == "win-probability":
+        return min(1.0, max(0.0, v))
+    if score.kind == "utility":
+        return min(1.0, max(0.0, (1.0 + v / score.scale) / 2.0))
+    if score.kind == "moves-to-win" or score.exact or score.mate_in is not None:
+        return _by_sign(v)
+    return _logistic(v / score.scale)
+
+
+def _number(value: Any) -> str:
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:+.2f}"
+    return f"{value:+g}" if isinstance(value, (int, float)) else str(value)
+
+
+def _outcome(value: float, exact_text: str) -> str:
+    return "win" if value > 0 else "loss" if value < 0 else exact_text
+
+
+def _utility_text(score: Score) -> str:
+    v = score.value
+    if not score.exact:
+        return _number(v)
+    if v == 0:
+        return "draw"
+    if abs(v) >= score.scale:
+        word = _outcome(v, "draw")
+        return word if abs(v) == score.scale else f"{word} ({v:+g})"
+    return f"{_number(v)} (exact)"
+
+
+def _centipawn_text(score: Score) -> str:
+    if score.mate_in is not None:
+        return f"#{score.mate_in}" if score.value > 0 else f"#-{abs(score.mate_in)}"
+    if score.exact:
+        return _outcome(score.value, "draw")
+    return f"{score.value / 100:+.2f}"
+
+
+def _disc_text(score: Score) -> str:
+    v = score.value
+    if score.exact or float(v).is_integer():
+        return "draw (0 discs)" if score.exact and v == 0 else f"{int(v):+d} discs"
+    return f"{v:+.1f} discs"
+
+
+def _moves_text(score: Score) -> str:
+    v = score.value
+    if v == 0:
+        return "draw"
+    if score.mate_in is None:
+        return _outcome(v, "draw")
+    return f"{'win' if v > 0 else 'lose'} in {abs(score.mate_in)}"
+
+
+_TEXT: dict[str, Callable[[Score], str]] = {
+    "utility": _utility_text, "centipawns": _centipawn_text, "discs": _disc_text,
+    "moves-to-win": _moves_text,
+    "win-probability": lambda score: f"{100 * score.value:.0f}%",
+}
+
+
+@dataclass(frozen=True)
+class ValueScale:
+    """How one engine's values read: their ``kind`` and ``scale`` (the module docstring's
+    table), declared once per engine (a game's ENTRY holds its engine's) and turned into a
+    :class:`Score` by :meth:`score`, so no face guesses a unit.
+
+    ``distance(value, game, state)``: the winner's moves to the end that a value proves,
+    signed from the viewpoint of the player to move (None: the value proves no end)."""
+
+    kind: ScoreKind = "utility"
+    scale: float = 1.0
+    distance: Callable[[Any, Any, Any], int | None] | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in SCORE_KINDS:
+            raise ValueError(f"score kind {self.kind!r}: one of {', '.join(SCORE_KINDS)}")
+        if not self.scale > 0:
+            raise ValueError(f"score scale must be positive, got {self.scale!r}")
+
+    def score(self, value: Any, pov: int | None, exact: bool = False, game: Any = None,
+              state: Any = None) -> Score:
+        """The engine's raw ``value`` (from ``pov``'s viewpoint) as a Score; a value that
+        proves a distance to the end is exact."""
+        mate = None
+        if self.distance is not None and value is not None:
+            mate = self.distance(value, game, state)
+        return Score(value, pov, exact or mate is not None, self.kind, self.scale, mate)
+
+
+UTILITY = ValueScale()
+"""The game's own utility, a won game worth 1: the scale of every generic search."""
 
 
 @dataclass
@@ -160,10 +363,20 @@ class SearchResult:
     """True when ``value`` is proven (searched to the end of the game), not estimated."""
     stopped_by: str | None = None
     """Why the search ended (one of :data:`STOPPED_BY`); None where it was not recorded."""
+    engine_score: Score | None = None
+    """The value in the engine's own unit (centipawns, discs...: its :class:`ValueScale`),
+    where an engine gives one; ``value`` then keeps the engine's utility-like reading."""
 
     @property
     def score(self) -> Score:
-        """The value as a :class:`Score` (value, viewpoint, exact)."""
+        """The value as a :class:`Score`: the engine's own where it gave one, else ``value``
+        read as the game's utility (viewpoint, exact)."""
+        return self.engine_score if self.engine_score is not None else self.value_score
+
+    @property
+    def value_score(self) -> Score:
+        """``value`` itself as a Score (the game's utility reading), whatever unit the engine
+        gave its own score in: what a tournament's resign and draw thresholds compare."""
         pov = None if isinstance(self.value, tuple) else self.pov
         return Score(self.value, pov, self.exact)
 
@@ -189,6 +402,9 @@ class SearchResult:
         }
         if self.stopped_by is not None:
             out["stopped_by"] = self.stopped_by
+        score = self.score
+        if score.value is not None and score.pov is not None:
+            out["score"] = score.as_dict()
         if self.exact:
             out["exact"] = True
         if self.action_values is not None:

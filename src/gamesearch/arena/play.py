@@ -205,9 +205,10 @@ def _win(seat: int) -> tuple[float, float]:
 
 
 def _own_score(result: Any, player: int) -> float | None:
-    """The mover's score from its own viewpoint, where the agent said so (else None)."""
+    """The mover's score from its own viewpoint, where the agent said so (else None): its
+    ``value``, as every agent always gave it (not the engine's own unit)."""
     try:
-        value = result.score.for_player(player)
+        value = result.value_score.for_player(player)
     except (TypeError, IndexError, AttributeError):
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):

@@ -150,6 +150,14 @@ def print_report(data: dict[str, Any]) -> None:
         console.print(f"[bold]{escape(key)}[/]{sep}{escape(rest)}")
 
 
+def score_text(game: Any, score: Any) -> str:
+    """A single value's Score in words: its text for the player it is from, its kind, and
+    the first player's win probability (``+0.28 for white (centipawns; white 53%)``)."""
+    p = score.win_probability(0)
+    chance = "" if p is None else f"; {game.player_name(0)} {100 * p:.0f}%"
+    return f"{score} for {game.player_name(score.pov)} ({score.kind}{chance})"
+
+
 def print_json(data: Any) -> None:
     """Machine-readable output on stdout (normalised as the web app's: ``plain_data``)."""
     from gamesearch.result import plain_data

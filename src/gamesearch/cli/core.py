@@ -15,6 +15,7 @@ from gamesearch.cli.common import (
     print_json,
     print_report,
     save_picture,
+    score_text,
 )
 from gamesearch.cli.game_options import options_epilog
 from gamesearch.cli.main import app
@@ -176,6 +177,8 @@ def solve_command(
         console.print(f"[bold]value[/]: {shown} (max^n: each player maximizes its own)")
     else:
         console.print(f"[bold]value[/]: {data['value']} (for the player to move)")
+        if result.score.pov is not None:
+            console.print(f"[bold]score[/]: {escape(score_text(game, result.score))}")
     console.print(f"[bold]best move[/]: {data['action']}")
     console.print(f"[bold]principal variation[/]: {' '.join(map(str, data['pv']))}")
     s = result.stats

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from gamesearch.cli.common import (
     EXTRA_ARGS,
@@ -22,6 +23,7 @@ from gamesearch.cli.common import (
     extra_params,
     format_scalar,
     print_json,
+    score_text,
 )
 from gamesearch.cli.game_options import options_epilog
 from gamesearch.cli.main import app
@@ -189,8 +191,12 @@ def _show_thoughts(game: Game, state: State, result, out: Console, hidden: bool 
         out.print(f"  [dim]{s.nodes + s.leaves:,} nodes, {s.seconds:.3f} s[/]")
         return
     pv = " ".join(map(str, data["pv"]))
-    out.print(f"  [dim]value {data['value']} (for {game.player_name(game.to_move(state))}), "
-              f"depth {s.depth}, PV {pv}, {s.nodes + s.leaves:,} nodes, {s.seconds:.3f} s[/]")
+    score = result.score
+    said = f"value {data['value']} (for {game.player_name(game.to_move(state))})"
+    if score.pov is not None and score.value is not None:
+        said += f", score {escape(score_text(game, score))}"
+    out.print(f"  [dim]{said}, depth {s.depth}, PV {pv}, {s.nodes + s.leaves:,} nodes, "
+              f"{s.seconds:.3f} s[/]")
 
 
 def _asker(out: Console):

@@ -8,7 +8,11 @@ moves that reach the position. The checks:
 ``legal-move``    the answer is a legal action of the position
 ``pv``            the principal variation starts with that action and is a legal line
 ``pov``           a single value says whose viewpoint it is from: the player to move
-``score``         ``result.score.for_player(p)`` answers for every player
+``score``         ``result.score.for_player(p)`` answers for every player; a single value's
+                  score says its ``kind`` (one of ``SCORE_KINDS``) and its viewpoint (the
+                  result's ``pov``), and its ``win_probability`` for every player lies in
+                  [0, 1], the players' summing to 1, on the side of 0.5 that the value's sign
+                  says (and the result's ``value`` agrees)
 ``time-limit``    an agent given ``time`` answers within it (with generous room for a
                   starved machine: twice the limit plus a second, unless ``timing=False``)
 ``stop``          asked to stop at its first report (``on_progress`` returning True), the
@@ -22,6 +26,7 @@ import time
 from typing import Any
 
 from gamesearch.game import CHANCE
+from gamesearch.result import SCORE_KINDS
 from gamesearch.testing.failure import GameCheckError
 from gamesearch.testing.game_checks import CheckReport
 
@@ -100,12 +105,41 @@ def _check_answer(game: Any, agent: Any, state: Any, report: CheckReport, fail: 
                 result.score.for_player(player)
         except Exception as err:  # noqa: BLE001  (any failure is the finding)
             fail("score", f"score.for_player raised {type(err).__name__}: {err}")
+        if not isinstance(result.value, tuple):
+            problem = _score_problem(result, game.num_players)
+            if problem is not None:
+                fail("score", problem)
         report.checks["score"] += 1
     limit = getattr(getattr(agent, "limit", None), "time", None)
     if timing and limit is not None:
         if seconds > 2 * limit + 1.0:
             fail("time-limit", f"took {seconds:.2f} s for a limit of {limit:g} s")
         report.checks["time-limit"] += 1
+
+
+def _score_problem(result: Any, players: int) -> str | None:
+    """What is wrong with a single value's Score (its kind, viewpoint, win probability),
+    or None."""
+    score = result.score
+    if score.kind not in SCORE_KINDS:
+        return f"score kind {score.kind!r} is not one of {', '.join(SCORE_KINDS)}"
+    if score.pov != result.pov:
+        return f"the score is from player {score.pov!r}'s viewpoint, the value {result.pov!r}'s"
+    try:
+        chances = [score.win_probability(p) for p in range(players)]
+    except Exception as err:  # noqa: BLE001  (any failure is the finding)
+        return f"score.win_probability raised {type(err).__name__}: {err}"
+    own = chances[score.pov] if score.pov is not None else None
+    if own is None or not all(c is not None and 0.0 <= c <= 1.0 for c in chances):
+        return f"win probabilities {chances!r} for {score} ({score.kind}) are not in [0, 1]"
+    if players == 2 and abs(sum(chances) - 1.0) > 1e-9:
+        return f"the two players' win probabilities {chances!r} do not sum to 1"
+    value = float(result.value)
+    value_sign = (value > 0) - (value < 0)
+    for sign, what in ((score.lead(), f"score {score}"), (value_sign, f"value {result.value}")):
+        if (sign > 0 and own < 0.5) or (sign < 0 and own > 0.5) or (sign == 0 and own != 0.5):
+            return f"the {what} ({score.kind}) reads as a win probability of {own:.3f}"
+    return None
 
 
 def _check_stop(game: Any, agent: Any, state: Any, report: CheckReport, fail: Any) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamesearch.agent import Agent
+from gamesearch.engines.checkers.scale import VALUE_SCALE
 from gamesearch.entry import (
     AgentDecl,
     GameEntry,
@@ -130,4 +131,5 @@ ENTRY = GameEntry(
     trainers={"samuel": Trainer(_samuel)},
     svg=_svg,
     ending=_ending,
+    scale=VALUE_SCALE,
 )

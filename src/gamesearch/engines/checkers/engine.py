@@ -20,6 +20,7 @@ import numpy as np
 
 from gamesearch.agent import Agent
 from gamesearch.engines.checkers import search as S
+from gamesearch.engines.checkers.scale import VALUE_SCALE
 from gamesearch.errors import GameSearchError
 from gamesearch.games.checkers.evaluation import FEATURES, HAND_WEIGHTS
 from gamesearch.games.checkers.kernel import (
@@ -172,14 +173,15 @@ class CheckersAgent(Agent):
         if report is None:  # not even depth 1 in time: the first legal move, said so
             action = game.actions(state)[0]
             return SearchResult(0.0, action, [action], SearchStats(), pov=state[1],
-                                stopped_by="time")
+                                stopped_by="time", engine_score=VALUE_SCALE.score(0, state[1]))
         pv = [decode_action(a) for a in report.pv]
         proven = abs(report.score) > S.TB_WIN - 1000
         value = math.copysign(1.0, report.score) if proven else \
             report.score / (abs(report.score) + 400)
         stats = SearchStats(nodes=report.nodes, depth=report.depth)
         stats.seconds = report.seconds
-        return SearchResult(value, pv[0], pv, stats, pov=state[1], exact=proven)
+        return SearchResult(value, pv[0], pv, stats, pov=state[1], exact=proven,
+                            engine_score=VALUE_SCALE.score(report.score, state[1], proven))
 
     def _from_tables(self, game, state: tuple) -> SearchResult:
         value, _ = self.tables.probe(state)
@@ -196,4 +198,6 @@ class CheckersAgent(Agent):
             if best_key is None or key > best_key:
                 best, best_key = action, key
         sign = {WIN: 1.0, LOSS: -1.0, DRAW: 0.0}[value]
-        return SearchResult(sign, best, [best], SearchStats(), pov=state[1], exact=True)
+        # a database's verdict reads as the search scores one: TB_WIN, exact
+        return SearchResult(sign, best, [best], SearchStats(), pov=state[1], exact=True,
+                            engine_score=VALUE_SCALE.score(sign * S.TB_WIN, state[1], True))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamesearch.agent import Agent
+from gamesearch.engines.chess.scale import VALUE_SCALE
 from gamesearch.entry import (
     AgentDecl,
     GameEntry,
@@ -136,4 +137,5 @@ ENTRY = GameEntry(
     position_text=PositionText("fen", "FEN", lambda game, state: state, _check_fen),
     notation=lambda game, state, action: game.san(state, action),
     ending=_ending,
+    scale=VALUE_SCALE,
 )

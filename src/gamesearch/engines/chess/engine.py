@@ -39,6 +39,7 @@ import chess
 import numpy as np
 
 from gamesearch.agent import Agent
+from gamesearch.engines.chess.scale import VALUE_SCALE
 from gamesearch.games.chess import board as B
 from gamesearch.games.chess.kernel import arrays_of, uci_of
 from gamesearch.result import SearchResult, SearchStats
@@ -391,6 +392,7 @@ class ChessAgent(Agent):
         if report is not None:
             stats.extra["score"] = (f"mate {report.mate}" if report.mate is not None
                                     else f"cp {report.score}")
+        pov = 0 if state.split(" ", 2)[1] == "w" else 1
         return SearchResult(value, best, list(report.pv) if report else [best], stats,
-                            pov=0 if state.split(" ", 2)[1] == "w" else 1,
-                            exact=report is not None and report.mate is not None)
+                            pov=pov, exact=report is not None and report.mate is not None,
+                            engine_score=VALUE_SCALE.score(report.score if report else 0, pov))

@@ -19,6 +19,7 @@ import chess
 import chess.engine
 
 from gamesearch.agent import Agent
+from gamesearch.engines.chess.scale import MATE, VALUE_SCALE
 from gamesearch.errors import GameSearchError
 from gamesearch.outside.programs import program_argv
 from gamesearch.result import SearchResult, SearchStats
@@ -122,17 +123,27 @@ class UciPlayer(Agent):
                             depth=int(played.info.get("depth", 0)))
         stats.seconds = time.perf_counter() - began
         score = played.info.get("score")
-        value = None
+        value, own, mover = None, None, 0 if board.turn else 1
         if score is not None:
             pov = score.pov(board.turn)
             mate = pov.mate()
             value = math.copysign(1.0, mate) if mate is not None else \
                 math.tanh(pov.score() / 1000)
+            own = VALUE_SCALE.score(_engine_units(pov), mover)
         move = played.move.uci()
-        return SearchResult(value, move, [move], stats, pov=0 if board.turn else 1)
+        return SearchResult(value, move, [move], stats, pov=mover, engine_score=own)
 
     def close(self) -> None:
         """Send quit; kill the program if it has not left within a second."""
         engine, self.engine = self.engine, None
         if engine is not None:
             _stop(engine)
+
+
+def _engine_units(score: chess.engine.Score) -> int:
+    """A program's score in our engine's units: centipawns, or a mate in n moves as
+    ``MATE - plies`` (n > 0: 2n - 1 plies; mated in n: 2n plies), so one scale reads both."""
+    mate = score.mate()
+    if mate is None:
+        return int(score.score())
+    return MATE - (2 * mate - 1) if mate > 0 else -(MATE - 2 * abs(mate))

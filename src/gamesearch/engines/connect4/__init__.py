@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gamesearch.agent import Agent
+from gamesearch.engines.connect4.scale import VALUE_SCALE
 from gamesearch.entry import (
     AgentDecl,
     Analyzer,
@@ -248,4 +249,5 @@ ENTRY = GameEntry(
     verdict=VerdictPolicy(needs_compile=_needs_compile, move_values=_move_values),
     board=_board,
     svg=_svg,
+    scale=VALUE_SCALE,
 )

@@ -8,7 +8,7 @@ import time
 from gamesearch.agents import Agent
 from gamesearch.errors import GameSearchError
 from gamesearch.game import Game, State
-from gamesearch.result import SearchResult, SearchStats
+from gamesearch.result import Score, SearchResult, SearchStats
 
 
 class PerfectAgent(Agent):
@@ -50,14 +50,22 @@ class PerfectAgent(Agent):
                 if scores[column] == best:
                     return SearchResult(best, column, [column], stats(),
                                         action_values=scores, pov=game.to_move(state),
-                                        exact=True)
+                                        exact=True, engine_score=self.score(game, state, best))
             raise AssertionError(f"no child keeps the score {best}")  # the solver is wrong
         scores = analyze(game, state, self.weak, solver)
         best = max(scores.values())
         choices = [c for c in game.order_actions(state, list(scores)) if scores[c] == best]
         action = self.rng.choice(choices)
         return SearchResult(best, action, [action], stats(), action_values=scores,
-                            pov=game.to_move(state), exact=True)
+                            pov=game.to_move(state), exact=True,
+                            engine_score=self.score(game, state, best))
+
+    def score(self, game: Game, state: State, value: int) -> Score:
+        """The solver's score as a Score (a weak solve's sign says no distance)."""
+        from gamesearch.engines.connect4.scale import VALUE_SCALE
+
+        where = (None, None) if self.weak else (game, state)
+        return VALUE_SCALE.score(value, game.to_move(state), True, *where)
 
 
 def solver_agent(weak: bool = False, seed: int | None = None) -> Agent:

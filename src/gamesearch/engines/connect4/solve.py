@@ -104,6 +104,12 @@ def solve_entry(game: ConnectFour, state: tuple, options: dict) -> dict:
                               "to_move": game.player_name(game.to_move(state)),
                               "score" if not weak else "result": solved.score}
     report["outcome"] = outcome(solved.score)
+    from gamesearch.engines.connect4.scale import VALUE_SCALE
+
+    where = (None, None) if weak else (game, state)  # a weak solve says no distance
+    # "score" is the solver's number (kept as it was); "evaluation" reads it as a Score
+    report["evaluation"] = VALUE_SCALE.score(solved.score, game.to_move(state), True,
+                                             *where).as_dict()
     pv_nodes_before = solver.total_nodes
     if not game.is_terminal(state):
         # the best move is the PV's first move, so one ply is searched even with --pv 0:

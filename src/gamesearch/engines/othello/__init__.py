@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamesearch.agent import Agent
+from gamesearch.engines.othello.scale import VALUE_SCALE
 from gamesearch.entry import AgentDecl, GameEntry, VerdictPolicy, WarmupStep
 from gamesearch.spec import Option, Range
 
@@ -138,4 +139,5 @@ ENTRY = GameEntry(
     svg=_svg,
     ending=lambda game, state: (f"(discs: black {state[0].count('X')}, white "
                                 f"{state[0].count('O')})"),
+    scale=VALUE_SCALE,
 )

@@ -22,6 +22,7 @@ import numpy as np
 
 from gamesearch.agents import Agent
 from gamesearch.engines.othello import solver as S
+from gamesearch.engines.othello.scale import VALUE_SCALE
 from gamesearch.games.othello import kernel as K
 from gamesearch.games.othello.kernel import ONE, ZERO, flips_of, moves_of, popcount64
 from gamesearch.search.result import SearchResult, SearchStats
@@ -293,4 +294,18 @@ class OthelloAgent(Agent):
         stats.nodes, stats.depth = nodes, reached
         stats.seconds = time.perf_counter() - began
         return SearchResult(value, action, [action], stats, pov=game.to_move(state),
-                            exact=solved)
+                            exact=solved, engine_score=engine_score(value, solved,
+                                                                    game.to_move(state)))
+
+
+FINISHED = 1000.0
+"""The search scores a finished game ``FINISHED * disc margin`` (``search`` above), so that
+any end outranks any evaluation."""
+
+
+def engine_score(value: float, solved: bool, pov: int) -> Any:
+    """The engine's value as a Score in discs: a solved position's margin is exact; a search
+    value of ``FINISHED`` or more proves the game's end (a win by at least that margin)."""
+    if solved or abs(value) < FINISHED:
+        return VALUE_SCALE.score(value, pov, solved)
+    return VALUE_SCALE.score(round(value / FINISHED), pov, True)

@@ -645,9 +645,13 @@ def solve_position(me: int, opp: int, size: int = 8, table: Table | None = None,
 
 def solve_entry(game: Any, state: Any, options: dict) -> dict:
     """``gamesearch solve othello --position ...``: the exact score and a best move."""
+    from gamesearch.engines.othello.scale import VALUE_SCALE
+
+    mover = game.to_move(state)
     if game.is_terminal(state):
-        return {"value": game.final_score(state) * (1 if game.to_move(state) == 0 else -1),
-                "summary": "the game is over", "best_move": None}
+        value = game.final_score(state) * (1 if mover == 0 else -1)
+        return {"value": value, "summary": "the game is over", "best_move": None,
+                "score": VALUE_SCALE.score(value, mover, True).as_dict()}
     me, opp, _ = K.encode_state(state, game.size)
     empties = state[0].count("-")
     if empties > 30:
@@ -660,7 +664,8 @@ def solve_entry(game: Any, state: Any, options: dict) -> dict:
     best = game.action_to_string(state, K.decode_action(move, game.size))
     side = "black" if game.to_move(state) == 0 else "white"
     verdict = "wins" if score > 0 else "loses" if score < 0 else "draws"
-    return {"value": score, "best_move": best, "nodes": nodes,
+    return {"value": score, "score": VALUE_SCALE.score(score, mover, True).as_dict(),
+            "best_move": best, "nodes": nodes,
             "seconds": round(seconds, 3), "nodes_per_second": round(nodes / max(seconds, 1e-9)),
             "summary": f"{side} to move {verdict} by {abs(score)} discs with best play "
                        f"({best}), exact; {nodes:,} nodes in {seconds:.2f} s"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamesearch.agent import Agent
+from gamesearch.engines.pig.scale import VALUE_SCALE
 from gamesearch.entry import AgentDecl, GameEntry, WarmupStep
 from gamesearch.spec import Option, Range
 
@@ -55,4 +56,5 @@ ENTRY = GameEntry(
                       "Pig: optimal play from the solved table"),),
     defaults=("pig-optimal",),
     warmups=_warmups,
+    scale=VALUE_SCALE,
 )

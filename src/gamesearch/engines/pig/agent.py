@@ -62,7 +62,10 @@ class PigOptimalAgent(Agent):
         i, j = state.scores[state.player], state.scores[1 - state.player]
         action = ROLL if solution.should_roll(i, j, state.turn_total) else HOLD
         p = solution.win_probability(i, j, state.turn_total)
-        return SearchResult(2 * p - 1, action, [action], SearchStats(), pov=state.player)
+        from gamesearch.engines.pig.scale import VALUE_SCALE
+
+        return SearchResult(2 * p - 1, action, [action], SearchStats(), pov=state.player,
+                            engine_score=VALUE_SCALE.score(p, state.player))
 
     def reset(self) -> None:
         """The table is kept: it does not depend on the game played."""
