@@ -122,6 +122,11 @@ class GameEntry:
     defaults: tuple[str, ...] = ()
     """The default agent spec per seat from player 1 on, the last repeated (empty: the
     catalog's choice by the game's kind); each answers within about a second."""
+    move_time: float = 1.0
+    """Seconds a move of this game's agents takes on the web page's clock when their spec
+    names no bound of its own (no time, depth, iterations...): an agent that takes a
+    ``time`` is given this much; the server's hard budget of such a move is far larger
+    (docs/WEB.md, "Budgets and fallbacks")."""
     warmups: Callable[[Any], list[WarmupStep]] | None = None
     """``warmups(game) -> [(label, step)]``: what compiles (or loads) its compiled code."""
     record: RecordFormat | None = None
@@ -144,6 +149,9 @@ class GameEntry:
     position, in words (never another player's cards)."""
     aliases: tuple[str, ...] = ()
     """Other names the command line accepts for the game."""
+    end_text: Callable[[Any, Any], str] | None = None
+    """``end_text(game, state)``: how a finished game ended, in words with its margin
+    (Go: "White wins by 3.5 points (W+3.5)"); None: the core's "X wins" or "draw"."""
 
 
 __all__ = ["DETERMINISTIC", "PERFECT", "AgentDecl", "AgentKind", "GameEntry", "Needs",

@@ -13,7 +13,14 @@ Each iteration
 
 Rewards are compared on a [0, 1] scale (rescaled by the smallest and largest utility seen so
 far), so ``c`` means the same for Connect Four's scores as for tic-tac-toe's +1/-1; the
-textbook constant is sqrt(2) ~ 1.4. The move played is the most visited root child.
+textbook constant is sqrt(2) ~ 1.4. The move played is the most visited root child (between
+children of as many visits, the best mean for the player to move).
+
+Under a time limit the answer is always a searched move, however short the time: the first
+simulation runs whatever the clock says, and the clock may end the search only once every
+root move has had one simulation (or ``SWEEP_LIMIT`` times the time, at least
+``MIN_SWEEP`` seconds, has gone), so the answer compares the moves instead of taking the
+one move a single random simulation happened to try.
 
 :class:`MCTS` keeps its tree between calls: the next search starts from the subtree of the
 new state (found among the descendants a few plies down) with its statistics intact.
@@ -38,6 +45,10 @@ Rollout = Callable[[Game, State, random.Random], Any]
 
 DEFAULT_ITERATIONS = 1000
 MAX_ROLLOUT_MOVES = 100_000
+SWEEP_LIMIT = 2.0
+MIN_SWEEP = 0.05
+"""The first sweep (one simulation per root move) may run past the time limit up to
+``max(SWEEP_LIMIT * time, MIN_SWEEP)`` seconds."""
 
 
 class Node:
@@ -61,11 +72,14 @@ class Node:
         return self.totals[player] / self.visits if self.visits else 0.0
 
     def most_visited(self) -> tuple[Any, Node] | None:
-        """The child visited most often (the first such, in expansion order), or None."""
-        best = None
+        """The child visited most often (between children of as many visits, the best mean
+        for the player to move here; then the first in expansion order), or None."""
+        best, best_key = None, None
         for action, child in self.children.items():
-            if best is None or child.visits > best[1].visits:
-                best = (action, child)
+            key = (child.visits, child.mean(self.player) if self.player is not None
+                   and self.player >= 0 else 0.0)
+            if best_key is None or key > best_key:
+                best, best_key = (action, child), key
         return best
 
     def size(self) -> int:
@@ -144,11 +158,14 @@ class MCTS:
         size = root.size()
         deepest = 0
         done = 0
+        sweep = max(SWEEP_LIMIT * self.time, MIN_SWEEP) if self.time is not None else 0.0
         self._stopped_by = "time"
         while True:
             # after the first iteration, a play-out still running at the deadline is
             # dropped (a backgammon play-out takes 20-40 ms: the budget would overshoot)
-            step = self._iterate(root, clock if done and clock.limited else None)
+            sweeping = bool(root.untried) and clock.elapsed() < sweep
+            step = self._iterate(root, clock if done and clock.limited and not sweeping
+                                 else None)
             if step is None:
                 break
             nodes_added, depth = step
@@ -158,7 +175,7 @@ class MCTS:
             if self.iterations is not None and done >= self.iterations:
                 self._stopped_by = "iterations"
                 break
-            if clock.expired():
+            if clock.expired() and (not root.untried or clock.elapsed() >= sweep):
                 break
         self.root = root
         return self._result(root, player, stats, done, size, deepest, reused, clock)

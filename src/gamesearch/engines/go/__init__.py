@@ -53,6 +53,24 @@ def _write_sgf(game: Any, start: Any, actions: list, moves: list[str], players: 
                                result_text(game, end) if game.is_terminal(end) else None))
 
 
+def _end_text(game: Any, state: Any) -> str:
+    """How a finished game ended: the winner, the margin as SGF writes it (W+3.5), both
+    sides' area (Tromp-Taylor: stones and the empty points reaching only their colour) and
+    why it ended."""
+    from gamesearch.games.go.rules import area_score
+    from gamesearch.games.go.sgf import result_text
+
+    black, white = area_score(state[0], game.size)
+    margin = game.score(state)
+    why = "both passed" if state[2] >= 2 else f"the move limit ({game.max_moves})"
+    count = (f"{game.player_name(0)} {black}, {game.player_name(1)} {white} + komi "
+             f"{game.komi:g}; {why}")
+    if margin == 0:
+        return f"draw (jigo): {count}"
+    winner = game.player_name(0 if margin > 0 else 1)
+    return f"{winner} wins by {abs(margin):g} points ({result_text(game, state)}): {count}"
+
+
 def _board(game: Any, state: Any) -> dict:
     from gamesearch.engines.go.view import board
 
@@ -84,4 +102,5 @@ ENTRY = GameEntry(
         "no exact verdict: Go is solved by search only on the smallest boards (use size=2 "
         "or 3)")),
     board=_board,
+    end_text=_end_text,
 )

@@ -18,6 +18,7 @@ const state = {
   seatsOf: null,                   // the game spec the players were chosen for
   wanted: {},                      // p1, p2, ... from the address, applied once seats are known
   moves: [], deal: null,           // the moves as this viewer sees them; the server's deal token
+  resigned: null,                  // the seat that resigned after the moves (the game is over)
   position: null, cursor: null,    // the live position; the move shown while browsing (or null)
   browsed: null,                   // the position shown while browsing
   generation: 0, thinking: null, searchId: null, verdictCtl: null,
@@ -55,8 +56,18 @@ function request(moves) {
   return { game: gameSpec(), moves, viewer: viewer(), deal: state.deal };
 }
 
+// The seat a Resign press gives up for: the person to move, else the one person playing.
+function resigningSeat() {
+  const pos = state.position;
+  if (!pos || pos.terminal) return null;
+  if (isHumanTurn()) return pos.to_move;
+  const people = state.players.flatMap((p, i) => p.kind === "human" ? [i] : []);
+  return people.length === 1 ? people[0] : null;
+}
+
 function saveHash() {
   const params = { game: gameSpec(), moves: state.moves.join(" "), deal: state.deal };
+  if (state.resigned !== null) params.resigned = state.resigned;
   state.players.forEach((cfg, seat) => { params[`p${seat + 1}`] = agentSpec(cfg); });
   writeHash("play", params);
 }
@@ -155,6 +166,7 @@ function render() {
   $("busy").hidden = !state.thinking;
   $("board").setAttribute("aria-busy", state.thinking ? "true" : "false");
   $("stop").disabled = !state.thinking;
+  $("resign").disabled = !live || resigningSeat() === null;
 }
 
 function renderMoveList() {
@@ -189,7 +201,9 @@ async function load() {
   cancelThinking();
   showError(null);
   try {
-    const pos = await postJSON("/api/position", request(state.moves));
+    const body = request(state.moves);
+    if (state.resigned !== null) body.resigned = state.resigned;
+    const pos = await postJSON("/api/position", body);
     if (generation !== state.generation) return;
     accept(pos);
     render();
@@ -211,6 +225,7 @@ function accept(pos) {
 }
 
 function newGame() {
+  state.resigned = null;
   state.moves = [];
   state.sources = [];
   state.deal = null;
@@ -224,6 +239,7 @@ function humanMove(move) {
     if (state.browsed.terminal || state.players[state.browsed.to_move]?.kind !== "human") return;
     state.moves = state.moves.slice(0, state.cursor);
   } else if (!isHumanTurn()) return;
+  state.resigned = null;
   state.sources.length = Math.min(state.sources.length, state.moves.length);
   state.moves = [...state.moves, move];
   clearPanels();
@@ -356,6 +372,12 @@ async function requestVerdict() {
 
 async function undo() {
   cancelThinking();
+  if (state.resigned !== null) {  // taking back a resignation only
+    state.resigned = null;
+    clearPanels();
+    await load();
+    return;
+  }
   const generation = ++state.generation;
   // Take back moves until a person is to move again (or the start).
   let moves = state.moves.slice(0, browsing() ? state.cursor : state.moves.length);
@@ -399,6 +421,14 @@ export async function initPlay(params) {
   $("stop").addEventListener("click", () => {
     if (state.searchId) postJSON("/api/stop", { search: state.searchId }).catch(showError);
   });
+  $("resign").addEventListener("click", () => {
+    const seat = resigningSeat();
+    if (seat === null) return;
+    cancelThinking();
+    state.resigned = seat;
+    clearPanels();
+    load();
+  });
   $("first").addEventListener("click", () => browse(0));
   $("back").addEventListener("click", () => browse(lastMoveIndex()));
   $("forward").addEventListener("click", () => browse(lastMoveIndex() + 2));
@@ -419,7 +449,7 @@ export async function initPlay(params) {
 }
 
 async function changeGame(fresh = true) {
-  if (fresh) { state.moves = []; state.deal = null; state.sources = []; }
+  if (fresh) { state.moves = []; state.deal = null; state.sources = []; state.resigned = null; }
   clearPanels();
   cancelThinking();
   try {
@@ -443,6 +473,8 @@ function applyParams(params) {
   if (spec || params.has("moves")) {
     state.moves = (params.get("moves") || "").split(" ").filter(Boolean);
     state.deal = params.get("deal") || null;
+    const resigned = params.get("resigned");
+    state.resigned = resigned !== null && /^\d+$/.test(resigned) ? Number(resigned) : null;
   }
   state.wanted = {};
   for (const [key, value] of params) if (/^p\d+$/.test(key)) state.wanted[key] = value;
