@@ -46,7 +46,7 @@ Rollout = Callable[[Game, State, random.Random], Any]
 DEFAULT_ITERATIONS = 1000
 MAX_ROLLOUT_MOVES = 100_000
 SWEEP_LIMIT = 2.0
-MIN_SWEEP = 0.05
+MIN_SWEEP = 0.25
 """The first sweep (one simulation per root move) may run past the time limit up to
 ``max(SWEEP_LIMIT * time, MIN_SWEEP)`` seconds."""
 
