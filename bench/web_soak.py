@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import signal
 import sys
 import threading
 import time
@@ -185,6 +186,21 @@ def browser_games(url: str, game: str, games: int, tally: Tally, seconds: float)
         browser.close()
 
 
+async def in_daemon_thread(func, *args) -> None:
+    """Run ``func(*args)`` in a daemon thread (a stopped soak does not wait for a browser)."""
+    loop = asyncio.get_running_loop()
+    done = loop.create_future()
+
+    def run() -> None:
+        try:
+            func(*args)
+        finally:
+            loop.call_soon_threadsafe(lambda: done.done() or done.set_result(None))
+
+    threading.Thread(target=run, daemon=True).start()
+    await done
+
+
 async def load_forever(url: str, clients: int, game: str, agent: str, pause: float,
                        verdicts: bool, stop: asyncio.Event, record: list, errors: list) -> None:
     """``clients`` web_load clients playing game after game until ``stop`` is set."""
@@ -260,8 +276,8 @@ async def soak(args: argparse.Namespace, url: str) -> dict:
         while not queue.empty():
             name = queue.get_nowait()
             if name == args.browser:
-                await asyncio.to_thread(browser_games, url, name, args.games, tallies[name],
-                                        max(1.0, stop_at - time.monotonic()))
+                await in_daemon_thread(browser_games, url, name, args.games, tallies[name],
+                                       max(1.0, stop_at - time.monotonic()))
             else:
                 await play_kind(url, name, args.games, tallies[name], stop_at, args.max_plies)
 
@@ -318,6 +334,7 @@ def main() -> None:
         print(f"{CHROMIUM} is missing: every game by the API")
         args.browser = "none"
     proc, url = web_load.start_server(args.workers)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped (SIGTERM)"))  # server ends too
     log: list[str] = []
 
     def drain() -> None:  # the server's log lines (replacements, fallbacks), kept

@@ -234,7 +234,7 @@ async def think(request: Request, body: ThinkRequest,
                            deadline - now, search=max(0.001, arrival + budget - reserve - now))
     search_id = secrets.token_hex(8)
     app.state.searches[search_id] = job
-    best, source, cause = None, "fallback", ""
+    best, source, cause, answered = None, "fallback", "", False
     soft_end = arrival + budget - reserve
     last_wait = deadline + KILL_GRACE + ANSWER_WAIT
     try:
@@ -273,12 +273,13 @@ async def think(request: Request, body: ThinkRequest,
                     source = "deadline"
                     if best is None:
                         cause = "no answer: the pool never ended the job"
+        answered = best is not None
     except WorkerCrashed as err:
-        source, cause = "deadline", f"worker died: {err}"
+        source, cause, answered = "deadline", f"worker died: {err}", True
     finally:
         app.state.searches.pop(search_id, None)
-        if not job.finished:
-            pool.cancel(job)
+        if not job.finished:  # answered from its search so far: it ends in its own time
+            (pool.release if answered else pool.cancel)(job)
     if best is None or best.get("action") is None:
         move = game.action_to_string(state, first_move(game, state))
         cause = cause or "no answer"

@@ -192,6 +192,7 @@ class Worker:
         self.dead = False
         self.ready = False
         self.cause: str | None = None  # why the pool ended it (None: it died by itself)
+        self.replacement = pool.loop is not None and pool._watch is not None
         self.born = time.monotonic()
         pool.loop.add_reader(result_reader.fileno(), self._readable)
 
@@ -315,6 +316,19 @@ class WorkerPool:
             job.stop_by = time.monotonic() + CANCEL_GRACE
             job.stop()
 
+    def release(self, job: Job) -> None:
+        """The job's move was answered with its search's answer so far: drop it if queued,
+        else ask it to answer now and let it end in its own time (its search was told its
+        time; the hard deadline still bounds it). Not a cancel: a worker starved of CPU may
+        take longer than ``CANCEL_GRACE`` to read its flag, and recycling it cost a warm-up
+        of every engine on a loaded machine (minutes without that worker)."""
+        job.cancelled = True
+        if job.worker is None:
+            with contextlib.suppress(ValueError):
+                self.pending[job.lane].remove(job)
+        elif not job.finished:
+            job._raise_flag()
+
     def status(self) -> dict:
         """Counts for the health endpoint and tests."""
         def pids(lane: str) -> list[int]:
@@ -390,6 +404,9 @@ class WorkerPool:
         if kind == "ready":
             worker.ready = True
             self.early_deaths = 0  # a worker starts again: no pause before the next one
+            if worker.replacement:
+                log.warning("%s worker %s (a replacement) ready after %.1f s of warm-up",
+                            worker.lane, worker.process.pid, time.monotonic() - worker.born)
             if not worker.dead:
                 self.idle.append(worker)
                 self._dispatch()
@@ -478,6 +495,12 @@ class WorkerPool:
         while True:
             await asyncio.sleep(WATCH_EVERY)
             now = time.monotonic()
+            for queue in self.pending.values():  # queued past the hard deadline: answered
+                for job in [j for j in queue if j.deadline - now <= 0.005]:
+                    queue.remove(job)
+                    if not job.cancelled:
+                        job.events.put_nowait(("late", "no worker was free before the "
+                                                       "deadline"))
             for worker in list(self.workers):
                 job = worker.job
                 if job is None or job.finished or job.compiling:

@@ -56,7 +56,7 @@ def outcome(game: Any, state: Any, repeated: bool = False) -> str:
     else the core's text, as the command line's); ``repeated``: drawn by repetition."""
     if repeated:
         return "draw by repetition (the same position a third time)"
-    entry = _entry(game)
+    entry = _entry(game) if hasattr(game, "name") else None
     if entry is not None and entry.end_text is not None:
         return entry.end_text(game, state)
     return outcome_text(game, game.utilities(state))
