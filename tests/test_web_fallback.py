@@ -243,3 +243,33 @@ def test_one_failing_warm_up_step_leaves_the_later_games_warm(monkeypatch, capsy
     warm.warm_engines()
     assert ran == [1]
     assert "warming first game failed: ValueError" in capsys.readouterr().err
+
+
+def dying_worker(jobs, results, stop_flag, options) -> None:
+    """A worker that dies before it is ready (a broken install, say)."""
+    os._exit(3)
+
+
+def test_workers_that_die_while_starting_are_replaced_after_pauses_never_given_up():
+    """The pool used to stop replacing after five early deaths: a lane without workers for
+    the server's whole life. Now it keeps replacing them, after pauses that double."""
+    import asyncio
+
+    from gamesearch.web.pool import MAX_EARLY_DEATHS, RESPAWN_PAUSE, WorkerPool
+
+    async def main() -> tuple[float, dict]:
+        pool = WorkerPool(1, "fork", analysis=0, target=dying_worker)
+        await pool.start(wait=0.1)
+        t0 = time.monotonic()
+        try:
+            while pool.status()["replaced"] < MAX_EARLY_DEATHS + 2 \
+                    and time.monotonic() - t0 < 30:
+                await asyncio.sleep(0.05)
+            return time.monotonic() - t0, pool.status()
+        finally:
+            await pool.close()
+
+    seconds, status = asyncio.run(main())
+    assert status["replaced"] >= MAX_EARLY_DEATHS + 2  # not given up
+    assert seconds >= RESPAWN_PAUSE  # the sixth replacement waited: no tight loop
+    assert status["replacements"] == {"it exited with code 3": status["replaced"]}

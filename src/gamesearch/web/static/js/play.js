@@ -313,8 +313,9 @@ async function maybeThink() {
   if (!played) { render(); return; }
   const how = { search: "searched", cache: "exact answer found before",
                 stopped: "stopped early: best completed depth",
-                deadline: "at the deadline: best completed depth",
-                fallback: `first move in the game's order: ${played.note}` };
+                deadline: "at the end of its time: its best answer so far",
+                shared: "cut short for a waiting move: best completed depth",
+                fallback: `unsearched, the first move in the game's order: ${played.note}` };
   const value = "value" in played ? `value ${shownValue(played)}, ` : "";
   $("think-note").textContent = `played ${played.move} (${value}` +
     `${how[played.source] || played.source}, ${played.latency} s)`;
