@@ -234,52 +234,20 @@ async def think(request: Request, body: ThinkRequest,
                            deadline - now, search=max(0.001, arrival + budget - reserve - now))
     search_id = secrets.token_hex(8)
     app.state.searches[search_id] = job
-    best, source, cause, answered = None, "fallback", "", False
-    soft_end = arrival + budget - reserve
-    last_wait = deadline + KILL_GRACE + ANSWER_WAIT
+    best, source, cause = None, "fallback", ""
     try:
         if on_event is not None:
             await on_event("start", {"search": search_id, "budget": budget, "hard": hard})
-        waiting = True
-        while waiting:
-            # with an answer so far, the move is due when its search time ends (counted
-            # from the request, or from its start when it waited for a worker); without
-            # one, the server waits for the search up to the hard budget
-            until = last_wait if best is None else max(soft_end, job.search_end or soft_end)
-            waiting = False
-            async for kind, data in job.stream(until):
-                if kind == "progress":
-                    first, best = best is None, data
-                    if on_event is not None:
-                        await on_event("progress", data)
-                    if first:  # now due at the end of its search time
-                        waiting = True
-                        break
-                elif kind == "result":
-                    source = "deadline" if job.overdue else "shared" if job.shared \
-                        else "search"
-                    best = data
-                    remember(app.state.proven, key, data)
-                elif kind == "stopped":
-                    source = "stopped"
-                    if best is None:  # Move now before any answer so far: its result
-                        async for kind2, data2 in job.stream(last_wait):
-                            if kind2 == "result":
-                                best = data2
-                                break
-                elif kind == "late":
-                    source, cause = "queue", f"queue: no worker was free within {hard:g} s"
-                elif kind == "timeout":
-                    source = "deadline"
-                    if best is None:
-                        cause = "no answer: the pool never ended the job"
-        answered = best is not None
+        best, source, cause = await wait_for_answer(
+            job, arrival + budget - reserve, deadline + KILL_GRACE + ANSWER_WAIT, on_event)
+        if source in ("search", "shared", "deadline") and best is job.result:
+            remember(app.state.proven, key, best)
     except WorkerCrashed as err:
-        source, cause, answered = "deadline", f"worker died: {err}", True
+        source, cause = "deadline", f"worker died: {err}"
     finally:
         app.state.searches.pop(search_id, None)
         if not job.finished:  # answered from its search so far: it ends in its own time
-            (pool.release if answered else pool.cancel)(job)
+            (pool.release if best is not None else pool.cancel)(job)
     if best is None or best.get("action") is None:
         move = game.action_to_string(state, first_move(game, state))
         cause = cause or "no answer"
@@ -288,6 +256,47 @@ async def think(request: Request, body: ThinkRequest,
         source = "fallback"
         app.state.fallbacks.note(cause, spec, agent, len(body.moves))
     return answer(game, state, spec, body.moves, best, source, search_id, budget, arrival)
+
+
+async def wait_for_answer(job: Job, soft_end: float, last_wait: float,
+                          on_event: Callable[[str, Any], Awaitable[None]] | None
+                          ) -> tuple[dict | None, str, str]:
+    """The search's answer (its result, else its best so far), where it came from and, when
+    there is none, why. With an answer so far the move is due when its search time ends
+    (``soft_end``, or later when it waited for a worker); without one the server waits up
+    to ``last_wait`` (past the hard budget and the kill that follows it). Raises
+    WorkerCrashed when the worker died."""
+    best, source, cause = None, "fallback", ""
+    waiting = True
+    while waiting:
+        until = last_wait if best is None else max(soft_end, job.search_end or soft_end)
+        waiting = False
+        async for kind, data in job.stream(until):
+            if kind == "progress":
+                first, best = best is None, data
+                if on_event is not None:
+                    await on_event("progress", data)
+                if first:  # now due at the end of its search time
+                    waiting = True
+                    break
+            elif kind == "result":
+                source = "deadline" if job.overdue else "shared" if job.shared else "search"
+                best = job.result = data
+            elif kind == "stopped":  # Move now: its best so far, else the result it sends
+                source = "stopped"
+                if best is None:
+                    async for kind2, data2 in job.stream(last_wait):
+                        if kind2 == "result":
+                            best = data2
+                            break
+            elif kind == "late":
+                source = "queue"
+                cause = f"queue: no worker was free within {job.deadline - job.submitted:.1f} s"
+            elif kind == "timeout":
+                source = "deadline"
+                if best is None:
+                    cause = "no answer: the pool never ended the job"
+    return best, source, cause
 
 
 def answer(game: Any, state: Any, spec: str, moves: list[str], best: dict, source: str,

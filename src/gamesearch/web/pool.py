@@ -109,6 +109,7 @@ class Job:
         self.finished = False
         self.started: float | None = None
         self.search_end: float | None = None  # when its search was told to answer
+        self.result: Any = None  # the result it sent, once it has
         self.progressed = False  # a depth completed: it can answer now
         self.shared = False  # cut short by fair share
         self.stop_by: float | None = None  # cancelled while running: stop before this
