@@ -17,10 +17,11 @@ textbook constant is sqrt(2) ~ 1.4. The move played is the most visited root chi
 children of as many visits, the best mean for the player to move).
 
 Under a time limit the answer is always a searched move, however short the time: the first
-simulation runs whatever the clock says, and the clock may end the search only once every
-root move has had one simulation (or ``SWEEP_LIMIT`` times the time, at least
-``MIN_SWEEP`` seconds, has gone), so the answer compares the moves instead of taking the
-one move a single random simulation happened to try.
+simulation runs whatever the clock says, and within its first ``MIN_SWEEP`` seconds the
+clock ends the search only once every root move has had one simulation, so that even a
+budget too small for one simulation compares the moves instead of taking the one move a
+single random simulation happened to try. (A longer budget is kept as before: a play-out
+still running at the deadline is dropped.)
 
 :class:`MCTS` keeps its tree between calls: the next search starts from the subtree of the
 new state (found among the descendants a few plies down) with its statistics intact.
@@ -45,10 +46,9 @@ Rollout = Callable[[Game, State, random.Random], Any]
 
 DEFAULT_ITERATIONS = 1000
 MAX_ROLLOUT_MOVES = 100_000
-SWEEP_LIMIT = 2.0
-MIN_SWEEP = 0.25
-"""The first sweep (one simulation per root move) may run past the time limit up to
-``max(SWEEP_LIMIT * time, MIN_SWEEP)`` seconds."""
+MIN_SWEEP = 0.1
+"""Seconds from a timed search's start within which it gives every root move one
+simulation before its clock may end it (a tiny budget still compares the moves)."""
 
 
 class Node:
@@ -158,12 +158,11 @@ class MCTS:
         size = root.size()
         deepest = 0
         done = 0
-        sweep = max(SWEEP_LIMIT * self.time, MIN_SWEEP) if self.time is not None else 0.0
         self._stopped_by = "time"
         while True:
             # after the first iteration, a play-out still running at the deadline is
             # dropped (a backgammon play-out takes 20-40 ms: the budget would overshoot)
-            sweeping = bool(root.untried) and clock.elapsed() < sweep
+            sweeping = bool(root.untried) and clock.elapsed() < MIN_SWEEP
             step = self._iterate(root, clock if done and clock.limited and not sweeping
                                  else None)
             if step is None:
@@ -175,7 +174,7 @@ class MCTS:
             if self.iterations is not None and done >= self.iterations:
                 self._stopped_by = "iterations"
                 break
-            if clock.expired() and (not root.untried or clock.elapsed() >= sweep):
+            if clock.expired() and (not root.untried or clock.elapsed() >= MIN_SWEEP):
                 break
         self.root = root
         return self._result(root, player, stats, done, size, deepest, reused, clock)
