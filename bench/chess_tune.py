@@ -28,7 +28,6 @@ import argparse
 import json
 import os
 import random
-import re
 import shutil
 import sys
 import time
@@ -192,9 +191,8 @@ def fit(args: argparse.Namespace) -> None:
     print(f"L-BFGS: {result.nit} iterations, {result.message}", file=sys.stderr)
     if args.write:
         write_weights(tuned, Path(T.E.__file__))
-        repin_search(Path(T.E.__file__))
-        print(f"written to {T.E.__file__} (and its hash to chess_search.COMPILED_IN)",
-              file=sys.stderr)
+        print(f"written to {T.E.__file__} (the search's cache tag covers it: every machine "
+              "recompiles the search)", file=sys.stderr)
 
 
 def _terms(path: Path, rows: list[dict]) -> np.ndarray:
@@ -280,23 +278,6 @@ def write_weights(w: dict[str, np.ndarray], path: Path) -> None:
     head, rest = text.split(BEGIN, 1)
     tail = rest.split(END, 1)[1]
     atomic_write(path, head + weights_source(w) + tail)
-
-
-def repin_search(evaluation: Path, search: Path | None = None) -> None:
-    """Pin the new evaluation's hash in ``chess_search.COMPILED_IN`` (of ``search``, the
-    package's chess_search.py by default): the changed file makes every machine recompile
-    the cached search, which holds the evaluation compiled in."""
-    import hashlib
-
-    from gamesearch.engines.chess import search as chess_search
-
-    path = search or Path(chess_search.__file__)
-    digest = hashlib.sha256(evaluation.read_bytes()).hexdigest()[:12]
-    text, done = re.subn(r'("engines/chess/evaluation.py": )"[0-9a-f]{12}"', rf'\1"{digest}"',
-                         path.read_text())
-    if done != 1:
-        raise SystemExit(f"chess_tune: no COMPILED_IN entry for chess_eval.py in {path}")
-    atomic_write(path, text)
 
 
 def main() -> None:

@@ -93,7 +93,7 @@ FILE_SECONDS = {
     "test_checkers_engine": 40, "test_web_robust": 37, "test_checkers": 32,
     "test_connect4_cli": 29, "test_theory_agent_qre": 22, "test_go_kernel": 21,
     "test_cli_truth": 20, "test_catalog": 19, "test_chess_uci_threads": 18,
-    "test_speed_startup": 18, "test_td_gammon": 15,
+    "test_speed_startup": 18, "test_td_gammon": 15, "test_notebooks": 55,
 }
 """About how long each of the slowest test files runs on one core (CI, 2026-11-26, less what
 the commits after 46a34ea cut from the checkers tables, the Ray kill test and the CFR kill

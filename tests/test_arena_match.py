@@ -150,3 +150,31 @@ def test_agents_are_reset_between_games() -> None:
     finally:
         del AGENTS["counting-test"]
     assert len(resets) == 3  # before every game
+
+
+@pytest.mark.parametrize(("edit", "words"), [
+    (lambda g: {**g, "score_a": 1.0 - g["score_a"]}, "not what its moves give"),
+    (lambda g: {**g, "utilities": [-u for u in g["utilities"]]}, "not what its moves give"),
+    (lambda g: {**g, "moves": ["9", *g["moves"][1:]]}, "is not legal there"),
+    (lambda g: {**g, "moves": g["moves"][:-1]}, "stops before the end"),
+    (lambda g: {**g, "moves": [*g["moves"], "1"]}, "goes on after its end"),
+    (lambda g: {**g, "a_seat": 1 - g["a_seat"]}, "seats alternate"),
+])
+def test_a_resumed_match_counts_only_games_that_replay(tmp_path, edit, words) -> None:
+    """A stored game must replay by the rules to the utilities and score it claims: an edited
+    line is one error naming the game, and the file is left as it was."""
+    out = tmp_path / "m.jsonl"
+    game = load_game("tictactoe")
+    run_match(game, "random", "alphabeta", 2, seed=4, out=out)
+    lines = out.read_text().splitlines()
+    record = json.loads(lines[2])
+    if words == "is not legal there":  # a square the game's first move already took
+        record["moves"] = [record["moves"][0], record["moves"][0], *record["moves"][2:]]
+    else:
+        record = edit(record)
+    lines[2] = json.dumps(record)
+    out.write_text("\n".join(lines) + "\n")
+    before = out.read_bytes()
+    with pytest.raises(GameSearchError, match=words):
+        run_match(game, "random", "alphabeta", 4, seed=4, out=out)
+    assert out.read_bytes() == before

@@ -77,6 +77,14 @@ def test_a_tournament_stores_every_game_and_the_report_rates_them(tmp_path: Path
     assert sprt["wins"] + sprt["draws"] + sprt["losses"] == 4  # alphabeta against random
     assert sprt["losses"] == 0 and sprt["verdict"] in ("H1", "continue")
     assert run("report", str(db), "--sprt", "5:0").returncode == 2  # elo1 must be above
+    standings = json.loads(run(*args, "--json").stdout)["standings"]  # resumed: all done
+    assert [s["rank"] for s in standings] == [1, 2, 3]
+    assert [s["points"] for s in standings] == sorted((s["points"] for s in standings),
+                                                      reverse=True)
+    assert standings[-1]["spec"] == "random"
+    for s in standings:  # the same Elo and interval as the report's
+        rated = next(r for r in data["ratings"] if r["player"] == s["spec"])
+        assert (s["elo"], s["low"], s["high"]) == (rated["elo"], rated["low"], rated["high"])
 
 
 def test_a_killed_tournament_resumes_and_replays_nothing(tmp_path: Path) -> None:
@@ -299,3 +307,51 @@ def test_the_book_solved_on_ray_equals_the_serial_book(tmp_path: Path, ray_head)
     serial = build_book(5, 4, 4, tmp_path / "serial.npz")
     assert len(book.keys) > 100
     assert np.array_equal(book.keys, serial.keys) and np.array_equal(book.values, serial.values)
+
+
+def test_a_killed_database_in_a_folder_nobody_may_write_is_still_reported(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tournament killed mid-run leaves its games in the WAL; where the reader may not write
+    (a read-only folder: no WAL index can be made) SQLite cannot read them in place, so the
+    report reads a private copy, which SQLite recovers: every game is counted, nothing beside
+    the database is touched."""
+    from gamesearch.arena import db as results
+    from gamesearch.arena.report import summarise
+
+    db = tmp_path / "results.sqlite"
+    run_args = ["tournament", "tictactoe", "--players", "random", "--players",
+                "minimax:depth=1", "--games", "6", "--seed", "3", "--db", str(db)]
+    finished = run(*run_args)
+    assert finished.returncode == 0, finished.stderr
+    # reopen for writing and die without closing: the last games stay in the WAL
+    hold = ("import os\nimport sqlite3\n"
+            f"con = sqlite3.connect({str(db)!r})\ncon.execute('PRAGMA journal_mode = WAL')\n"
+            "con.execute('PRAGMA wal_autocheckpoint = 0')\n"
+            "with con:\n    con.execute(\"INSERT INTO commands (argv, started) "
+            "VALUES ('[]', 'x')\")\n"
+            "    con.execute(\"UPDATE games SET reason = 'end of game (wal)'\")\n"
+            "os._exit(0)\n")
+    assert subprocess.run([sys.executable, "-c", hold], timeout=60).returncode == 0
+    wal, shm = Path(f"{db}-wal"), Path(f"{db}-shm")
+    assert wal.stat().st_size > 0
+    shm.unlink()  # as after a copy or a reboot: no index beside the WAL
+    before = sorted(p.name for p in tmp_path.iterdir())
+    if os.geteuid() != 0:  # a real read-only folder
+        tmp_path.chmod(0o555)
+    else:  # root writes anywhere: SQLite is refused as it would refuse another user
+        real_connect = sqlite3.connect
+
+        def refusing(target, *args, **kwargs):
+            if "mode=ro" in str(target) and not shm.exists():
+                raise sqlite3.OperationalError("unable to open database file")
+            return real_connect(target, *args, **kwargs)
+
+        monkeypatch.setattr(results, "_uri", lambda path: f"file:{path}?mode=ro")
+        monkeypatch.setattr(results.sqlite3, "connect", refusing)
+    try:
+        report = summarise(db)
+    finally:
+        tmp_path.chmod(0o755)
+    assert report["games"] == 6
+    assert report["endings"] == {"end of game (wal)": 6}  # read from the WAL: recovered
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing made or changed

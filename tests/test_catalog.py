@@ -52,7 +52,8 @@ def test_every_fitting_agent_plays_a_legal_move(name):
              "expectimax": "expectimax:depth=1", "expectiminimax": "expectiminimax:depth=1",
              "mcts": "mcts:iterations=30", "ismcts": "ismcts:iterations=30",
              "pimc": "pimc:samples=2", "kernel-mcts": "kernel-mcts:simulations=100",
-             "gammon": "gammon:depth=1", "pacman": "pacman:depth=1"}
+             "gammon": "gammon:depth=1", "pacman": "pacman:depth=1",
+             "gtp-othello": "gtp-othello:cmd=gtp-rhino"}  # any GTP program: one we know
     mover = game.to_move(state)
     exact = name == "tree" or not hasattr(game, "evaluate")  # no evaluation at a depth cut
     for kind in agents_for(game, mover):
@@ -103,3 +104,33 @@ def test_every_registered_agent_is_in_the_catalog():
     from gamesearch.catalog import agent_needs
 
     assert set(AGENTS) <= set(agent_needs())
+
+
+def test_declared_capabilities_are_whole() -> None:
+    """What an entry declares for the generic commands can be used by them (issue #37): a
+    plot comes with its ``--plot`` solver option (a solver runs first), an analyzer's and a
+    trainer's parts are callables; ``train METHOD`` without GAME trains the one game that
+    offers the method, and names them all when several do."""
+    from gamesearch.cli.train_group import trainer_for
+    from gamesearch.games import entries
+
+    methods: dict[str, list[str]] = {}
+    for entry in entries():
+        if entry.plot is not None:
+            assert entry.solver is not None and "plot" in entry.solver_options, entry.name
+        if entry.analyzer is not None:
+            assert callable(entry.analyzer.analyze), entry.name
+        if entry.book is not None:
+            book = entry.book
+            assert all(map(callable, (book.build, book.is_book, book.max_depth,
+                                      book.file_name, book.kept))), entry.name
+        for method, trainer in entry.trainers.items():
+            assert callable(trainer.make), (entry.name, method)
+            methods.setdefault(method, []).append(entry.name)
+    assert {"td", "alphazero", "samuel", "alphazero-jax"} <= set(methods)
+    for method, names in methods.items():
+        if len(names) == 1:
+            assert trainer_for(method, None)[0].name == names[0]
+        else:
+            with pytest.raises(GameSearchError, match=" or ".join(names)):
+                trainer_for(method, None)

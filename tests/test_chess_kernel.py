@@ -178,17 +178,24 @@ def test_bulk_count_equals_python_chess_on_varied_positions():
 
 
 def test_the_cached_search_names_the_sources_compiled_into_it() -> None:
-    """numba keys chess_search's cache on its own file: each source compiled into the search
-    is pinned there by hash, so changing one without touching chess_search.py (and so
-    without recompiling the search everywhere) fails here."""
-    import hashlib
-    from pathlib import Path
+    """numba keys a cached function on its own file only; the search's cache tag hashes its
+    templates and COMPILED_IN. Every compiled function or module the templates call must be
+    in one of them, or an edit to it alone would leave every machine's old search cached."""
+    import types
 
-    import gamesearch
-    from gamesearch.engines.chess.search import COMPILED_IN
+    from numba.core.registry import CPUDispatcher
 
-    root = Path(gamesearch.__file__).parent
-    for name, pinned in COMPILED_IN.items():
-        actual = hashlib.sha256((root / name).read_bytes()).hexdigest()[:12]
-        assert actual == pinned, (f"{name} changed: set COMPILED_IN[{name!r}] = {actual!r} in "
-                                  "engines/chess/search.py so every cached search recompiles")
+    from gamesearch.engines.chess import search as S
+
+    covered = {S.__name__} | {m.__name__ for m in S.COMPILED_IN}
+    for template in S.TEMPLATES:
+        for name in template.__code__.co_names:
+            value = template.__globals__.get(name)
+            if isinstance(value, types.ModuleType) and value.__name__.startswith("gamesearch"):
+                assert value.__name__ in covered, (template.__name__, value.__name__)
+            elif isinstance(value, CPUDispatcher):
+                assert value.py_func.__module__ in covered, (template.__name__, name)
+    # and the tag moves with each of them
+    tag = S.search_tag()
+    for module in S.COMPILED_IN:
+        assert S.search_tag({module.__name__: "# edited"}) != tag, module.__name__

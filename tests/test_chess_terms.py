@@ -5,7 +5,7 @@ from pathlib import Path
 
 import chess
 import numpy as np
-from bench.chess_tune import _readable, repin_search, weights_source, write_weights
+from bench.chess_tune import _readable, weights_source, write_weights
 
 from gamesearch.engines.chess import evaluation as chess_eval
 from gamesearch.engines.chess import search as chess_search
@@ -53,19 +53,18 @@ def test_the_weights_block_is_what_the_tuner_writes() -> None:
     assert weights_source(unflat(flat(weights()))) in text
 
 
-def test_writing_weights_changes_only_the_block_and_repins_the_search(tmp_path: Path) -> None:
-    import hashlib
-
-    evaluation, search = tmp_path / "chess_eval.py", tmp_path / "chess_search.py"
+def test_writing_weights_changes_only_the_block_and_the_search_cache_tag(tmp_path: Path) -> None:
+    """The tuner rewrites only the weights block; the compiled search's cache tag covers the
+    evaluation's source, so new weights give the search a new cache entry (no pin to edit)."""
+    evaluation = tmp_path / "chess_eval.py"
     evaluation.write_text(Path(chess_eval.__file__).read_text())
-    search.write_text(Path(chess_search.__file__).read_text())
     w = unflat(flat(weights()))
     write_weights(w, evaluation)
     assert evaluation.read_text() == Path(chess_eval.__file__).read_text()
+    assert chess_search.search_tag({chess_eval.__name__: evaluation.read_text()}) == \
+        chess_search.search_tag()  # the same text: the same tag
     w["MATERIAL_MG"] = w["MATERIAL_MG"] + 1
     write_weights(w, evaluation)
     assert weights_source(w) in evaluation.read_text()
-    repin_search(evaluation, search)
-    digest = hashlib.sha256(evaluation.read_bytes()).hexdigest()[:12]
-    assert f'"engines/chess/evaluation.py": "{digest}"' in search.read_text()
-    assert digest != chess_search.COMPILED_IN["engines/chess/evaluation.py"]
+    assert chess_search.search_tag({chess_eval.__name__: evaluation.read_text()}) != \
+        chess_search.search_tag()

@@ -360,3 +360,13 @@ def test_duplicate_whist_gives_agents_only_their_information_set():
         assert first[0][0] == start[0][0]  # its own hand is the true one
         differs += first[0][1:] != start[0][1:]
     assert differs >= 1
+
+
+def test_tables_show_bracketed_words_as_written() -> None:
+    """A summary's ``[openspiel]`` (an extra's name) is text, not rich markup to swallow."""
+    import subprocess
+    import sys
+
+    listed = subprocess.run([sys.executable, "-m", "gamesearch", "games"], capture_output=True,
+                            text=True, timeout=120)
+    assert listed.returncode == 0 and "[openspiel]" in listed.stdout, listed.stdout[-2000:]

@@ -92,6 +92,23 @@ def test_warmup_compiles_the_kernels_of_the_named_sizes(capsys):
     assert code == 2 and "nim" in err and "no compiled kernel" in err
 
 
+def test_a_game_without_an_analyzer_or_a_book_is_refused_naming_those_with_one(capsys):
+    """analyze and book name no game: the games offered in the error are the entries that
+    declare an analyzer (a book), and a game without one gets exit 2 and one line."""
+    from gamesearch.games import entries
+
+    for command, declared in (("analyze", "analyzer"), ("book", "book")):
+        offering = [e.name for e in entries() if getattr(e, declared) is not None]
+        lacking = [e.name for e in entries() if getattr(e, declared) is None]
+        assert offering and lacking
+        argv = [command, lacking[0]] + (["--depth", "1"] if command == "book" else [])
+        code, out, err = run(capsys, *argv)
+        lines = err.strip().splitlines()
+        assert code == 2 and len(lines) == 1 and not out
+        assert lines[0].startswith(f"error: {command} {lacking[0]}: ")
+        assert lines[0].endswith(", ".join(offering))
+
+
 @pytest.mark.parametrize("argv, named", [
     (["solve", "connect4", "--position", "4", "--table", "40"], "40 is out of range (give 8..32)"),
     (["book", "connect4", "--depth", "99"], "book depth 99"),

@@ -69,6 +69,23 @@ def test_the_installed_game_is_solved_by_its_own_solver(site: Path) -> None:
     assert bad.returncode == 2 and "sticks" in bad.stderr and "Traceback" not in bad.stderr
 
 
+def test_the_generic_analyze_uses_the_installed_games_analyzer(site: Path) -> None:
+    """``analyze`` names no game: Bachet's entry declares an analyzer and the command finds
+    it. From 21 sticks only taking 1 wins (it leaves 20, a multiple of 4); from 20 every
+    take loses. A game without one is refused on one line that names Bachet's too."""
+    won = run(site, "analyze", "bachet", "--json")
+    assert won.returncode == 0, won.stderr
+    data = json.loads(won.stdout)
+    assert data["scores"] == {"1": 1, "2": -1, "3": -1} and data["best"] == ["1"]
+    lost = json.loads(run(site, "analyze", "bachet", "--sticks=20", "--json").stdout)
+    assert set(lost["scores"].values()) == {-1}
+    shown = run(site, "analyze", "bachet", "--max-take=4")  # 21 = 5*4 + 1: take 1 wins
+    assert shown.returncode == 0 and "best: 1 (win)" in shown.stdout
+    refused = run(site, "analyze", "tictactoe")
+    lines = refused.stderr.strip().splitlines()
+    assert refused.returncode == 2 and len(lines) == 1 and "bachet" in lines[0]
+
+
 def test_the_installed_game_plays_a_match(site: Path) -> None:
     """Its own perfect agent against random: it wins every game it starts from 21 sticks
     (a won pile), and the match refuses its agent for another game."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import shutil
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -21,12 +22,20 @@ EDAX = shutil.which("edax")
 
 # A GTP Othello program written with our own rules: it keeps its board from `play`
 # commands (so a wrong or missing move sent by the player shows as a refused command) and
-# answers `genmove` with MOVE.
+# answers `genmove` with __MOVE__.
 FAKE = textwrap.dedent("""
     import sys
     from gamesearch.games import load_game
+    from gamesearch.games.othello.rules import PASS_MOVE
     game = load_game("othello")
     state = game.initial_state()
+    AUTO_PASS = False  # GRhino's way: a side with no move passes without being told
+
+    def settle(state):
+        if AUTO_PASS and not game.is_terminal(state) and game.actions(state) == [PASS_MOVE]:
+            return game.result(state, PASS_MOVE)
+        return state
+
     for line in sys.stdin:
         words = line.split()
         if not words:
@@ -41,15 +50,15 @@ FAKE = textwrap.dedent("""
                 answer = "? wrong color"
             else:
                 try:
-                    state = game.result(state, game.string_to_action(state, words[2]))
+                    state = settle(game.result(state, game.string_to_action(state, words[2])))
                     answer = "="
                 except Exception:
                     answer = "? illegal move"
         elif word == "genmove":  # the move is played on the program's own board too
             legal = game.actions(state)
-            answer = "= " + MOVE
+            answer = "= " + __MOVE__
             try:
-                state = game.result(state, game.string_to_action(state, answer[2:]))
+                state = settle(game.result(state, game.string_to_action(state, answer[2:])))
             except Exception:
                 pass
         elif word == "quit":
@@ -63,7 +72,7 @@ FAKE = textwrap.dedent("""
 
 def fake(tmp_path: Path, move: str) -> str:
     script = tmp_path / "fake_edax.py"
-    script.write_text(FAKE.replace("MOVE", move))
+    script.write_text(FAKE.replace("__MOVE__", move))
     return f"edax:cmd={sys.executable} {script}"
 
 
@@ -115,3 +124,65 @@ def test_edax_plays_through_the_adapter(tmp_path: Path) -> None:
     rows = tournament_rows("othello", tmp_path / "r.sqlite", ["edax:level=2", "random"],
                            games=2)
     assert len(rows) == 2 and all(r[1] == "end of game" for r in rows), rows
+
+
+GRHINO = shutil.which("gtp-rhino") or shutil.which("gtp-rhino", path="/usr/games")
+
+
+def argv_checking_fake(tmp_path: Path, expected: list[str], auto_pass: bool) -> str:
+    """A fake program that refuses to start (exit 7) unless its arguments are ``expected``,
+    then plays its first legal move (passing by itself, as GRhino does, with ``auto_pass``)."""
+    script = tmp_path / "fake_rhino.py"
+    script.write_text(f"import sys\nif sys.argv[1:] != {expected!r}:\n"
+                      "    print('bad arguments', sys.argv[1:], file=sys.stderr)\n"
+                      "    sys.exit(7)\n"
+                      + FAKE.replace("__MOVE__", "game.action_to_string(state, legal[0])")
+                      .replace("AUTO_PASS = False", f"AUTO_PASS = {auto_pass}"))
+    return f"{sys.executable} {script}"
+
+
+def test_grhino_settings_become_its_own_flags(tmp_path: Path) -> None:
+    """level, mid, end, win, book and rand are gtp-rhino's -l -m -e -w -b -r; no -gtp added."""
+    cmd = argv_checking_fake(tmp_path, ["-l", "4", "-m", "6", "-e", "12", "-b", "0"],
+                             auto_pass=True)
+    rows = tournament_rows("othello", tmp_path / "r.sqlite",
+                           [f"grhino:cmd={cmd},level=4,mid=6,end=12,book=0", "random"])
+    assert len(rows) == 2 and all(r[1] == "end of game" for r in rows), rows
+
+
+def test_a_gtp_othello_program_starts_with_its_own_flags_only(tmp_path: Path) -> None:
+    cmd = argv_checking_fake(tmp_path, ["--quiet", "-x"], auto_pass=False)
+    rows = tournament_rows("othello", tmp_path / "r.sqlite",
+                           [f"gtp-othello:cmd={cmd} --quiet -x", "random"])
+    assert len(rows) == 2 and all(r[1] == "end of game" for r in rows), rows
+
+
+def test_a_babbling_grhino_forfeits(tmp_path: Path) -> None:
+    """An answer that is no move of the game (here: words) loses the game, one line."""
+    script = tmp_path / "babble.py"
+    script.write_text(FAKE.replace("__MOVE__", '"I think I will pass today"'))
+    rows = tournament_rows("othello", tmp_path / "r.sqlite",
+                           [f"grhino:cmd={sys.executable} {script}", "random"])
+    assert all(r[1].startswith("forfeit") for r in rows), rows
+
+
+@pytest.mark.parametrize(("spec", "words"), [
+    ("grhino:level=9", "level: 9 is out of range (give 1..5)"),
+    ("grhino:mid=0", "mid: 0 is out of range (give 1..20)"),
+    ("grhino:cmd=no-such-rhino", "no program 'no-such-rhino'"),
+    ("gtp-othello:cmd=no-such-program", "no program 'no-such-program'"),
+])
+def test_bad_grhino_specs_are_one_line(spec: str, words: str) -> None:
+    from arena_runs import CLI
+
+    done = subprocess.run([*CLI, "match", "othello", spec, "random", "--games", "2"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert words in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+@pytest.mark.skipif(GRHINO is None, reason="no gtp-rhino (Debian package grhino)")
+def test_grhino_plays_through_the_adapter(tmp_path: Path) -> None:
+    rows = tournament_rows("othello", tmp_path / "r.sqlite", ["grhino:level=1", "random"],
+                           games=6, extra=["--seed", "5"])
+    assert len(rows) == 6 and all(r[1] == "end of game" for r in rows), rows

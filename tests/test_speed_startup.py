@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
+from pathlib import Path
 
 import pytest
 
@@ -42,13 +42,19 @@ def test_light_commands_import_no_heavy_module(argv: list[str]) -> None:
 
 
 def test_games_starts_quickly() -> None:
+    """Judged by the processor time the command used, so a loaded machine's waiting does not
+    count (the wall clock is the target on an idle one)."""
+    import resource
+
     best = float("inf")
     for _ in range(3):
-        start = time.perf_counter()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         subprocess.run([sys.executable, "-m", "gamesearch", "games", "--json"], check=True,
                        capture_output=True, timeout=60)
-        best = min(best, time.perf_counter() - start)
-    assert best < 1.0, f"'gamesearch games' took {best:.2f} s (target 0.3 s on an idle machine)"
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        best = min(best, cpu)
+    assert best < 1.0, f"'gamesearch games' used {best:.2f} s of CPU (target 0.3 s)"
 
 
 def test_command_map_names_every_command_and_its_module() -> None:
@@ -59,10 +65,25 @@ def test_command_map_names_every_command_and_its_module() -> None:
     for command in app.registered_commands:
         registered[command.name] = command.callback.__module__
     for group in app.registered_groups:
-        callbacks = [c.callback for c in group.typer_instance.registered_commands]
-        registered[group.name] = callbacks[0].__module__
+        # a group's commands live in modules of their own (``train``'s, one per method),
+        # all imported by the group's module in the map (or in it)
+        modules = {c.callback.__module__ for c in group.typer_instance.registered_commands}
+        loader = COMMANDS.get(group.name)
+        registered[group.name] = loader if loader and modules <= {loader, *_imports_of(loader)} \
+            else sorted(modules)
     assert registered == COMMANDS
     assert set(COMMAND_MODULES) == set(COMMANDS.values())
+
+
+def _imports_of(module: str) -> set[str]:
+    """The modules that ``module``'s own source imports (its ``import`` statements)."""
+    import ast
+    import importlib.util
+
+    origin = importlib.util.find_spec(module).origin
+    tree = ast.parse(Path(origin).read_text(encoding="utf-8"))
+    return {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+            for alias in node.names}
 
 
 LONE = sorted(name for name, module in COMMANDS.items()

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from budget import load_factor
+
 pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 
@@ -143,8 +145,8 @@ def test_think_streams_each_depth_then_moves_within_budget(client):
     final = got[-1][1]
     assert final["move"] in [str(c) for c in range(1, 8)]
     assert final["source"] in ("search", "deadline")
-    assert final["latency"] <= 0.4 + 0.15
-    assert elapsed < 0.4 + 1.0
+    assert final["latency"] <= 0.4 + 0.15 * load_factor()
+    assert elapsed < 0.4 + 1.0 * load_factor()
     # the worker loaded the compiled engine before taking moves, so the live view shows it
     assert all(d["stats"]["extra"]["kernel"] == "connect4_7x6" for n, d in got
                if n == "progress")
@@ -256,7 +258,7 @@ def test_a_slow_search_does_not_block_another_session(client):
     t0 = time.monotonic()
     quick = client.post("/api/move", json={"game": "tictactoe", "moves": ["5"],
                                            "agent": "alphabeta:time=0.5"}).json()
-    assert time.monotonic() - t0 < 0.5 + 0.4
+    assert time.monotonic() - t0 < 0.5 + 0.4 * load_factor()
     assert quick["source"] in ("search", "deadline")  # a search answered, not a fallback
     if quick["source"] == "search":  # exact: only the corners hold the draw
         assert quick["move"] in {"1", "3", "7", "9"}

@@ -209,3 +209,32 @@ def test_deals_are_bounded(client, monkeypatch):
     response = post(client, "/api/position", game="kuhn_poker", moves=["?", "?"], viewer=1,
                     deal=tokens[0])
     assert response.status_code == 400 and "expired" in response.json()["error"]
+
+
+def test_after_the_hand_its_cards_may_come_back_for_undo_and_review(client):
+    view = post(client, "/api/position", game="kuhn_poker", moves=[], viewer=0).json()
+    deal = view["deal"]
+    assert view["board"]["hands"][1] == [None]  # the other card is face down, not sent
+    over = post(client, "/api/position", game="kuhn_poker", moves=[*view["moves"], "b", "b"],
+                viewer=0, deal=deal).json()
+    assert over["terminal"] and "?" not in over["moves"]
+    for k in range(len(over["moves"])):  # stepping back through the hand, cards open
+        back = post(client, "/api/position", game="kuhn_poker", moves=over["moves"][:k],
+                    viewer=0, deal=deal, browse=True)
+        assert back.status_code == 200, back.json()
+        assert back.json()["moves"] == over["moves"][:k]
+    undone = post(client, "/api/position", game="kuhn_poker", moves=over["moves"][:3],
+                  viewer=0, deal=deal)
+    assert undone.status_code == 200 and undone.json()["to_move"] == 1
+    wrong = {"J": "Q", "Q": "K", "K": "J"}[over["moves"][1]]
+    guess = post(client, "/api/position", game="kuhn_poker",
+                 moves=[over["moves"][0], wrong], viewer=0, deal=deal)
+    assert guess.status_code == 400  # still not a card that was dealt
+
+
+def test_a_fresh_deal_is_not_shown_and_a_guess_is_refused(client):
+    view = post(client, "/api/position", game="kuhn_poker", moves=[], viewer=0).json()
+    real = truth(client, view["deal"])[1]
+    guess = post(client, "/api/position", game="kuhn_poker", moves=[view["moves"][0], real],
+                 viewer=0, deal=view["deal"])
+    assert guess.status_code == 400 and "sent as '?'" in guess.json()["error"]

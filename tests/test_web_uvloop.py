@@ -11,6 +11,8 @@ import time
 
 import pytest
 
+from budget import load_factor
+
 pytest.importorskip("uvloop")
 uvicorn = pytest.importorskip("uvicorn")
 httpx = pytest.importorskip("httpx")
@@ -77,5 +79,5 @@ def test_a_verdict_whose_client_hangs_up_frees_the_analysis_worker(server):
     conn.close()
     while set(health(server)["busy"]) & set(analysis) and time.monotonic() - t0 < 4:
         time.sleep(0.05)
-    assert time.monotonic() - t0 < 2  # well before the 5 s budget ran out
+    assert time.monotonic() - t0 < min(2 * load_factor(), 4)  # before the 5 s budget ran out
     assert health(server)["recycled"] >= 1

@@ -4,9 +4,11 @@ Every game has one :class:`GameEntry`, exported as ``ENTRY`` by its engine (the 
 module ``gamesearch.engines.<game>``, or an installed package's module named in the entry-point
 group ``gamesearch.games``). It holds everything the faces need: the rules' factory and
 parameters, the game's own agent kinds with what they need, a default agent per seat, the
-solver of ``gamesearch solve``, the warm-up of its compiled code, its record format and its
-tournament judge. The catalog collects the entries and joins them; the command line and the
-web app look them up and name no game.
+solver of ``gamesearch solve`` (and the picture of its answer), the analyzer of ``gamesearch
+analyze``, the opening book of ``gamesearch book``, the training methods of ``gamesearch
+train``, the warm-up of its compiled code, its record format and its tournament judge. The
+catalog collects the entries and joins them; the command line and the web app look them up
+and name no game.
 """
 
 from __future__ import annotations
@@ -101,6 +103,57 @@ class VerdictPolicy:
 
 
 @dataclass(frozen=True)
+class Analyzer:
+    """Every move's exact value at a position, for ``gamesearch analyze GAME POSITION``."""
+
+    analyze: Callable[[Any, Any, dict], dict]
+    """``analyze(game, state, options) -> {action: value or None}``: each move's value for
+    the player to move, in the order shown; None marks a move the position does not allow
+    (shown as ``blank``). ``state`` is never over: the command refuses an ended game."""
+    options: dict[str, Option] = field(default_factory=dict)
+    """The options ``analyze`` passes on (``--weak``); others are refused."""
+    describe: Callable[[Any], str] | None = None
+    """``describe(value) -> words`` for the best value (``win``); None: no words."""
+    blank: str = "-"
+    """What a move without a value shows in the table."""
+
+
+@dataclass(frozen=True)
+class BookMaker:
+    """An opening book made by the game's solver, for ``gamesearch book GAME --depth N``."""
+
+    build: Callable[..., dict]
+    """``build(game, depth, path, progress, force, backend) -> {"positions": n, "bytes":
+    b}``: solve every position up to ``depth`` moves into ``path`` (resumable from
+    ``path + ".partial"``), calling ``progress(done, total)``; ``backend`` is an arena
+    backend that solves positions at once, or None for one at a time."""
+    is_book: Callable[[Any], bool]
+    """Whether an existing file is one of these books (only those are replaced unasked)."""
+    max_depth: Callable[[Any], int]
+    """``max_depth(game)``: the deepest book of this game (every move of the longest game)."""
+    file_name: Callable[[Any, int], str]
+    """``file_name(game, depth)``: the file written when the command names none."""
+    kept: Callable[[str], int | None]
+    """``kept(partial)``: how many solved positions an interrupted build's file holds
+    (None: unreadable, the last progress report counts)."""
+
+
+@dataclass(frozen=True)
+class Trainer:
+    """A training method as a game offers it to ``gamesearch train METHOD``: the library's
+    call for this game and the game's settings for it. What ``make`` returns and which
+    settings a method reads are the method's (each ``train`` command documents its own);
+    the command's options and the training code stay where they are."""
+
+    make: Callable[..., Any]
+    """The game's part of the method: the run itself (``td``), the library module of the
+    method for this game (``samuel``) or the problem a generic trainer learns
+    (``alphazero``, ``alphazero-jax``)."""
+    settings: dict[str, Any] = field(default_factory=dict)
+    """The game's settings for the method: titles, what the curve measures, readers."""
+
+
+@dataclass(frozen=True)
 class GameEntry:
     """A registered game: its rules and everything its engine offers the faces."""
 
@@ -112,6 +165,16 @@ class GameEntry:
     search); a caller with a wall-clock budget passes ``budget`` (seconds) in options."""
     solver_options: dict[str, Option] = field(default_factory=dict)
     """The options ``gamesearch solve`` passes on to ``solver`` (others are refused)."""
+    plot: Callable[[Any, dict], Any] | None = None
+    """``plot(game, options) -> matplotlib Figure``: the picture of the solver's answer,
+    drawn after it ran with the same ``options``, for ``solve --plot FILE`` (declare
+    ``plot`` among ``solver_options`` too); the command line saves it."""
+    analyzer: Analyzer | None = None
+    """Every move's value, for ``gamesearch analyze``."""
+    book: BookMaker | None = None
+    """The opening book of ``gamesearch book``."""
+    trainers: dict[str, Trainer] = field(default_factory=dict)
+    """The training methods of ``gamesearch train METHOD`` this game offers, by name."""
     ranges: dict[str, Range] = field(default_factory=dict)
     """The accepted range of numeric game parameters (each item of a tuple)."""
     perft: Callable[[Any, Any, int], int] | None = None
@@ -144,6 +207,11 @@ class GameEntry:
     board: Callable[[Any, Any], dict] | None = None
     """``board(game, state) -> dict``: the position as the web page's renderer of its
     ``style`` draws it (squares, grid, piles...); None: the text picture and move buttons."""
+    svg: Callable[[Any, Any, Any, tuple], str] | None = None
+    """``svg(game, state, lastmove, arrows) -> drawing.Svg``: the position as an SVG picture
+    (notebooks, ``gamesearch.display.svg``), built with gamesearch/drawing.py; ``lastmove``
+    is the action that led to it (or None) and ``arrows`` are actions of this position to
+    draw as arrows (an action may also be given as its text)."""
     hidden_text: Callable[[Any, Any, int], str] | None = None
     """``hidden_text(game, state, viewer)``: what one player sees of a hidden-information
     position, in words (never another player's cards)."""
@@ -152,7 +220,23 @@ class GameEntry:
     end_text: Callable[[Any, Any], str] | None = None
     """``end_text(game, state)``: how a finished game ended, in words with its margin
     (Go: "White wins by 3.5 points (W+3.5)"); None: the core's "X wins" or "draw"."""
+    title: str = ""
+    """The game's name as people write it ("Kuhn poker"); empty: the summary's first words
+    (see :attr:`display_name`)."""
+    hidden_board: Callable[[Any, Any, int], dict] | None = None
+    """``hidden_board(game, state, viewer)``: the board data of :attr:`board` as one
+    player sees it (another player's cards as None, drawn face down)."""
+
+    @property
+    def display_name(self) -> str:
+        """What the web page and tables call the game: :attr:`title`, else the summary up
+        to its first colon, comma, semicolon or parenthesis."""
+        if self.title:
+            return self.title
+        cut = min((i for i in (self.summary.find(c) for c in ":,;(") if i > 0),
+                  default=len(self.summary))
+        return self.summary[:cut].strip() or self.name
 
 
-__all__ = ["DETERMINISTIC", "PERFECT", "AgentDecl", "AgentKind", "GameEntry", "Needs",
-           "RecordFormat", "VerdictPolicy", "WarmupStep"]
+__all__ = ["DETERMINISTIC", "PERFECT", "AgentDecl", "AgentKind", "Analyzer", "BookMaker",
+           "GameEntry", "Needs", "RecordFormat", "Trainer", "VerdictPolicy", "WarmupStep"]

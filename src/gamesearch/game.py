@@ -204,8 +204,9 @@ REPETITION_DRAW = 3
 class Repetitions:
     """The positions one game has passed through, for the repetition rule of games that
     have one (``Game.repetition_key``): ``draws(state)`` records the state and says whether
-    its position now stands for the third time, which ends the game as a draw. Every game
-    driver (match, tournament, ``play``, the web app) keeps one per game."""
+    its position now stands for the third time, which ends the game as a draw. The game loop
+    (``gamesearch.loop.run_game``: match, tournament, ``play``) and the web app's replay
+    keep one per game."""
 
     def __init__(self, game: Game) -> None:
         self.key = game.repetition_key

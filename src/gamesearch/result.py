@@ -197,6 +197,42 @@ class SearchResult:
             }
         return out
 
+    def html(self, game: Any = None, state: Any = None) -> str:
+        """The result as a small HTML table (value with its viewpoint, action, principal
+        variation, statistics); actions in the game's notation when ``game`` and the root
+        ``state`` are given."""
+        from gamesearch.drawing import html_table, number
+
+        data = self.as_dict(game, state)
+        score = self.score
+        whose = ("one utility per player" if score.pov is None
+                 else f"player {score.pov + 1}'s view")
+        exact = "exact" if score.exact else "estimate"
+        stats = self.stats
+        rows = [["value", f"{number(self.value)} ({whose}, {exact})"],
+                ["action", "" if data["action"] is None else str(data["action"])],
+                ["PV", " ".join(str(m) for m in data["pv"])],
+                ["depth", str(stats.depth)],
+                ["nodes", f"{stats.nodes:,} expanded, {stats.leaves:,} leaves"],
+                ["cut-offs", f"{stats.cutoffs:,}"]]
+        if stats.tt_hits:
+            rows.append(["table hits", f"{stats.tt_hits:,}"])
+        if stats.iterations:
+            rows.append(["iterations", f"{stats.iterations:,}"])
+        rows.append(["time", f"{stats.seconds:.3f} s"
+                     + (f" ({stats.nodes_per_second:,.0f} nodes/s)" if stats.seconds else "")])
+        if self.stopped_by:
+            rows.append(["stopped by", self.stopped_by])
+        if self.action_values:
+            rows.append(["action values", ", ".join(
+                f"{a}: {number(v) if not isinstance(v, list) else v}"
+                for a, v in data["action_values"].items())])
+        return str(html_table(rows, caption="SearchResult"))
+
+    def _repr_html_(self) -> str:
+        """Jupyter shows a result as its table (:meth:`html`)."""
+        return self.html()
+
 
 def plain_data(value: Any) -> Any:
     """Any report as plain JSON data, the same for every face: dict keys as text, tuples as

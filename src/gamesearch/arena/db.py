@@ -28,8 +28,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import sys
+import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
@@ -80,14 +82,50 @@ def is_results_db(path: Path) -> bool:
     if head(path)[:16] != b"SQLite format 3\x00":  # '' for a device or a pipe
         return False
     try:
-        con = sqlite3.connect(_uri(path), uri=True, timeout=5.0)
+        con, snapshot = _read_connection(path, 5.0)
         try:
             row = con.execute("SELECT value FROM meta WHERE key = 'kind'").fetchone()
         finally:
             con.close()
+            _remove_snapshot(snapshot)
         return row is not None and row[0] == KIND
     except (OSError, sqlite3.Error):
         return False
+
+
+def _read_connection(path: Path, timeout: float) -> tuple[sqlite3.Connection, Path | None]:
+    """A connection that reads ``path``, and the folder of a private copy where one was
+    needed. SQLite reads a WAL in place only where it may write the WAL's index; a database
+    killed mid-tournament in a folder this user cannot write (a WAL and no index beside it)
+    is read from a copy of the file and its WAL, which SQLite recovers: every committed game
+    is seen, and the original files are not touched."""
+    uri = _uri(path)
+    try:
+        con = sqlite3.connect(uri, uri=True, timeout=timeout)
+        try:
+            con.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.Error:
+            con.close()
+            raise
+        return con, None
+    except sqlite3.OperationalError:
+        wal = path.with_name(path.name + "-wal")
+        if not uri.endswith("mode=ro") or not wal.is_file():
+            raise
+    folder = Path(tempfile.mkdtemp(prefix="gamesearch-report-"))
+    try:
+        shutil.copyfile(path, folder / path.name)
+        shutil.copyfile(wal, folder / wal.name)
+        return sqlite3.connect(str(folder / path.name), timeout=timeout), folder
+    except BaseException:
+        _remove_snapshot(folder)
+        raise
+
+
+def _remove_snapshot(folder: Path | None) -> None:
+    """Remove the private copy that :func:`_read_connection` made, if it made one."""
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _sidecars(path: Path) -> list[Path]:
@@ -104,6 +142,7 @@ class ResultsDB:
         made; an existing one must hold the same tournament). Without, read-only."""
         self.path = Path(path)
         self.lock: IO[bytes] | None = None
+        self.snapshot: Path | None = None  # a private copy read in place of the file
         self.command: int | None = None
         if config is None:
             if not self.path.exists():
@@ -117,7 +156,11 @@ class ResultsDB:
             if not is_results_db(self.path):
                 raise DatabaseError(f"{str(self.path)!r} is not a gamesearch results database "
                                     "(or it is damaged)")
-            self.con = self._connect(_uri(self.path), uri=True)
+            try:
+                self.con, self.snapshot = _read_connection(self.path, 2.0)
+                self.con.execute("PRAGMA foreign_keys = ON")
+            except sqlite3.Error as err:
+                raise DatabaseError(f"cannot open {str(self.path)!r}: {err}") from None
             self.config = self._config()
             return
         self.path = check_output(self.path, is_results_db, force, "results database",
@@ -253,6 +296,8 @@ class ResultsDB:
         if con is not None:
             con.close()
             self.con = None  # type: ignore[assignment]
+        _remove_snapshot(self.snapshot)
+        self.snapshot = None
         if self.lock is not None:
             self.lock.close()
             self.lock = None

@@ -28,22 +28,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gamesearch.agents import AGENTS, Agent, act, make_agent
+from gamesearch.agents import AGENTS, Agent, make_agent
 from gamesearch.durable import LineLog
 from gamesearch.errors import FileFormatError, GameSearchError
-from gamesearch.game import (
-    Game,
-    Repetitions,
-    State,
-    final_utilities,
-    move_text,
-    player_view,
-)
+from gamesearch.game import CHANCE, Game, Repetitions, State
+from gamesearch.loop import MAX_PLIES, run_game
 from gamesearch.spec import parse_spec
 
 Z95 = 1.959963984540054
 """The standard normal quantile for a two-sided 95% interval."""
-MAX_PLIES = 10_000
 
 
 @dataclass
@@ -163,31 +156,12 @@ def play_game(game: Game, seats: list[Agent], state: State | None = None,
     Returns the final state and the actions played: a terminal state, or the one whose
     position stood for the third time where the game has the repetition rule (a draw:
     :func:`~gamesearch.game.final_utilities`). ``on_move(state, action, result)`` is called
-    before each move is made. Raises if an agent plays an illegal action.
+    before each move is made. Raises if an agent plays an illegal action. The loop itself
+    is :func:`gamesearch.loop.run_game`.
     """
-    state = game.initial_state() if state is None else state
-    rng = rng or random.Random()
-    # the draws that give each agent only its information set (hidden-information games):
-    # seeded from the chance generator without using it, so chance stays as it was
-    views = random.Random(hash(rng.getstate()[1]))  # a tuple of ints: the same every run
-    actions = []
-    repetitions = Repetitions(game)
-    for _ in range(max_plies):
-        if game.is_terminal(state) or repetitions.draws(state):
-            return state, actions
-        player = game.to_move(state)
-        if player >= 0:
-            result = seats[player](game, player_view(game, state, player, views))
-        else:
-            result = act(seats[0], game, state, rng)
-        if result.action not in game.actions(state):
-            raise GameSearchError(f"agent {seats[player].spec!r} played the illegal move "
-                                  f"{move_text(game, state, result.action)!r}")
-        if on_move is not None:
-            on_move(state, result.action, result)
-        actions.append(result.action)
-        state = game.result(state, result.action)
-    raise GameSearchError(f"{game.name}: a game did not end within {max_plies} moves")
+    told = None if on_move is None else (lambda s, ply: on_move(s, ply.action, ply.result))
+    record = run_game(game, seats, state, rng=rng, max_plies=max_plies, on_move=told)
+    return record.final, record.actions
 
 
 def run_match(
@@ -232,6 +206,8 @@ def run_match(
         if sink.torn:
             match.notes.append(f"{Path(out).name}: dropped a last line cut short by a kill "
                                "(that game is played again)")
+    for record in done.values():  # a game kept is a game that happened
+        _check_record(game, start, record, Path(out).name)
     match.records = [done[i] for i in sorted(done) if i < games]
     try:
         for index in range(games):
@@ -275,17 +251,13 @@ def _play_one(game: Game, start: State, index: int, agents: dict[str, Agent], sp
         seats = [a if p == a_seat else b for p in range(n)]
         rng = random.Random(f"{seed}/{index}") if seed is not None else random.Random()
         began = time.perf_counter()
-        final, actions = play_game(game, seats, start, rng)
+        record = run_game(game, seats, start, rng=rng)
     finally:  # a per-game agent (seeded afresh) is stopped after its game
         for fresh, kept in ((a, agents["A"]), (b, agents["B"])):
             if fresh is not kept:
                 _close(fresh)
-    moves, s = [], start
-    for action in actions:
-        moves.append(game.action_to_string(s, action))
-        s = game.result(s, action)
-    utilities = final_utilities(game, final)
-    return GameRecord(index, a_seat, moves, list(utilities), score_for(utilities, a_seat),
+    utilities = record.utilities
+    return GameRecord(index, a_seat, record.moves, list(utilities), score_for(utilities, a_seat),
                       round(time.perf_counter() - began, 4))
 
 
@@ -339,6 +311,44 @@ def _records(path: Path, header: dict, log: LineLog) -> dict[int, GameRecord]:
                                   "this match (fix or remove the line)") from None
         records[record.index] = record
     return records
+
+
+def _check_record(game: Game, start: State, record: GameRecord, name: str) -> None:
+    """A stored game replays by the rules from the match's start, and its utilities and
+    score are the ones its moves give: a resumed match counts only games that happened, not
+    lines someone edited (one line naming the game otherwise)."""
+    where = f"{name}: game {record.index}"
+    n = game.num_players
+    if record.a_seat != record.index % n:
+        raise FileFormatError(f"{where} has A in seat {record.a_seat}, not {record.index % n} "
+                              "(seats alternate by game); use a new --out file")
+    state = start
+    repetitions = Repetitions(game)
+    for ply, text in enumerate(record.moves, 1):
+        if game.is_terminal(state) or repetitions.draws(state):
+            raise FileFormatError(f"{where} goes on after its end (move {ply}); use a new "
+                                  "--out file")
+        try:
+            action = game.string_to_action(state, str(text))
+        except GameSearchError:
+            action = None
+        legal = ([a for a, _ in game.chance_outcomes(state)] if game.to_move(state) == CHANCE
+                 else game.actions(state))
+        if action is None or action not in legal:
+            raise FileFormatError(f"{where}: move {ply} ({str(text)[:20]!r}) is not legal "
+                                  "there; the file was changed: use a new --out file")
+        state = game.result(state, action)
+    if game.is_terminal(state):
+        utilities = [float(u) for u in game.utilities(state)]
+    elif repetitions.draws(state):
+        utilities = [0.0] * n
+    else:
+        raise FileFormatError(f"{where} stops before the end of the game; use a new --out "
+                              "file")
+    if [float(u) for u in record.utilities] != utilities or \
+            record.score_a != score_for(tuple(utilities), record.a_seat):
+        raise FileFormatError(f"{where}: its result is not what its moves give; the file was "
+                              "changed: use a new --out file")
 
 
 def _is_match_header(line: str) -> bool:

@@ -12,6 +12,11 @@ agent that crashes, answers an illegal move or overruns the move time loses the 
 * a judge (e.g. a game's exact solver, given by the catalog) that returns the utilities
   of a position with perfect play ends the game with them;
 * ``max_plies``: a game that long is a draw.
+
+The game itself is played by the one game loop (:func:`gamesearch.loop.run_game`), with
+faults forfeited and these rules as its ``adjudicate`` hook. A game that ends by the rules
+(its end, or a third repetition) on the move after which a rule would also adjudicate is
+scored by the rules.
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ from typing import Any
 
 from gamesearch.agents import AGENTS, Agent, make_agent
 from gamesearch.arena.schedule import Pairing, play_opening
-from gamesearch.game import Game, Repetitions, State, move_text, player_view, sample_action
+from gamesearch.game import CHANCE, Game, State
+from gamesearch.loop import Ply, Verdict, run_game
 from gamesearch.result import Limit
 from gamesearch.spec import parse_spec
 
@@ -126,69 +132,72 @@ def play_task(task: GameTask) -> GameOutcome:
 
 def _play(game: Game, state: State, seats: list, task: GameTask,
           moves: list) -> tuple[Any, str]:
-    """Play to the end; (utilities, reason), or (the faulting seat, reason) for a forfeit."""
+    """Play to the end through the game loop (:func:`gamesearch.loop.run_game`), each ply
+    added to ``moves``; (utilities, reason), or (the faulting seat, reason) for a forfeit."""
     rules = task.rules
     rng = random.Random(f"{task.seed}/{task.pairing.index}")
-    views = random.Random(hash(rng.getstate()[1]))
-    scores: list[list[float | None]] = [[], []]  # each side's own score, move by move
-    level: list[float | None] = []  # scores of consecutive plies, any side (draw rule)
-    repetitions = Repetitions(game)
-    for ply in range(rules.max_plies):
-        if game.is_terminal(state):
-            return tuple(game.utilities(state)), "end of game"
-        if repetitions.draws(state):
-            return (0.0,) * game.num_players, "draw by repetition"
+    movetime = None if rules.movetime is None else rules.movetime + rules.time_margin
+
+    def keep(_: State, ply: Ply) -> None:
+        if ply.player == CHANCE:
+            moves.append((ply.text, 0.0, None))
+        else:
+            moves.append((ply.text, round(ply.seconds, 4), _own_score(ply.result, ply.player)))
+
+    record = run_game(game, seats, state, rng=rng, max_plies=None, movetime=movetime,
+                      faults="forfeit", adjudicate=_adjudicator(game, rules), on_move=keep)
+    if record.forfeit is not None:
+        return record.forfeit, record.reason.removeprefix("forfeit: ")
+    return record.utilities, record.reason
+
+
+def _adjudicator(game: Game, rules: Rules) -> Callable[[State, list[Ply]], Verdict | None]:
+    """The tournament's adjudication as the game loop's hook, called before every turn:
+    right after a player's move the resign and draw rules (module docstring), then the
+    judge, then a draw at ``max_plies``."""
+    def adjudicate(state: State, plies: list[Ply]) -> Verdict | None:
+        if plies and plies[-1].player != CHANCE:
+            verdict = _adjudicate(rules, plies)
+            if verdict is not None:
+                return verdict
         if rules.judge is not None:
-            verdict = rules.judge(game, state, len(moves))
+            verdict = rules.judge(game, state, len(plies))
             if verdict is not None:
                 return tuple(verdict), f"adjudicated: {getattr(rules.judge, 'label', 'solver')}"
-        player = game.to_move(state)
-        if player < 0:
-            action = sample_action(game, state, rng)
-            moves.append((game.action_to_string(state, action), 0.0, None))
-            state = game.result(state, action)
-            continue
-        agent = seats[player]
-        t0 = time.perf_counter()
-        try:
-            result = agent(game, player_view(game, state, player, views))
-        except Exception as err:  # noqa: BLE001 - a crashed engine loses the game
-            return player, f"{agent.spec} failed: {_text(err)}"
-        spent = time.perf_counter() - t0
-        action = result.action
-        if action not in game.actions(state):
-            return player, (f"{agent.spec} played the illegal move "
-                            f"{move_text(game, state, action)!r}")
-        if rules.movetime is not None and spent > rules.movetime + rules.time_margin:
-            return player, f"{agent.spec} lost on time ({spent:.2f} s for one move)"
-        own = _own_score(result, player)
-        moves.append((game.action_to_string(state, action), round(spent, 4), own))
-        state = game.result(state, action)
-        scores[player].append(own)
-        level.append(own)
-        verdict = _adjudicate(rules, scores, level, player, ply)
-        if verdict is not None:
-            return verdict
-    return (0.0, 0.0), f"adjudicated: draw after {rules.max_plies} plies"
+        if len(plies) >= rules.max_plies:
+            return (0.0, 0.0), f"adjudicated: draw after {rules.max_plies} plies"
+        return None
+    return adjudicate
 
 
-def _adjudicate(rules: Rules, scores: list, level: list, mover: int,
-                ply: int) -> tuple[Any, str] | None:
-    """Resign and draw adjudication after ``mover``'s move (module docstring)."""
+def _adjudicate(rules: Rules, plies: list[Ply]) -> Verdict | None:
+    """Resign and draw adjudication after the last ply, a player's move (module docstring)."""
+    mover = plies[-1].player
     if rules.resign_score is not None:
         n, limit = rules.resign_moves, rules.resign_score
-        mine, theirs = scores[mover][-n:], scores[1 - mover][-n:]
+        mine, theirs = _last_scores(plies, mover, n), _last_scores(plies, 1 - mover, n)
         if (len(mine) == n and len(theirs) == n and None not in mine and None not in theirs):
             if all(s <= -limit for s in mine) and all(s >= limit for s in theirs):
                 return _win(1 - mover), "adjudicated: resign"
             if all(s >= limit for s in mine) and all(s <= -limit for s in theirs):
                 return _win(mover), "adjudicated: resign"
-    if rules.draw_score is not None and ply + 1 >= rules.draw_after:
-        recent = level[-rules.draw_moves:]
+    if rules.draw_score is not None and len(plies) >= rules.draw_after:
+        recent = _last_scores(plies, None, rules.draw_moves)
         if (len(recent) == rules.draw_moves and None not in recent
                 and all(abs(s) <= rules.draw_score for s in recent)):
             return (0.0, 0.0), "adjudicated: draw"
     return None
+
+
+def _last_scores(plies: list[Ply], player: int | None, n: int) -> list[float | None]:
+    """The movers' own scores of the last ``n`` moves of ``player`` (None: of any player)."""
+    found: list[float | None] = []
+    for ply in reversed(plies):
+        if len(found) == n:
+            break
+        if ply.player != CHANCE and player in (None, ply.player):
+            found.append(_own_score(ply.result, ply.player))
+    return found[::-1]
 
 
 def _win(seat: int) -> tuple[float, float]:

@@ -19,8 +19,11 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
+from gamesearch.agent import Agent
 from gamesearch.errors import FileFormatError, GameSearchError
 from gamesearch.game import Game, State
+from gamesearch.loop import run_game
+from gamesearch.result import SearchResult, SearchStats
 
 MAX_GAMES = 1_000_000
 """A schedule longer than this is refused (a typo in --games must not allocate gigabytes)."""
@@ -109,25 +112,39 @@ def random_openings(game: Game, start: State, count: int, plies: int,
     if count < 1 or plies < 1:
         raise GameSearchError("random openings need a count and a number of plies >= 1")
     rng = random.Random(seed)
+    chooser = _Uniform(rng)
+    seats = [chooser] * game.num_players
+
+    def long_enough(_: State, moves: list) -> tuple[tuple, str] | None:
+        return ((), "opening") if len(moves) >= plies else None
+
     seen: set[tuple[str, ...]] = set()
     out: list[list[str]] = []
     for _ in range(count * 20):
         if len(out) == count:
             break
-        state, moves = start, []
-        for _ in range(plies):
-            if game.is_terminal(state):
-                break
-            action = rng.choice(list(game.actions(state)))
-            moves.append(game.action_to_string(state, action))
-            state = game.result(state, action)
-        if game.is_terminal(state) or tuple(moves) in seen:
+        line = run_game(game, seats, start, rng=rng, max_plies=None, adjudicate=long_enough)
+        moves = line.moves
+        if line.reason != "opening" or tuple(moves) in seen:
             continue
         seen.add(tuple(moves))
         out.append(moves)
     if not out:
         raise GameSearchError(f"no random opening of {plies} plies leaves the game unfinished")
     return out
+
+
+class _Uniform(Agent):
+    """Plays a uniformly random legal move drawn from a shared generator."""
+
+    spec = "uniform"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def __call__(self, game: Game, state: State) -> SearchResult:
+        action = self.rng.choice(list(game.actions(state)))
+        return SearchResult(None, action, [action], SearchStats())
 
 
 def play_opening(game: Game, start: State, moves: list[str]) -> State:

@@ -8,6 +8,7 @@ import typing
 from typing import Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from gamesearch.cli.common import console, print_json
@@ -79,8 +80,8 @@ def agents_command(
     if not game_name:
         table.add_column("games")
     for row in rows:
-        params = "\n".join(_parameter_text(p) for p in row["parameters"]) or "none"
-        cells = [f"[bold]{row['agent']}[/]\n{row['summary']}", params]
+        params = escape("\n".join(_parameter_text(p) for p in row["parameters"]) or "none")
+        cells = [f"[bold]{escape(row['agent'])}[/]\n{escape(row['summary'])}", params]
         if not game_name:
             cells.append(", ".join(row["games"]) or "none of the built-in games")
         table.add_row(*cells)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import typer
 from rich.console import Console, ConsoleDimensions
 
-from gamesearch.errors import SpecError
+from gamesearch.errors import GameSearchError, SpecError
 from gamesearch.game import Game, State
 from gamesearch.spec import BareFlag
 
@@ -71,6 +72,20 @@ def extra_params(ctx: typer.Context) -> dict[str, str]:
         params[key.replace("-", "_")] = value
         i += 1
     return params
+
+
+def entry_offering(name: str, offers: Callable[[Any], bool], what: str, command: str) -> Any:
+    """The entry of the game ``name`` (a spec's name or an alias), which must offer ``what``
+    (``offers(entry)``); otherwise a :class:`GameSearchError` on one line naming the games
+    that do offer it (looked up in the entries, installed games included)."""
+    from gamesearch.games import entries, game_entry
+
+    entry = game_entry(name)
+    if not offers(entry):
+        offering = [e.name for e in entries() if offers(e)]
+        raise GameSearchError(f"{command} {entry.name}: {entry.name} has no {what}; "
+                              f"games with one: {', '.join(offering) or 'none'}")
+    return entry
 
 
 def load_with_params(name: str, params: dict[str, str]) -> Game:
@@ -197,6 +212,19 @@ def save_png(fig: Any, path: Any, dpi: int = 90) -> None:
     with atomic_writer(path) as handle:
         fig.savefig(handle, format="png", dpi=dpi, metadata=PNG_MARK)
     plt.close(fig)
+
+
+def save_picture(fig: Any, path: str, dpi: int = 110) -> str:
+    """Write a figure an engine drew (a matplotlib Figure) to ``path`` as PNG, atomically
+    and marked as ours; a path that cannot be written is one line, not a traceback."""
+    from gamesearch.durable import PNG_MARK, atomic_writer
+
+    try:
+        with atomic_writer(path) as handle:
+            fig.savefig(handle, dpi=dpi, format="png", metadata=PNG_MARK)
+    except (OSError, ValueError) as err:  # no such folder, an unknown image type
+        raise GameSearchError(f"cannot write the plot {path!r}: {err}") from None
+    return path
 
 
 def finish_training(summary: dict[str, Any], json_out: bool, interrupted: bool) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from gamesearch.cli.common import (
@@ -13,6 +14,7 @@ from gamesearch.cli.common import (
     position,
     print_json,
     print_report,
+    save_picture,
 )
 from gamesearch.cli.game_options import options_epilog
 from gamesearch.cli.main import app
@@ -31,7 +33,7 @@ def games_command(json_out: bool = typer.Option(False, "--json", help="JSON outp
     table.add_column("name")
     table.add_column("summary")
     for entry in entries():
-        table.add_row(entry.name, entry.summary)
+        table.add_row(escape(entry.name), escape(entry.summary))  # [openspiel] is no markup
     console.print(table)
 
 
@@ -125,16 +127,16 @@ def solve_command(
     if entry.solver is not None:
         from gamesearch.cli.common import progress_bar
 
+        plot = str(solver_options.get("plot") or "") if entry.plot is not None else ""
+        if plot:  # a file we may not write is refused before the solver runs
+            from gamesearch.durable import check_output, png_is_ours
+
+            check_output(plot, png_is_ours, what="picture", remedy="choose another --plot name")
         with progress_bar() as progress:
             report = entry.solver(game, state, {"depth": depth, "time": time,
                                                 **solver_options, "progress": progress})
-        if solver_options.get("plot") and entry.name == "pig":  # only faces draw
-            from gamesearch.cli.pig_plot import plot_policy
-            from gamesearch.engines.pig.solver import solved
-
-            tolerance = solver_options.get("tolerance")
-            solution = solved(game.goal, *([float(tolerance)] if tolerance else []))
-            report["plot"] = plot_policy(solution, str(solver_options["plot"]))
+        if plot:  # the engine draws its answer; only faces write files of pictures
+            report["plot"] = save_picture(entry.plot(game, solver_options), plot)
         if json_out:
             print_json(report)
         else:

@@ -65,7 +65,7 @@ def efg_command(
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """Show an extensive-form game as a tree, write it as a Gambit .efg file, or solve it."""
-    from gamesearch.cli.theory import _load_tree
+    from gamesearch.cli.theory_input import load_tree
     from gamesearch.durable import atomic_write, check_output, check_suffix
     from gamesearch.theory.efg import write_efg
 
@@ -73,7 +73,7 @@ def efg_command(
         check_suffix(write, (".efg",), "game file")
         target = check_output(write, None, what="game file",
                               remedy="not overwriting it; choose another -o name")
-    game = _load_tree(source)
+    game = load_tree(source)
     if write:
         text = write_efg(game)
         atomic_write(target, text)
@@ -103,7 +103,7 @@ def solve_tree(game: Any, json_out: bool = False) -> None:
     found = solve_sequence_lcp(game)
     label = getattr(game, "infoset_label", None)
     if json_out:
-        from gamesearch.cli.theory import json_number
+        from gamesearch.cli.theory_input import json_number
 
         print_json({
             "players": [game.player_name(p) for p in range(len(found.strategies))],

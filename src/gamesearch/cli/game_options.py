@@ -14,7 +14,7 @@ import typing
 from typing import Any
 
 from gamesearch.errors import SpecError
-from gamesearch.spec import type_text
+from gamesearch.spec import Option, type_text
 
 
 def game_parameters(entry: Any) -> dict[str, tuple[str, Any]]:
@@ -24,17 +24,19 @@ def game_parameters(entry: Any) -> dict[str, tuple[str, Any]]:
             for name, p in inspect.signature(entry.factory).parameters.items()}
 
 
-def options_text(entry: Any) -> str:
+def options_text(entry: Any, command: str = "solve",
+                 declared: dict[str, Option] | None = None) -> str:
     """The game's options as help shows them: ``--piles INTS (0..1000, default 3,4,5)``;
-    a solver's options say ``solve only``."""
+    a command's own options (``declared``, by default the solver's) say ``solve only``."""
     parts = []
     for name, (kind, default) in game_parameters(entry).items():
         rng = entry.ranges.get(name)
         notes = [rng.text()] if rng else []
         notes += _default(default)
         parts.append(_option(name, kind) + (f" ({', '.join(notes)})" if notes else ""))
-    for name, option in entry.solver_options.items():
-        notes = ["solve only"] + ([option.range.text()] if option.range else [])
+    own = entry.solver_options if declared is None else declared
+    for name, option in own.items():
+        notes = [f"{command} only"] + ([option.range.text()] if option.range else [])
         parts.append(_option(name, option.metavar()) + f" ({', '.join(notes)})")
     return ", ".join(parts) if parts else "no options"
 
@@ -63,23 +65,32 @@ def options_epilog() -> str:
     return "\n\n".join(lines)
 
 
+def split_options(entry: Any, params: dict[str, str], command: str,
+                  declared: dict[str, Option]) -> tuple[dict[str, str], dict[str, str]]:
+    """(game parameters, the command's own options) of ``command`` for this game, its own
+    being ``declared`` by the game's entry (``solver_options``, an analyzer's options);
+    an unknown option is a :class:`SpecError` naming what is known."""
+    accepted = set(game_parameters(entry))
+    game = {k: v for k, v in params.items() if k in accepted}
+    rest = {k: v for k, v in params.items() if k not in accepted}
+    unknown = sorted(set(rest) - set(declared))
+    if unknown:
+        shown = ", ".join("--" + k.replace("_", "-") for k in unknown)
+        raise SpecError(f"{command} {entry.name}: unknown option {shown}; {entry.name} takes: "
+                        f"{options_text(entry, command, declared)}")
+    own: dict[str, str] = {}
+    for key, value in rest.items():
+        option = declared[key]
+        converted = option.read(value, f"{command} {entry.name}: --{key.replace('_', '-')}")
+        own[key] = ("true" if converted else "false") if option.type is bool else value
+    return game, own
+
+
 def split_solve_options(entry: Any, params: dict[str, str], depth: int | None,
                         time: float | None) -> tuple[dict[str, str], dict[str, str]]:
     """(game parameters, solver options) of ``solve``; unknown options and limits that the
     game's solver would ignore are a :class:`SpecError` naming what is known."""
-    accepted = set(game_parameters(entry))
-    game = {k: v for k, v in params.items() if k in accepted}
-    rest = {k: v for k, v in params.items() if k not in accepted}
-    unknown = sorted(set(rest) - set(entry.solver_options))
-    if unknown:
-        shown = ", ".join("--" + k.replace("_", "-") for k in unknown)
-        raise SpecError(f"solve {entry.name}: unknown option {shown}; {entry.name} takes: "
-                        f"{options_text(entry)}")
-    solver: dict[str, str] = {}
-    for key, value in rest.items():
-        option = entry.solver_options[key]
-        converted = option.read(value, f"solve {entry.name}: --{key.replace('_', '-')}")
-        solver[key] = ("true" if converted else "false") if option.type is bool else value
+    game, solver = split_options(entry, params, "solve", entry.solver_options)
     if entry.solver is not None:
         limits = [f"--{k}" for k, v in (("depth", depth), ("time", time))
                   if v is not None and k not in entry.solver_options]
@@ -90,4 +101,5 @@ def split_solve_options(entry: Any, params: dict[str, str], depth: int | None,
     return game, solver
 
 
-__all__ = ["game_parameters", "options_epilog", "options_text", "split_solve_options"]
+__all__ = ["game_parameters", "options_epilog", "options_text", "split_options",
+           "split_solve_options"]

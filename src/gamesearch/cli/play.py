@@ -26,17 +26,8 @@ from gamesearch.cli.common import (
 from gamesearch.cli.game_options import options_epilog
 from gamesearch.cli.main import app
 from gamesearch.errors import GameSearchError, IllegalActionError
-from gamesearch.game import (
-    CHANCE,
-    Game,
-    Repetitions,
-    State,
-    final_utilities,
-    move_text,
-    outcome_text,
-    player_view,
-    render_view,
-)
+from gamesearch.game import CHANCE, Game, State, final_utilities, outcome_text, render_view
+from gamesearch.loop import Ply, run_game
 
 
 def default_ai(game: Game, player: int = 1) -> str:
@@ -160,40 +151,31 @@ def _viewer(game: Game, agents: list, mover: int) -> int | None:
 
 def _play(game: Game, state: State, agents: list, rng: random.Random, out: Console,
           moves: list[str], views: random.Random) -> State:
-    """The game loop: show the board, let the mover move, report, until the end.
+    """Show the board, let the mover move, report, until the end: the game loop
+    (:func:`gamesearch.loop.run_game`) with the terminal's display as its callbacks.
 
-    Each agent is given only what its player may see (a state drawn from its information
-    set where the game hides something); people see their own view of the board."""
-    from gamesearch.agents import act
-
-    repetitions = Repetitions(game)
-    while not game.is_terminal(state) and not repetitions.draws(state):
-        mover = game.to_move(state)
-        viewer = _viewer(game, agents, mover)
+    Each agent, a person too, is given only what its player may see (a state drawn from its
+    information set where the game hides something); people see their own view of the board."""
+    def turn(state: State, mover: int) -> None:
         out.print()
-        out.print(render_view(game, state, viewer))
-        if mover == CHANCE:
-            result = act(agents[0], game, state, rng)
-            text = game.action_to_string(state, result.action)
-            out.print(f"[magenta]chance[/]: {text if viewer is None else 'moves (unseen)'}")
-        else:
-            agent = agents[mover]
-            if not agent.interactive:
-                out.print(f"{game.player_name(mover)} ({agent.spec}) is thinking...")
-            seen = state if agent.interactive else player_view(game, state, mover, views)
-            result = agent(game, seen)
-            if result.action not in game.actions(state):
-                raise GameSearchError(f"agent {agent.spec!r} played an illegal move "
-                                      f"{move_text(game, state, result.action)!r}")
-            text = game.action_to_string(state, result.action)
-            if not agent.interactive:
-                out.print(f"{game.player_name(mover)} plays [bold]{text}[/]")
-                _show_thoughts(game, seen, result, out, hidden=viewer is not None)
-        moves.append(text)
-        state = game.result(state, result.action)
+        out.print(render_view(game, state, _viewer(game, agents, mover)))
+        if mover != CHANCE and not agents[mover].interactive:
+            out.print(f"{game.player_name(mover)} ({agents[mover].spec}) is thinking...")
+
+    def moved(state: State, ply: Ply) -> None:
+        hidden = _viewer(game, agents, ply.player) is not None
+        if ply.player == CHANCE:
+            out.print(f"[magenta]chance[/]: {'moves (unseen)' if hidden else ply.text}")
+        elif not agents[ply.player].interactive:
+            out.print(f"{game.player_name(ply.player)} plays [bold]{ply.text}[/]")
+            _show_thoughts(game, ply.seen, ply.result, out, hidden=hidden)
+        moves.append(ply.text)
+
+    final = run_game(game, agents, state, rng=rng, views=views, max_plies=None,
+                     on_turn=turn, on_move=moved).final
     out.print()
-    out.print(game.render(state))  # the end: every card on the table
-    return state
+    out.print(game.render(final))  # the end: every card on the table
+    return final
 
 
 def _show_thoughts(game: Game, state: State, result, out: Console, hidden: bool = False) -> None:

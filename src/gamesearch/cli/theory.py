@@ -11,44 +11,8 @@ from rich.table import Table
 
 from gamesearch.cli.common import console, print_json
 from gamesearch.cli.main import app
+from gamesearch.cli.theory_input import format_number, json_number, load_matrix_game, load_tree
 from gamesearch.errors import GameSearchError
-
-
-def format_number(value: Any) -> str:
-    """A number as text, exact where it is (imported on use: the theory package loads scipy,
-    which would slow every other command's start-up)."""
-    from gamesearch.theory.exact import format_number as exact_format
-
-    return exact_format(value)
-
-
-def json_number(value: Any) -> Any:
-    """A number for JSON output (a fraction as its string), imported on use like the above."""
-    from gamesearch.theory.exact import json_number as exact_json
-
-    return exact_json(value)
-
-
-def _load_matrix_game(path: str):
-    from gamesearch.theory.formats import load_normal_form
-
-    return load_normal_form(path)
-
-
-def _load_tree(spec: str):
-    """A tree file (JSON), inline JSON, or a game name with parameters (``nim:piles=1-2``)."""
-    from gamesearch.games import load_game
-    from gamesearch.games.tree import load_tree_source
-    from gamesearch.textinput import path_exists
-
-    text = spec.strip()
-    if text.lower().endswith(".efg"):
-        from gamesearch.theory.efg import load_efg
-
-        return load_efg(text)
-    if text.startswith(("[", "{")) or path_exists(spec) or text.endswith(".json"):
-        return load_tree_source(spec)
-    return load_game(spec)
 
 
 def _mix_text(names: list[str], mix: Any) -> str:
@@ -81,14 +45,14 @@ def nash_command(
                                   "--method is for normal-form games")
         from gamesearch.cli.efg import solve_tree
 
-        tree = _load_tree(file)
+        tree = load_tree(file)
         if tree.num_players != 2:
             raise GameSearchError(f"nash {file}: a tree of {tree.num_players} players; its "
                                   "solver (the sequence-form LCP) takes two ('qre FILE.efg' "
                                   "traces the agent logit QRE of any tree)")
         solve_tree(tree, json_out)
         return
-    game = _load_matrix_game(file)
+    game = load_matrix_game(file)
     if method.strip().lower() == "auto":
         method = auto_method(game)
     check_method(game, method)
@@ -154,7 +118,7 @@ def dominance_command(
     )
     from gamesearch.theory.workload import check_dominance
 
-    game = _load_matrix_game(file)
+    game = load_matrix_game(file)
     check_dominance(game, mixed)
     strict = not weak
     if iterated:
@@ -278,7 +242,7 @@ def normal_form_command(
     if output:  # an existing file may be a person's own game: replaced only with --force
         check_suffix(output, (".nfg", ".json", ".csv"), "game file")
         target = check_output(output, None, force)
-    tree_game = _load_tree(tree)
+    tree_game = load_tree(tree)
     normal = to_normal_form(tree_game, reduced=reduced)
     game = normal.game
     if target is not None:
@@ -340,7 +304,7 @@ def spe_command(
     from gamesearch.errors import LimitError
     from gamesearch.theory.backward_induction import backward_induction
 
-    game = _load_tree(tree)
+    game = load_tree(tree)
     if not getattr(game, "perfect_information", lambda: True)():
         raise GameSearchError(f"{tree}: backward induction needs perfect information; this "
                               "game has information sets with several nodes (try "
@@ -405,7 +369,7 @@ def sequence_form_command(
     """Value and optimal strategies of an imperfect-information game (sequence-form LP)."""
     from gamesearch.theory.sequence_form import solve_sequence_form
 
-    game = _load_tree(game_spec)
+    game = load_tree(game_spec)
     solution = solve_sequence_form(game)
     if json_out:
         print_json(solution.as_dict())

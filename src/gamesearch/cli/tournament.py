@@ -66,7 +66,8 @@ def tournament_command(
                            "the same command again resumes"),
     force: bool = typer.Option(False, "--force", help="let --db replace a file that is not "
                                "a results database"),
-    json_out: bool = typer.Option(False, "--json", help="JSON output (the final standings)"),
+    json_out: bool = typer.Option(False, "--json", help="JSON output (the final standings, "
+                                  "best first, with Elo and its 95% interval)"),
 ) -> None:
     """Play a round robin (or gauntlet) and store every game in SQLite.
 
@@ -126,9 +127,16 @@ def tournament_command(
     runner = make_backend(backend, concurrency, address)
     state = _run_live(tournament, db, runner, force)
     if json_out:
+        from gamesearch.arena.report import summarise
+
+        ranked = sorted(state.standings, key=lambda s: (-s.points, s.games))
+        ratings = {row["player"]: row for row in summarise(db)["ratings"] or []}
         print_json({"db": db, "games": state.done, "planned": len(state.schedule),
                     "interrupted": state.interrupted,
-                    "standings": [s.__dict__ for s in state.standings]})
+                    "standings": [{"rank": k + 1, **s.__dict__,
+                                   **{key: ratings[s.spec][key] for key in
+                                      ("elo", "low", "high", "error") if s.spec in ratings}}
+                                  for k, s in enumerate(ranked)]})
     else:
         Console(highlight=False).print(_table(state))
         print(f"{state.done} of {len(state.schedule)} games in {db}"

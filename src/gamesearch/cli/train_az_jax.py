@@ -1,10 +1,12 @@
-"""``gamesearch train alphazero-jax connect4``: AlphaZero with batched self-play in JAX.
+"""``gamesearch train alphazero-jax [GAME]``: AlphaZero with batched self-play in JAX.
 
 Thousands of games search at once (mctx's Gumbel MuZero search) on a GPU when JAX sees
 one, else on the CPU. Files in ``--out``: ``checkpoint.npz`` (after every iteration,
 atomically), ``weights.npz`` (for ``alphazero:weights=FILE``), ``log.jsonl`` and
-``curve.png``. ``--labels FILE`` (from ``bench/connect4_labels.py``) logs the policy's
-accuracy against the perfect solver after every iteration. Needs the ``[gpu]`` extra.
+``curve.png``. ``--labels FILE`` (positions scored by the game's perfect solver) logs the
+policy's accuracy after every iteration. Needs the ``[gpu]`` extra. The game is the one
+whose entry declares ``alphazero-jax`` (``trainers``): its ``make()`` is the rules in JAX,
+and its ``labels`` setting reads a labels file.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from gamesearch.cli.common import (
     pyplot_for,
     save_png,
 )
-from gamesearch.cli.train_cfr import train_app
+from gamesearch.cli.train_group import GAME, train_app, trainer_for
 from gamesearch.errors import GameSearchError
 
 
@@ -49,7 +51,7 @@ def plot_jax_curve(curve: list[dict], path: Path) -> None:
 
 @train_app.command("alphazero-jax")
 def train_alphazero_jax(
-    game_name: str = typer.Argument(..., metavar="GAME", help="connect4"),
+    game_name: str | None = GAME,
     iterations: int | None = typer.Option(None, "--iterations", "-n", help="train until the "
                                           "run holds this many iterations"),
     seconds: float | None = typer.Option(None, "--seconds", help="train for this many "
@@ -65,18 +67,17 @@ def train_alphazero_jax(
                                "to a tenth (0: constant)"),
     seed: int = typer.Option(0, "--seed", help="seed (a new run)"),
     labels: Path | None = typer.Option(None, "--labels", help="positions scored by the "
-                                       "solver (bench/connect4_labels.py): log the accuracy"),
+                                       "game's solver (bench/): log the accuracy"),
     init_from: Path | None = typer.Option(None, "--init-from", help="start a new run from "
                                           "another run's weights.npz (same --hidden)"),
     out: str | None = typer.Option(None, "--out", help="folder for the files "
-                                   "(az-jax-connect4)"),
+                                   "(az-jax-GAME)"),
     resume: bool = typer.Option(False, "--resume", help="continue from --out's checkpoint"),
     force: bool = typer.Option(False, "--force", help="start --out afresh"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
 ) -> None:
     """Train AlphaZero's network with batched self-play (JAX, mctx); Ctrl-C keeps the work."""
-    if game_name != "connect4":
-        raise GameSearchError(f"train alphazero-jax plays connect4 only, not {game_name!r}")
+    entry, trainer = trainer_for("alphazero-jax", game_name)
     if iterations is not None and iterations < 1:
         raise GameSearchError(f"--iterations must be at least 1, got {iterations}")
     if seconds is not None and not seconds > 0:
@@ -89,19 +90,20 @@ def train_alphazero_jax(
         raise GameSearchError(f"train alphazero-jax needs the gpu extra ({err.name} is "
                               "missing): pip install -e \".[gpu]\"") from None
     from gamesearch.durable import StopRequest
-    from gamesearch.engines.connect4.alphazero import load_labelled
-    from gamesearch.engines.connect4.jax_rules import CONNECT4
     from gamesearch.learn.checkpoint import check_run_folder
     from gamesearch.learn.jax_alphazero import JaxAlphaZeroTraining, JaxSettings
 
-    labelled = load_labelled(labels) if labels is not None else None
-    folder = check_run_folder(Path(out or "az-jax-connect4"), resume)
+    read_labels = trainer.settings.get("labels")
+    if labels is not None and read_labels is None:
+        raise GameSearchError(f"--labels: {entry.name} has no labelled positions to read")
+    labelled = read_labels(labels) if labels is not None else None
+    folder = check_run_folder(Path(out or f"az-jax-{entry.name}"), resume)
     settings = JaxSettings(batch=batch, simulations=simulations, hidden=hidden,
                            random_plies=random_plies, minibatch=minibatch, lr=lr,
                            anneal=anneal, seed=seed)
     if init_from is not None and resume:
         raise GameSearchError("--init-from starts a new run; it does not go with --resume")
-    run = JaxAlphaZeroTraining(CONNECT4, folder, settings, resume=resume, force=force,
+    run = JaxAlphaZeroTraining(trainer.make(), folder, settings, resume=resume, force=force,
                                labelled=labelled, init_from=init_from)
     if iterations is None and seconds is None:
         iterations = run.iterations + 10
@@ -129,7 +131,7 @@ def train_alphazero_jax(
         run.close()
     import jax
 
-    summary = {"game": "connect4", "iterations": run.iterations, "positions": run.positions,
+    summary = {"game": entry.name, "iterations": run.iterations, "positions": run.positions,
                "games": run.games, "seconds": round(run.seconds, 1),
                "device": jax.devices()[0].platform,
                "settings": asdict(run.settings),

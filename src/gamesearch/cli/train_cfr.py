@@ -17,16 +17,13 @@ import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
 from gamesearch.cli.common import console, finish_training
-from gamesearch.cli.main import app
+from gamesearch.cli.train_group import train_app
 from gamesearch.errors import GameSearchError
 
 MAX_ITERATIONS = 10**9
 """The most iterations one run may ask for: the web and ``solve``'s --iterations allow as
 many; a 45-digit count was accepted and would never end."""
 
-train_app = typer.Typer(help="Train strategies (CFR for hidden-information games).",
-                        no_args_is_help=True)
-app.add_typer(train_app, name="train")
 
 
 @train_app.command("cfr")
@@ -102,7 +99,3 @@ def train_cfr(
                "files": {k: str(v) for k, v in files.items()}}
     finish_training(summary, json_out, interrupted)
 
-
-import gamesearch.cli.train_az_jax  # noqa: E402, F401  (``train alphazero-jax``: batched)
-import gamesearch.cli.train_learn  # noqa: E402, F401  (``train td``: learning by self-play)
-import gamesearch.cli.train_samuel  # noqa: E402, F401  (``train samuel``: checkers)

@@ -1,4 +1,9 @@
-"""``gamesearch train td backgammon``: TD-Gammon by self-play, resumable, with its curve.
+"""``gamesearch train td [GAME]``: TD-Gammon by self-play, resumable, with its curve, and
+``gamesearch train alphazero [GAME]``. The game is the one whose entry declares the method
+(``trainers``): ``td``'s ``make(folder, **settings)`` opens the run, and its settings name
+the run (``title``), what a point of its curve measures (``measure``, against
+``opponent``) and the curve's title; ``alphazero``'s ``make()`` is the problem that
+:class:`~gamesearch.learn.alphazero.AlphaZeroTraining` learns.
 
 Files in ``--out``: ``checkpoint.npz`` (the network and the run's counters, written
 atomically every ``--checkpoint-every`` seconds, after each evaluation, at the end and on
@@ -12,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -22,7 +28,7 @@ from gamesearch.cli.common import (
     pyplot_for,
     save_png,
 )
-from gamesearch.cli.train_cfr import train_app
+from gamesearch.cli.train_group import GAME, train_app, trainer_for
 from gamesearch.errors import GameSearchError
 
 
@@ -45,7 +51,7 @@ def plot_curve(curve: list[dict], path: Path, title: str, key: str, label: str) 
 
 @train_app.command("td")
 def train_td(
-    game_name: str = typer.Argument(..., metavar="GAME", help="backgammon"),
+    game_name: str | None = GAME,
     games: int | None = typer.Option(None, "--games", "-n", help="games to add (default 1000)"),
     total: int | None = typer.Option(None, "--total", help="train until the run holds this "
                                      "many games (the same command finishes a killed run)"),
@@ -59,8 +65,8 @@ def train_td(
                                  "features (with four expert inputs; a new run)"),
     seed: int = typer.Option(0, "--seed", help="seed of weights and dice (a new run)"),
     eval_every: int = typer.Option(1000, "--eval-every", help="games between evaluations"),
-    eval_games: int = typer.Option(200, "--eval-games", help="games per evaluation vs "
-                                   "pubeval"),
+    eval_games: int = typer.Option(200, "--eval-games", help="games per evaluation against "
+                                   "the game's yardstick"),
     out: str | None = typer.Option(None, "--out", help="folder for the files (td-GAME)"),
     resume: bool = typer.Option(False, "--resume", help="continue from --out's checkpoint"),
     checkpoint_every: float = typer.Option(60.0, "--checkpoint-every", metavar="SECONDS",
@@ -74,8 +80,8 @@ def train_td(
     """Train a TD-Gammon network by self-play; Ctrl-C keeps the work (--resume goes on)."""
     from gamesearch.durable import StopRequest
 
-    if game_name != "backgammon":
-        raise GameSearchError(f"train td plays backgammon only, not {game_name!r}")
+    entry, trainer = trainer_for("td", game_name)
+    named = trainer.settings
     if games is not None and total is not None:
         raise GameSearchError("give --games (to add) or --total, not both")
     if games is not None and games < 1:
@@ -86,14 +92,12 @@ def train_td(
         raise GameSearchError(f"--checkpoint-every must be >= 0 seconds, got {checkpoint_every}")
     if not 0 < alpha < 10:
         raise GameSearchError(f"--alpha must be in (0, 10), got {alpha}")
-    from gamesearch.engines.backgammon.training import TDGammonTraining
-
-    folder = Path(out or "td-backgammon")
-    run = TDGammonTraining(folder, hidden=hidden, alpha=alpha, lam=lam, seed=seed,
-                           eval_every=eval_every, eval_games=eval_games, resume=resume,
-                           force=force, checkpoint_every=checkpoint_every,
-                           alpha_halflife=alpha_halflife, encoding=encoding,
-                           keep_every=keep_every)
+    folder = Path(out or f"td-{entry.name}")
+    run = trainer.make(folder, hidden=hidden, alpha=alpha, lam=lam, seed=seed,
+                       eval_every=eval_every, eval_games=eval_games, resume=resume,
+                       force=force, checkpoint_every=checkpoint_every,
+                       alpha_halflife=alpha_halflife, encoding=encoding,
+                       keep_every=keep_every)
     start = run.games
     target = total if total is not None else start + (games or 1000)
     if target < start:
@@ -102,14 +106,15 @@ def train_td(
                               f"{start} games")
     interrupted = False
     try:
-        with Progress(TextColumn("TD-Gammon"), BarColumn(), TextColumn("{task.completed}/"
-                      "{task.total} games"), TextColumn("vs pubeval {task.fields[rate]}"),
+        with Progress(TextColumn(named["title"]), BarColumn(), TextColumn("{task.completed}/"
+                      "{task.total} games"),
+                      TextColumn(f"vs {named['opponent']} {{task.fields[rate]}}"),
                       TimeRemainingColumn(), console=console, disable=json_out) as bar, \
                 StopRequest() as stop:
             task = bar.add_task("td", total=target, completed=start, rate="-")
 
-            def shown(r: TDGammonTraining) -> None:
-                rate = f"{100 * r.curve[-1]['vs_pubeval']:.1f}%" if r.curve else "-"
+            def shown(r: Any) -> None:
+                rate = f"{100 * r.curve[-1][named['measure']]:.1f}%" if r.curve else "-"
                 bar.update(task, completed=r.games, rate=rate)
 
             try:
@@ -118,11 +123,11 @@ def train_td(
                 run.save()
             interrupted = run.games < target
         if run.curve:
-            plot_curve(run.curve, folder / "curve.png", "TD-Gammon (0-ply) vs pubeval",
-                       "vs_pubeval", "TD-Gammon vs pubeval")
+            plot_curve(run.curve, folder / "curve.png", named["curve_title"],
+                       named["measure"], f"{named['title']} vs {named['opponent']}")
     finally:
         run.close()
-    summary = {"game": "backgammon", "games": run.games, "plays": run.plays,
+    summary = {"game": entry.name, "games": run.games, "plays": run.plays,
                "seconds": round(run.seconds, 1), "settings": run.settings,
                "last_evaluation": run.curve[-1] if run.curve else None,
                "interrupted": interrupted, "folder": str(folder)}
@@ -131,7 +136,7 @@ def train_td(
 
 @train_app.command("alphazero")
 def train_alphazero(
-    game_name: str = typer.Argument(..., metavar="GAME", help="connect4"),
+    game_name: str | None = GAME,
     rounds: int | None = typer.Option(None, "--rounds", "-n", help="rounds to add "
                                       "(default 10)"),
     total: int | None = typer.Option(None, "--total", help="train until the run holds this "
@@ -161,16 +166,14 @@ def train_alphazero(
     is seeded by k, so the run makes the same network on any backend.
     """
     from gamesearch.durable import StopRequest
-    from gamesearch.engines.connect4.alphazero import connect4_problem
     from gamesearch.learn.alphazero import AlphaZeroTraining
 
-    if game_name != "connect4":
-        raise GameSearchError(f"train alphazero plays connect4 only, not {game_name!r}")
+    entry, trainer = trainer_for("alphazero", game_name)
     if rounds is not None and total is not None:
         raise GameSearchError("give --rounds (to add) or --total, not both")
     if rounds is not None and rounds < 1:
         raise GameSearchError(f"--rounds must be at least 1, got {rounds}")
-    folder = Path(out or "az-connect4")
+    folder = Path(out or f"az-{entry.name}")
     settings = {} if resume else {
         "simulations": simulations, "games_per_round": games_per_round,
         "steps_per_round": steps_per_round, "hidden": hidden, "seed": seed,
@@ -181,7 +184,7 @@ def train_alphazero(
 
         runner = make_backend(backend, concurrency, address)
     try:
-        run = AlphaZeroTraining(connect4_problem(), folder, resume=resume, force=force,
+        run = AlphaZeroTraining(trainer.make(), folder, resume=resume, force=force,
                                 executor_map=runner.map if runner else map, **settings)
     except BaseException:
         if runner is not None:
@@ -212,7 +215,7 @@ def train_alphazero(
         run.close()
         if runner is not None:
             runner.close()
-    summary = {"game": "connect4", "rounds": run.rounds, "games": run.games,
+    summary = {"game": entry.name, "rounds": run.rounds, "games": run.games,
                "seconds": round(run.seconds, 1), "settings": run.settings,
                "last_round": run.curve[-1] if run.curve else None,
                "interrupted": interrupted, "folder": str(folder)}

@@ -28,7 +28,43 @@ def _hidden_text(game: Any, state: Any, viewer: int) -> str:
     return f"your card {info[:1] or '-'}  betting {info[1:] or '-'}"
 
 
+def _words(history: str) -> tuple[list[str], dict[str, str], list[int]]:
+    """The betting in words (one per action), what ``p`` and ``b`` mean now, and the chips
+    each player has put in (the ante of 1 included)."""
+    words, put, facing = [], [1, 1], False
+    for i, action in enumerate(history):
+        if action == "b":
+            put[i % 2] += 1
+            words.append("call" if facing else "bet")
+            facing = True
+        else:
+            words.append("fold" if facing else "check")
+    labels = {"p": "fold", "b": "call"} if facing else {"p": "check", "b": "bet"}
+    return words, labels, put
+
+
+def _board(game: Any, state: Any, viewer: int | None = None) -> dict:
+    """The table for the web page's card view: each hand (None: a card this viewer may not
+    see, drawn face down), the chips each put in, the pot, the betting in words and what
+    each move means now (``p``: check or fold, ``b``: bet or call)."""
+    from gamesearch.games.kuhn_poker import CARD_NAMES
+
+    cards, history = state
+    words, labels, put = _words(history)
+    over = game.is_terminal(state)
+    hands = [[CARD_NAMES[cards[p]] if len(cards) > p and (viewer in (None, p) or over)
+              else None] if len(cards) > p else [] for p in range(2)]
+    return {"style": "cards", "hands": hands, "public": [], "stakes": put, "pot": sum(put),
+            "log": [{"player": i % 2, "word": w} for i, w in enumerate(words)],
+            "labels": labels}
+
+
+def _hidden_board(game: Any, state: Any, viewer: int) -> dict:
+    return _board(game, state, viewer)
+
+
 ENTRY = GameEntry("kuhn_poker", "Kuhn poker: 3 cards, value -1/18 (CFR solver)", _kuhn_poker,
                   solver=_solver, solver_options=CFR_OPTIONS,
                   defaults=("ismcts:iterations=2000",), warmups=_warmups,
-                  hidden_text=_hidden_text)
+                  hidden_text=_hidden_text, board=_board,
+                  hidden_board=_hidden_board)

@@ -28,6 +28,56 @@ def _hidden_text(game: Any, state: Any, viewer: int) -> str:
             f"round 2 {round2 or '-'}")
 
 
+def _round_words(actions: str, start: list[int], size: int) -> tuple[list[str], bool]:
+    """One betting round in words, and whether its last action left a bet to answer
+    (``start``: each player's chips so far, updated in place)."""
+    words, raised = [], False
+    for i, action in enumerate(actions):
+        player, behind = i % 2, start[i % 2] < max(start)
+        if action == "f":
+            words.append("fold")
+        elif action == "c":
+            words.append("call" if behind else "check")
+            start[player] = max(start)
+        else:
+            words.append("raise" if raised else "bet")
+            start[player] = max(start) + size
+            raised = True
+    return words, start[0] != start[1]
+
+
+def _board(game: Any, state: Any, viewer: int | None = None) -> dict:
+    """The table for the web page's card view: each private card (None: not this viewer's
+    to see, drawn face down), the public card once dealt, the chips each put in, the pot,
+    both rounds' betting in words and what each move means now (``f`` fold, ``c`` check
+    or call, ``r`` bet or raise)."""
+    from gamesearch.games.leduc_poker import RAISE_SIZES, card_name
+
+    cards, round1, round2 = state
+    over = game.is_terminal(state)
+    put = [1, 1]
+    first, facing = _round_words(round1, put, RAISE_SIZES[0])
+    log = [{"player": i % 2, "word": w, "round": 1} for i, w in enumerate(first)]
+    if len(cards) == 3:
+        second, facing = _round_words(round2, put, RAISE_SIZES[1])
+        log += [{"player": i % 2, "word": w, "round": 2} for i, w in enumerate(second)]
+        raised = "r" in round2
+    else:
+        raised = "r" in round1
+    hands = [[card_name(cards[p]) if viewer in (None, p) or over else None]
+             if len(cards) > p else [] for p in range(2)]
+    labels = {"f": "fold", "c": "call" if facing else "check",
+              "r": "raise" if raised else "bet"}
+    return {"style": "cards", "hands": hands,
+            "public": [card_name(cards[2])] if len(cards) == 3 else [], "stakes": put,
+            "pot": sum(put), "log": log, "labels": labels}
+
+
+def _hidden_board(game: Any, state: Any, viewer: int) -> dict:
+    return _board(game, state, viewer)
+
+
 ENTRY = GameEntry("leduc_poker", "Leduc hold'em: 6 cards, public card (CFR solver)",
                   _leduc_poker, solver=_solver, solver_options=CFR_OPTIONS,
-                  defaults=("ismcts:iterations=2000",), hidden_text=_hidden_text)
+                  defaults=("ismcts:iterations=2000",), hidden_text=_hidden_text,
+                  board=_board, hidden_board=_hidden_board)

@@ -36,4 +36,4 @@ def _openspiel(name: str = "tic_tac_toe", params: str = "",
 
 
 ENTRY = GameEntry("openspiel", "Any OpenSpiel game: name=kuhn_poker (needs the [openspiel] extra)",
-                  _openspiel)
+                  _openspiel, title="OpenSpiel game")

@@ -24,4 +24,5 @@ def _hidden_text(game: Any, state: Any, viewer: int) -> str:
 
 ENTRY = GameEntry("strategy_fusion", "Take 3, or guess a hidden coin for 4: PIMC's blind spot",
                   _strategy_fusion, solver=_solver, solver_options=CFR_OPTIONS,
-                  defaults=("ismcts:iterations=2000",), hidden_text=_hidden_text)
+                  defaults=("ismcts:iterations=2000",), hidden_text=_hidden_text,
+                  title="Strategy fusion")

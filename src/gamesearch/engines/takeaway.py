@@ -18,4 +18,4 @@ def _takeaway(players: int = 3, sticks: int = 10, max_take: int = 3, per_stick: 
 ENTRY = GameEntry("takeaway", "N-player take-away: sticks score, the last one a bonus",
                   _takeaway, ranges={"players": Range(2, 8), "sticks": Range(1, 10_000),
                                      "max_take": Range(1, 1000)},
-                  defaults=("maxn",))
+                  defaults=("maxn",), title="Take-away")

@@ -29,4 +29,5 @@ def _hidden_text(game: Any, state: Any, viewer: int) -> str:
 
 
 ENTRY = GameEntry("whist", "Whist on a small deck: 4 hands, follow suit (suits=4,ranks=3)",
-                  _whist, solver=_solver, defaults=("pimc",), hidden_text=_hidden_text)
+                  _whist, solver=_solver, defaults=("pimc",), hidden_text=_hidden_text,
+                  title="Whist")

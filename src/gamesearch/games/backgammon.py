@@ -51,6 +51,13 @@ class BackgammonState(NamedTuple):
     dice: tuple[int, int] | None
     opening: bool = False
 
+    def _repr_svg_(self) -> str:
+        """The position as a picture in Jupyter (the engine's drawing, found through the
+        game's ENTRY: the rules do not draw)."""
+        from gamesearch.games import game_entry
+
+        return str(game_entry("backgammon").svg(Backgammon(), self, None, ()))
+
 
 Play = tuple  # tuple of (from, to) steps in the mover's numbering
 

@@ -299,6 +299,13 @@ class TreeGame(Game):
     def __repr__(self) -> str:
         return f"TreeGame({self.source!r}, {len(self.nodes)} nodes)"
 
+    def _repr_svg_(self) -> str:
+        """The tree as a picture in Jupyter (the engine's drawing, found through the
+        game's ENTRY: the rules do not draw)."""
+        from gamesearch.games import game_entry
+
+        return str(game_entry("tree").svg(self, self.initial_state(), None, ()))
+
 
 def random_tree(rng: Any, depth: int, branching: tuple[int, int] = (1, 4),
                 values: tuple[int, int] = (-20, 20), chance: float = 0.0) -> Any:

@@ -13,9 +13,13 @@ The generic (slow) version for any game with teams is
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE
-from gamesearch.games.whist import Whist, WhistState
+
+if TYPE_CHECKING:  # the rules import this solver on demand: types only, no circle
+    from gamesearch.games.whist import Whist, WhistState
 
 
 class DoubleDummy:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from gamesearch.agent import Agent, act
-from gamesearch.game import CHANCE, Game, State, player_view, sample_action
+from gamesearch.agent import Agent
+from gamesearch.game import CHANCE, Game, State
+from gamesearch.loop import run_game
 
 
 @dataclass
@@ -40,25 +41,20 @@ class DuplicateResult:
 
 
 def deal(game: Game, rng: random.Random) -> State:
-    """Play the chance nodes at the start (the deal) and return the first decision state."""
-    state = game.initial_state()
-    while game.to_move(state) == CHANCE:
-        state = game.result(state, sample_action(game, state, rng))
-    return state
+    """Play the chance nodes at the start (the deal) and return the first decision state:
+    the game loop, stopped at the first player's turn."""
+    def dealt(state: State, _: list) -> tuple[tuple, str] | None:
+        return None if game.to_move(state) == CHANCE else ((), "dealt")
+
+    return run_game(game, (), rng=rng, adjudicate=dealt).final
 
 
 def play(game: Game, state: State, seats: list[Agent], rng: random.Random) -> tuple:
     """Play to the end with ``seats[p]`` acting for player p; the final utilities. Each
-    agent is given a state drawn from its own information set, never the true deal."""
-    views = random.Random(hash(rng.getstate()[1]))  # leaves the chance generator as it was
-    while not game.is_terminal(state):
-        mover = game.to_move(state)
-        if mover == CHANCE:
-            action = act(seats[0], game, state, rng).action
-        else:
-            action = seats[mover](game, player_view(game, state, mover, views)).action
-        state = game.result(state, action)
-    return game.utilities(state)
+    agent is given a state drawn from its own information set, never the true deal; an
+    illegal move raises, and the repetition rule applies where the game has one (the game
+    loop, :func:`gamesearch.loop.run_game`)."""
+    return run_game(game, seats, state, rng=rng).utilities
 
 
 def duplicate_match(game: Game, a: Agent, b: Agent, deals: int, seed: int = 0

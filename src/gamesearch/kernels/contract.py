@@ -85,7 +85,7 @@ class GameKernel:
         import numpy as np
 
         from gamesearch.kernels.negamax import ABORTED, N_STATS, NODE_LIMIT, PROVEN_DEPTH, UNPROVEN
-        from gamesearch.kernels.search import MAX_PLY, KernelTable
+        from gamesearch.kernels.table import MAX_PLY, KernelTable
 
         stats = np.zeros(N_STATS, np.int64)
         stats[NODE_LIMIT] = nodes

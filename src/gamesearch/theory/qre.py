@@ -38,8 +38,8 @@ class BranchPoint:
 
 def payoffs_and_jacobian(payoffs: np.ndarray, mixes: Sequence[np.ndarray]
                          ) -> tuple[list[np.ndarray], list[list[np.ndarray | None]]]:
-    """u[i][j] = player i's payoff for pure j against the others' mixes, and
-    d[i][k][j, l] = the derivative of u[i][j] in sigma_k(l) (None for k == i)."""
+    """``u[i][j]`` = player i's payoff for pure j against the others' mixes, and
+    ``d[i][k][j, l]`` = the derivative of ``u[i][j]`` in sigma_k(l) (None for k == i)."""
     n = len(mixes)
     u, d = [], []
     for i in range(n):

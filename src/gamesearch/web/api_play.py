@@ -13,8 +13,8 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from gamesearch.game import CHANCE, drawn_by_repetition, replay, replay_game
 from gamesearch.web import hidden, validate
@@ -94,10 +94,33 @@ async def games() -> dict:
             continue
         params = {k: (None if p.default is inspect.Parameter.empty else str(p.default))
                   for k, p in inspect.signature(entry.factory).parameters.items()}
-        out.append({"name": entry.name, "summary": entry.summary, "params": params,
+        out.append({"name": entry.name, "title": entry.display_name,
+                    "summary": entry.summary, "params": params,
+                    "picture": entry.svg is not None,
                     "solver": entry.solver is not None,
                     "record": entry.record.suffix if entry.record is not None else None})
     return {"games": out}
+
+
+@functools.lru_cache(maxsize=64)
+def _picture(name: str) -> str:
+    """The game's own drawing (its entry's ``svg``) of its starting position."""
+    from gamesearch.games import game_entry
+
+    entry = game_entry(name)
+    if entry.svg is None:
+        raise validate.UnknownNameError(f"game {name!r} has no picture")
+    game = cached_game(name)
+    return str(entry.svg(game, game.initial_state(), None, ()))
+
+
+@router.get("/picture")
+async def picture(game: str = Query(max_length=60)) -> Response:
+    """A registered game's starting position as an SVG picture (the home page's thumbnails;
+    the same drawing as ``gamesearch.display``); 404 for a game without one."""
+    name = validate.game_spec(game).split(":")[0]
+    return Response(_picture(name), media_type="image/svg+xml",
+                    headers={"Cache-Control": "max-age=3600"})
 
 
 @router.get("/agents")

@@ -15,15 +15,23 @@ router = APIRouter()
 
 @router.get("/seats")
 async def seats(request: Request, game: str = Query(max_length=200)) -> dict:
-    """One entry per player: the agent kinds that fit that seat and its default agent."""
+    """One entry per player: the agent kinds that fit that seat, its default agent's kind
+    first (the strong one, answering within the page's clock), and each kind's one-line
+    description (``summaries``)."""
+    from gamesearch.agents import AGENTS
+    from gamesearch.spec import parse_spec
+
     spec = game.strip()
     rules = cached_game(spec)
     offered = set(validate.offered_agents(request.app.state.programs))
     out = []
     for player in range(rules.num_players):
         kinds = [k for k in agents_for(rules, player) if k in offered]
-        out.append({"name": rules.player_name(player), "agents": kinds,
-                    "default": default_agent(rules, player)})
+        default = default_agent(rules, player)
+        first = parse_spec(default)[0]
+        kinds.sort(key=lambda k: k != first)  # stable: the others keep their order
+        out.append({"name": rules.player_name(player), "agents": kinds, "default": default,
+                    "summaries": {k: AGENTS[k].summary for k in kinds if k in AGENTS}})
     # seconds a move takes when its agent names no bound (the entry's, see validate.move_times)
     move_time = game_entry(rules.name).move_time
     return {"game": spec, "seats": out, "hidden": hidden.is_hidden_game(rules),

@@ -15,8 +15,9 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from gamesearch.errors import GameSearchError, UnknownNameError
 from gamesearch.web.api_play import Fallbacks
@@ -25,6 +26,16 @@ from gamesearch.web.pool import JobFailed, WorkerPool
 from gamesearch.web.validate import MAX_BODY, public_message
 
 STATIC = Path(__file__).parent / "static"
+NOT_FOUND = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Not found - gamesearch</title><link rel="stylesheet" href="/static/style.css"></head>
+<body><header><h1>gamesearch</h1></header><main class="not-found">
+<h2>There is no page here</h2>
+<p>The address may be mistyped, or the page has moved.</p>
+<p><a href="/">Go to the home page</a> to play a game or open a lab.</p>
+</main></body></html>
+"""
 
 
 class BodyLimit:
@@ -108,6 +119,14 @@ def create_app(workers: int | None = None, warm: bool = True,
             where = ".".join(str(p) for p in e.get("loc", ()) if p != "body")
             parts.append(f"{where or 'body'}: {e.get('msg', 'invalid')}")
         return JSONResponse({"error": "invalid request: " + "; ".join(parts)}, 422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, err: StarletteHTTPException):
+        """JSON for the API; for a browser elsewhere (a mistyped address) a page."""
+        if request.url.path.startswith("/api/") or err.status_code != 404:
+            return JSONResponse({"error": str(err.detail)}, err.status_code,
+                                headers=getattr(err, "headers", None))
+        return HTMLResponse(NOT_FOUND, 404)
 
     @app.exception_handler(json.JSONDecodeError)
     async def not_json(request: Request, err: json.JSONDecodeError):

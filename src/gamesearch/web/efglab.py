@@ -129,4 +129,66 @@ def solve(game: Any, method: str, lam: float | None) -> dict:
     except GameSearchError as err:
         regret, notes = [], notes + [str(err)]
     return {"method": title, "behaviour": behaviour, "notes": notes, "regret": regret,
-            "payoffs": [_number(v) for v in expected_payoffs(game, profile)]}
+            "payoffs": [_number(v) for v in expected_payoffs(game, profile)],
+            "threats": threats(game, profile)}
+
+
+TOLERANCE = 1e-6
+"""A payoff lost by less than this is a tie (QRE profiles are never exactly pure)."""
+
+
+def threats(game: Any, profile: list[dict]) -> list[dict]:
+    """Where the profile is not subgame perfect: at the root of a subgame, its mover plays
+    (with positive probability) an action worth less to it there than another action, given
+    how everyone plays afterwards. Off the path of play this is a non-credible threat: a
+    Nash equilibrium may rest on it, since it is never carried out. One entry per such node:
+    its id, the mover, what it plays and gets, the better action and what that gets, and the
+    probability that play reaches the node."""
+    nodes = game.nodes
+    below: list[set[int]] = [set() for _ in nodes]
+    for k in range(len(nodes) - 1, -1, -1):  # pre-order: children come after their parent
+        below[k] = {k}.union(*(below[c] for c in nodes[k].children))
+    members: dict[tuple, set[int]] = {}
+    for k, node in enumerate(nodes):
+        if node.kind == "p":
+            members.setdefault((node.player, node.infoset), set()).add(k)
+
+    def probs(k: int) -> list[float]:
+        node = nodes[k]
+        info = game.infosets[(node.player, node.infoset)]
+        if node.kind == "c":
+            return [float(p) for p in info.probs]
+        played = profile[node.player].get((node.player, node.infoset), {})
+        return [float(played.get(a, 0)) for a in info.actions]
+
+    value: dict[int, list[float]] = {}
+    for k in range(len(nodes) - 1, -1, -1):
+        node = nodes[k]
+        if node.kind == "t":
+            value[k] = [float(u) for u in node.payoffs]
+        else:
+            weights = probs(k)
+            value[k] = [sum(w * value[c][i] for w, c in zip(weights, node.children))
+                        for i in range(game.num_players)]
+    reach = {0: 1.0}
+    for k, node in enumerate(nodes):
+        if node.kind != "t":
+            for w, c in zip(probs(k), node.children):
+                reach[c] = reach.get(k, 0.0) * w
+    found = []
+    for k, node in enumerate(nodes):
+        if node.kind != "p" or members[(node.player, node.infoset)] != {k}:
+            continue
+        if any(not ids <= below[k] for key, ids in members.items() if ids & below[k]):
+            continue  # an information set reaches out of this subtree: not a subgame
+        actions = game.infosets[(node.player, node.infoset)].actions
+        worth = [value[c][node.player] for c in node.children]
+        best = max(range(len(actions)), key=lambda i: worth[i])
+        gets = value[k][node.player]
+        if gets < worth[best] - TOLERANCE:
+            plays = [a for a, w in zip(actions, probs(k)) if w > TOLERANCE]
+            found.append({"node": k, "player": game.player_name(node.player),
+                          "label": game.infoset_label(node.player, node.infoset),
+                          "plays": plays, "gets": _number(gets), "better": actions[best],
+                          "could": _number(worth[best]), "reach": _number(reach.get(k, 0.0))})
+    return found

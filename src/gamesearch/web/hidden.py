@@ -11,6 +11,9 @@ At the end of the game everything is shown.
 A deal belongs to the viewer it was dealt to: asking for it as another viewer is refused
 (otherwise anyone could read the cards by changing the ``viewer`` field), and a hidden
 outcome must come back as ``?`` (a guess would be an oracle: "right" or "refused").
+Once a hand is over its viewer has seen every card: the deal is then *shown*, and the true
+cards may come back in place of ``?`` (Undo, or stepping back through the hand) and are
+shown again at every earlier position of it.
 A request with no viewer (every seat played by the AI) is a spectator: it sees everything.
 """
 
@@ -22,7 +25,7 @@ from typing import Any
 
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE
-from gamesearch.web.views import hidden_text
+from gamesearch.web.views import hidden_board, hidden_text
 
 HIDDEN = "?"
 MAX_DEALS = 5_000
@@ -33,10 +36,12 @@ list (at most 104 moves, whist with 52 cards), so this bounds them to tens of me
 class Deal:
     """One game's true move list, dealt to one viewer."""
 
-    __slots__ = ("game", "moves", "viewer")
+    __slots__ = ("game", "moves", "shown", "viewer")
 
-    def __init__(self, game: str, viewer: int, moves: list[str]) -> None:
+    def __init__(self, game: str, viewer: int, moves: list[str], shown: bool = False) -> None:
         self.game, self.viewer, self.moves = game, viewer, list(moves)
+        self.shown = shown
+        """The hand was played to its end before this viewer: every card was shown."""
 
 
 def deals(app: Any) -> collections.OrderedDict:
@@ -98,6 +103,9 @@ def unmask(app: Any, game: Any, spec: str, moves: list[str], deal: str | None,
     for i, text in enumerate(moves):
         if i < len(record.moves) and text == HIDDEN and i in hidden:
             full.append(record.moves[i])
+        elif record.shown and i in hidden and i < len(record.moves) \
+                and text == record.moves[i]:
+            full.append(text)  # seen at the end of the hand: no secret any more
         elif text == HIDDEN:
             raise GameSearchError(f"move {i + 1}: '?' is not a hidden outcome of this deal")
         elif i in hidden:
@@ -112,7 +120,13 @@ def present(app: Any, game: Any, spec: str, view: dict, state: Any, deal: str | 
     """The position view as the viewer may see it (``view`` is the full one, whose
     ``moves`` are the true moves); opens or updates the deal when something is hidden
     (unless ``store`` is false: looking back at an earlier position keeps the deal)."""
-    if viewer is None or not is_hidden_game(game) or view["terminal"]:
+    record = deals(app).get(deal) if deal is not None else None
+    if view["terminal"] and record is not None and store \
+            and view["moves"][:len(record.moves)] == record.moves:
+        record.moves, record.shown = list(view["moves"]), True  # every card was shown
+    if viewer is None or not is_hidden_game(game) or view["terminal"] or (
+            record is not None and record.shown
+            and record.moves[:len(view["moves"])] == view["moves"]):
         return {**view, "deal": deal} if deal else view
     moves = view["moves"]
     hidden = hidden_indices(game, moves, viewer)
@@ -123,7 +137,8 @@ def present(app: Any, game: Any, spec: str, view: dict, state: Any, deal: str | 
     masked = [HIDDEN if i in hidden else m for i, m in enumerate(moves)]
     mine = view["to_move"] == viewer
     return {**view, "moves": masked, "deal": deal, "viewer": viewer,
-            "text": hidden_text(game, state, viewer), "board": None,
+            "text": hidden_text(game, state, viewer),
+            "board": hidden_board(game, state, viewer),
             "legal": view["legal"] if mine else []}
 
 
@@ -134,7 +149,7 @@ def remember(app: Any, spec: str, viewer: int, moves: list[str], deal: str | Non
     if record is None:
         deal = secrets.token_urlsafe(16)
     if record is None or record.moves[:len(moves)] != moves:  # a prefix: the game goes on
-        store[deal] = Deal(spec, viewer, moves)
+        store[deal] = Deal(spec, viewer, moves, record is not None and record.shown)
     store.move_to_end(deal)
     while len(store) > MAX_DEALS:
         store.popitem(last=False)

@@ -36,6 +36,15 @@ def hidden_text(game: Any, state: Any, viewer: int) -> str:
     return f"you see: {game.information_set(state, viewer)}"
 
 
+def hidden_board(game: Any, state: Any, viewer: int) -> dict | None:
+    """The board data as ``viewer`` sees it (the entry's ``hidden_board``; None without
+    one: the page shows the words of :func:`hidden_text`)."""
+    entry = _entry(game)
+    if entry is not None and entry.hidden_board is not None:
+        return entry.hidden_board(game, state, viewer)
+    return None
+
+
 def roll_chance(game: Any, state: Any, moves: list[str],
                 rng: random.Random | None = None) -> tuple[Any, list[str]]:
     """At chance nodes, draw the outcome (by its probability) and record it as a move, until

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamesearch.agent import Agent
-from gamesearch.entry import AgentDecl, GameEntry, WarmupStep
+from gamesearch.entry import AgentDecl, GameEntry, Trainer, WarmupStep
 from gamesearch.spec import Range
 
 
@@ -45,6 +45,18 @@ def _gnubg(plies: int = 0, cmd: str = "gnubg") -> Agent:
     return GnubgPlayer(cmd=cmd, plies=plies)
 
 
+def _td_training(folder: Any, **settings: Any) -> Any:
+    from gamesearch.engines.backgammon.training import TDGammonTraining
+
+    return TDGammonTraining(folder, **settings)
+
+
+TRAINERS = {"td": Trainer(_td_training, {
+    "title": "TD-Gammon", "opponent": "pubeval", "measure": "vs_pubeval",
+    "curve_title": "TD-Gammon (0-ply) vs pubeval"})}
+"""``train td``: the run (engines/backgammon/training.py), measured against pubeval."""
+
+
 def _warmups(game: Any) -> list[WarmupStep]:
     def gammon() -> None:
         """The compiled expectiminimax, with Star2 pruning (the default) and without."""
@@ -54,6 +66,18 @@ def _warmups(game: Any) -> list[WarmupStep]:
             GammonAgent(pruning=pruning).prepare(game)
 
     return [("backgammon expectiminimax (gammon)", gammon)]
+
+
+def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
+    from gamesearch.engines.backgammon.view import picture
+
+    return picture(game, state, lastmove, arrows)
+
+
+def _board(game: Any, state: Any) -> dict:
+    from gamesearch.engines.backgammon.view import board
+
+    return board(game, state)
 
 
 ENTRY = GameEntry(
@@ -73,4 +97,7 @@ ENTRY = GameEntry(
     ),
     defaults=("gammon",),
     warmups=_warmups,
+    trainers=TRAINERS,
+    svg=_svg,
+    board=_board,
 )

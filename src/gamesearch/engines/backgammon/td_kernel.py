@@ -14,9 +14,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from gamesearch.games import backgammon_kernel
 from gamesearch.games.backgammon_kernel import _mirror, generate
+from gamesearch.kernels.specialize import compile_in_place
 
 TESAURO_INPUTS = 196
 FEATURE_INPUTS = 4  # the expert features after Tesauro's units (see encode_row)
@@ -24,7 +25,6 @@ _ROLLS = np.array([[a, b] for a in range(6, 0, -1) for b in range(a, 0, -1)], dt
 _PROBS = np.array([1 / 36 if a == b else 1 / 18 for a, b in _ROLLS])
 
 
-@njit(cache=True)
 def _sigmoid(z):
     if z > 60.0:
         z = 60.0
@@ -33,13 +33,11 @@ def _sigmoid(z):
     return 1.0 / (1.0 + math.exp(-z))
 
 
-@njit(cache=True)
 def _blocked(row, point):
     """The mover (who just moved) holds ``point`` (two or more checkers)."""
     return 1 <= point <= 24 and row[point] >= 2
 
 
-@njit(cache=True)
 def _hits(row, blots, nb, sources, ns, d1, d2):
     """Whether the roll (d1, d2) lets one of the opponent's checkers hit a blot."""
     for b in range(nb):
@@ -64,7 +62,6 @@ def _hits(row, blots, nb, sources, ns, d1, d2):
     return False
 
 
-@njit(cache=True)
 def hit_chance(row):
     """The fraction of the opponent's 36 rolls that hit at least one of the mover's blots
     (row as after a play, the opponent next to roll; it moves 1 -> 24 in the mover's
@@ -92,7 +89,6 @@ def hit_chance(row):
     return hits / 36.0
 
 
-@njit(cache=True)
 def _expert(row):
     """The four expert inputs of ``row``: the mover's and the opponent's pip counts / 100,
     the opponent's chance of hitting a blot (:func:`hit_chance`), 1 for a race."""
@@ -113,7 +109,6 @@ def _expert(row):
     return mine / 100.0, theirs / 100.0, hit_chance(row), 1.0 if back < front else 0.0
 
 
-@njit(cache=True)
 def encode_row(row, features, x):
     """Tesauro's 196 units of ``row`` into ``x``; with ``features`` the four of
     :func:`_expert` after them."""
@@ -132,7 +127,6 @@ def encode_row(row, features, x):
         x[196], x[197], x[198], x[199] = _expert(row)
 
 
-@njit(cache=True)
 def _put(idx, val, nnz, i, v):
     """Append input ``i`` of value ``v`` to a sparse vector when it is not zero."""
     if v != 0.0:
@@ -142,7 +136,6 @@ def _put(idx, val, nnz, i, v):
     return nnz
 
 
-@njit(cache=True)
 def encode_sparse(row, features, idx, val):
     """:func:`encode_row`'s non-zero inputs, in increasing order: indices into ``idx``,
     values into ``val``; returns how many."""
@@ -169,7 +162,6 @@ def encode_sparse(row, features, idx, val):
     return nnz
 
 
-@njit(cache=True)
 def _sparse_value(w1t, b1, w2, b2, idx, val, nnz, h):
     """The network's output at the sparse input (idx, val)[:nnz]; ``h`` gets the hidden
     activations. ``w1t`` is the first layer transposed (inputs, hidden): each non-zero
@@ -188,7 +180,6 @@ def _sparse_value(w1t, b1, w2, b2, idx, val, nnz, h):
     return _sigmoid(z)
 
 
-@njit(cache=True)
 def _value(w1t, b1, w2, b2, x, idx, val, h):
     """The network's output at the dense input ``x`` (summing its non-zero inputs)."""
     nnz = 0
@@ -197,7 +188,6 @@ def _value(w1t, b1, w2, b2, x, idx, val, h):
     return _sparse_value(w1t, b1, w2, b2, idx, val, nnz, h)
 
 
-@njit(cache=True)
 def row_values(w1t, b1, w2, b2, rows, n, features, out):
     """P(the player who just moved wins) for rows[:n] into out[:n]; 1 where it has borne
     off all fifteen. ``w1t``: the first layer transposed, (inputs, hidden)."""
@@ -212,7 +202,6 @@ def row_values(w1t, b1, w2, b2, rows, n, features, out):
             out[i] = _sparse_value(w1t, b1, w2, b2, idx, val, nnz, h)
 
 
-@njit(cache=True)
 def depth2_values(w1t, b1, w2, b2, rows, n, features, out, work, dies):
     """TD-Gammon's depth 2 for rows[:n]: the average over the opponent's 21 rolls of 1 -
     (its best reply's 0-ply value)."""
@@ -236,7 +225,6 @@ def depth2_values(w1t, b1, w2, b2, rows, n, features, out, work, dies):
         out[i] = total
 
 
-@njit(cache=True)
 def _td_step(w1t, b1, w2, b2, e1t, eb1, ew2, eb2, x, idx, val, h, target, flip, alpha,
              lam):
     """One TD(lambda) update of the prediction at ``x`` towards ``target`` (as
@@ -266,7 +254,6 @@ def _td_step(w1t, b1, w2, b2, e1t, eb1, ew2, eb2, x, idx, val, h, target, flip, 
     b2[0] += step * eb2[0]
 
 
-@njit(cache=True)
 def train_game(w1, b1, w2, b2, e1, eb1, ew2, eb2, alpha, lam, first_roll, dice, features,
                work, dies):
     """One greedy self-play game with TD(lambda) updates, the weights and traces changed in
@@ -283,7 +270,6 @@ def train_game(w1, b1, w2, b2, e1, eb1, ew2, eb2, alpha, lam, first_roll, dice, 
     return plays
 
 
-@njit(cache=True)
 def _play(w1t, b1, w2, b2, e1t, eb1, ew2, eb2, alpha, lam, first_roll, dice, features,
           work, dies):
     """The game of :func:`train_game`, on the transposed first layer."""
@@ -324,3 +310,12 @@ def _play(w1t, b1, w2, b2, e1t, eb1, ew2, eb2, alpha, lam, first_roll, dice, fea
             break
         d1, d2 = dice[plays - 1, 0], dice[plays - 1, 1]
     return -1
+
+
+TEMPLATES = (_sigmoid, _blocked, _hits, hit_chance, _expert, encode_row, _put, encode_sparse,
+             _sparse_value, _value, row_values, depth2_values, _td_step, train_game, _play)
+"""Compiled together by ``kernels.specialize``, under a tag that also covers the move
+generator they call (games/backgammon_kernel.py): an edit to either recompiles them."""
+
+
+compile_in_place(globals(), TEMPLATES, "backgammon_td", (backgammon_kernel,))

@@ -6,7 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from gamesearch.agent import Agent
-from gamesearch.entry import AgentDecl, GameEntry, RecordFormat, VerdictPolicy, WarmupStep
+from gamesearch.entry import (
+    AgentDecl,
+    GameEntry,
+    RecordFormat,
+    Trainer,
+    VerdictPolicy,
+    WarmupStep,
+)
 
 
 def _checkers() -> Any:
@@ -63,10 +70,23 @@ def _tables_probe(folder: str) -> Any:
     return lambda state: tables.probe(state) if tables.covers(state[0]) else None
 
 
+def _samuel() -> Any:
+    """``train samuel``: the TD-leaf learning of the evaluation's weights (learn.py)."""
+    from gamesearch.engines.checkers import learn
+
+    return learn
+
+
 def _board(game: Any, state: Any) -> dict:
     from gamesearch.engines.checkers.view import board
 
     return board(game, state)
+
+
+def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
+    from gamesearch.engines.checkers.view import picture
+
+    return picture(game, state, lastmove, arrows)
 
 
 ENTRY = GameEntry(
@@ -85,4 +105,6 @@ ENTRY = GameEntry(
         "no exact verdict from this position: checkers is too deep for a search here (from "
         "the start it is a draw, Schaeffer et al. 2007)")),
     board=_board,
+    trainers={"samuel": Trainer(_samuel)},
+    svg=_svg,
 )

@@ -38,6 +38,8 @@ from gamesearch.learn.checkpoint import load_checkpoint, save_checkpoint
 from gamesearch.learn.td_leaf import td_leaf_update
 
 KIND = "checkers-td-leaf"
+WEIGHTS_MARK = "checkers-weights"
+"""What ``weights.json``'s ``gamesearch`` field says: a weights file we wrote."""
 START = encode_state(("bbbbbbbbbbbb........wwwwwwwwwwww", 0, 0))
 
 

@@ -80,6 +80,12 @@ def _board(game: Any, state: Any) -> dict:
     return board(game, state)
 
 
+def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
+    from gamesearch.engines.chess.view import picture
+
+    return picture(game, state, lastmove, arrows)
+
+
 ENTRY = GameEntry(
     "chess", "Chess (FIDE rules over python-chess; fen=FEN to start elsewhere)", _chess,
     perft=_perft,
@@ -100,4 +106,5 @@ ENTRY = GameEntry(
     verdict=VerdictPolicy(refuse=lambda game, state: "chess is not solved: no exact verdict "
                           "(the engine's evaluation is its guess)"),
     board=_board,
+    svg=_svg,
 )

@@ -34,9 +34,10 @@ number is still the value of that piece on that square:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from gamesearch.games.chess import bitboards
 from gamesearch.games.chess import board as B
+from gamesearch.kernels.specialize import compile_in_place
 
 PHASE = np.array([0, 0, 1, 1, 2, 4, 0, 0], np.int64)
 PIECES = ("pawn", "knight", "bishop", "rook", "queen", "king")
@@ -205,7 +206,6 @@ KING_PASSER_EG = np.array([0, 8, 1, 10, 18, 33, 28, 0], np.int64)
 # END WEIGHTS
 
 
-@njit(cache=True)
 def _mobility(board, sq, t, us, zone):
     """(mobility, king-zone attacks) of the piece of type ``t`` on ``sq``: the squares it
     attacks that are not its own side's, and the squares it attacks (any) within one step
@@ -239,19 +239,16 @@ def _mobility(board, sq, t, us, zone):
     return n, z
 
 
-@njit(cache=True)
 def _near(a, b):
     """Whether 0x88 squares ``a`` and ``b`` are the same or neighbours."""
     return abs((a >> 4) - (b >> 4)) <= 1 and abs((a & 7) - (b & 7)) <= 1
 
 
-@njit(cache=True)
 def _distance(a, b):
     """King steps between 0x88 squares ``a`` and ``b``."""
     return max(abs((a >> 4) - (b >> 4)), abs((a & 7) - (b & 7)))
 
 
-@njit(cache=True)
 def _pawn_attacked(board, sq, c):
     """Whether a pawn of colour ``c`` attacks the 0x88 square ``sq``."""
     pawn = (c << 3) | B.PAWN
@@ -262,7 +259,6 @@ def _pawn_attacked(board, sq, c):
     return False
 
 
-@njit(cache=True)
 def evaluate(board, st):
     """The position's value in centipawns for the side to move."""
     side = st[B.SIDE]
@@ -358,3 +354,9 @@ def evaluate(board, st):
     mgv = mg[side] - mg[side ^ 1] + TEMPO_MG
     egv = eg[side] - eg[side ^ 1] + TEMPO_EG
     return (mgv * phase + egv * (24 - phase)) // 24
+
+
+TEMPLATES = (_mobility, _near, _distance, _pawn_attacked, evaluate)
+"""Compiled by ``kernels.specialize`` under a tag that also covers the modules whose compiled
+code they call: an edit to any of them gives these a new cache entry."""
+compile_in_place(globals(), TEMPLATES, "chess_eval", (B, bitboards))

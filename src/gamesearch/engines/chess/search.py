@@ -36,27 +36,17 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit, objmode
+from numba import objmode
 
+from gamesearch.engines.chess import evaluation
 from gamesearch.engines.chess.evaluation import evaluate
+from gamesearch.games.chess import bitboards
 from gamesearch.games.chess import board as B
+from gamesearch.games.chess import legal as L
 from gamesearch.games.chess import tables_index as TI
-from gamesearch.tables import store
+from gamesearch.tables import store, sweep
+from gamesearch.tables.store import packed_value
 from gamesearch.tables.sweep import NO_POSITION_DISTANCE
-
-COMPILED_IN = {
-    "engines/chess/evaluation.py": "994ffb2ee3ac",
-    "games/chess/board.py": "2c1341b539f4",
-    "games/chess/bitboards.py": "a2f3966bcd7e",
-    "games/chess/tables_index.py": "a3cb88c46e4e",
-    "tables/store.py": "76223a675908",
-}
-"""The sources compiled into the cached search, by the first 12 hex digits of their
-SHA-256. numba keys a cached function on its own file only, so after a pull that changed
-the evaluation but not this file, a machine that had compiled before kept the old
-evaluation inside the search. tests/test_chess_kernel.py checks these hashes: a change to
-one of those files fails it until the hash here is updated, which changes this file, so
-every machine recompiles the search."""
 
 MATE = 30000
 INF = 32000
@@ -76,7 +66,6 @@ DELTA = 200
 victim's value plus this margin to alpha."""
 
 
-@njit(cache=True)
 def now_us():
     """time.perf_counter() in whole microseconds, read from compiled code."""
     with objmode(t="int64"):
@@ -84,13 +73,11 @@ def now_us():
     return t
 
 
-@njit(cache=True)
 def _out_of_budget(info):
     return (info[DEADLINE] > 0 and now_us() >= info[DEADLINE]) or \
         (info[NODE_LIMIT] > 0 and info[NODES] >= info[NODE_LIMIT])
 
 
-@njit(cache=True)
 def _tt_store(tt_key, tt_data, h, move, score, depth, flag, ply):
     if score > MATE - 1000:
         score += ply
@@ -102,7 +89,6 @@ def _tt_store(tt_key, tt_data, h, move, score, depth, flag, ply):
     tt_data[i] = data
 
 
-@njit(cache=True)
 def _score_moves(board, moves, n, scores, tt_move, killers, history, ply):
     for i in range(n):
         m = moves[i]
@@ -124,7 +110,6 @@ def _score_moves(board, moves, n, scores, tt_move, killers, history, ply):
             scores[i] = history[board[m & 127], to]
 
 
-@njit(cache=True)
 def _pick(moves, scores, start, n):
     best = start
     for j in range(start + 1, n):
@@ -136,7 +121,6 @@ def _pick(moves, scores, start, n):
     return moves[start]
 
 
-@njit(cache=True)
 def _repeated(st, keys):
     ply = st[B.PLY]
     h = st[B.HASH]
@@ -149,7 +133,6 @@ def _repeated(st, keys):
     return False
 
 
-@njit(cache=True)
 def _has_pieces(board, side):
     for i in range(64):
         p = board[B.SQ88[i]]
@@ -158,10 +141,6 @@ def _has_pieces(board, side):
     return False
 
 
-_packed_value = njit(cache=True)(store.packed_value)
-
-
-@njit(cache=True)
 def _probe(board, side, ep, tb):
     """``4 * distance + value`` of a position the tables hold, -1 where they do not: the
     slot as the tables' own index finds it (``tables_index.locate``)."""
@@ -172,7 +151,7 @@ def _probe(board, side, ep, tb):
     d = dist[j]
     if d == NO_POSITION_DISTANCE:
         return -1
-    return 4 * d + _packed_value(packed, j)
+    return 4 * d + packed_value(packed, j)
 
 
 def no_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -181,7 +160,6 @@ def no_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
             np.zeros(1, np.int64))
 
 
-@njit(cache=True, nogil=True)
 def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_ok,
            tt_key, tt_data, killers, history, pv, pv_len, info, tb):
     """Negamax value of the position for the side to move, within (alpha, beta); ``tb``
@@ -369,3 +347,33 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
     flag = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
     _tt_store(tt_key, tt_data, h, best_move, best, depth, flag, ply)
     return best
+
+
+TEMPLATES = (now_us, _out_of_budget, _tt_store, _score_moves, _pick, _repeated, _has_pieces,
+             packed_value, _probe, search)
+"""The functions compiled together (by ``kernels.specialize``), calls between them included."""
+COMPILED_IN = (evaluation, B, bitboards, L, TI, store, sweep)
+"""The other modules whose compiled code and constants the search holds: numba keys a cached
+function on its own file only, so their sources are part of the search's cache tag (a pull
+that changed the evaluation recompiles the search; nothing is pinned by hand)."""
+
+
+def search_tag(sources: dict[str, str] | None = None) -> str:
+    """The cache tag of the compiled search: a hash of its templates and of every module in
+    :data:`COMPILED_IN` (``sources`` replaces a module's text by its name, to ask what the tag
+    would be after an edit, as the tuner's test does)."""
+    from gamesearch.kernels.specialize import source_tag
+
+    texts = sources or {}
+    return "chess_search_" + source_tag(*TEMPLATES, *(
+        (m.__name__, texts[m.__name__]) if m.__name__ in texts else m for m in COMPILED_IN))
+
+
+def _compiled():
+    from gamesearch.kernels.specialize import specialize
+
+    return specialize(TEMPLATES, {}, search_tag(), nogil=("search",))  # Lazy SMP threads
+
+
+_kernel = _compiled()
+search = _kernel.search  # noqa: F811  (the compiled search replaces its template by name)

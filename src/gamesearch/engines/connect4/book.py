@@ -126,6 +126,17 @@ def positions_by_ply(game: ConnectFour, depth: int) -> list[dict[int, tuple]]:
     return levels
 
 
+def solved_in_partial(partial: str | Path) -> int | None:
+    """How many solved positions an interrupted build's ``.partial`` file holds (a header
+    line, then one line per position; the last may have come after the last progress
+    report); None when it cannot be read."""
+    try:
+        with open(partial, "rb") as handle:
+            return max(0, handle.read().count(b"\n") - 1)
+    except OSError:
+        return None
+
+
 def partial_header(width: int, height: int, depth: int) -> str:
     """The first line of a build's ``.partial`` file: what it belongs to, and that it is ours."""
     return f"{PARTIAL_MAGIC} {width}x{height} depth {depth}"

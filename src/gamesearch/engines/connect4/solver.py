@@ -2,7 +2,7 @@
 Connect 4: how to build a perfect AI" (connect4.gamesolver.org), written for numba, plus
 enhanced transposition cutoffs.
 
-* bitboards (the layout of games/connect4.py), negamax with alpha-beta;
+* bitboards (the layout of games/connect4/rules.py), negamax with alpha-beta;
 * scores in the benchmark convention (22 minus the winner's stones at the end, on 7x6);
 * null-window searches narrowing the score range (the driver);
 * a transposition table of a prime number of slots, always-replace, holding a bound and
@@ -441,7 +441,7 @@ def compiled(width: int = 7, height: int = 6, mirror: bool = True,
              log_table: int = DEFAULT_LOG_TABLE, etc: bool = True):
     """The solver compiled for one board size and table size (cached on disk by numba):
     a constant table size lets the compiler turn the modulo into a multiplication."""
-    from gamesearch.games.connect4_kernel import check_size, constants
+    from gamesearch.games.connect4.kernel import check_size, constants
     from gamesearch.kernels.specialize import source_tag, specialize
 
     check_size(width, height)

@@ -77,6 +77,12 @@ def _board(game: Any, state: Any) -> dict:
     return board(game, state)
 
 
+def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
+    from gamesearch.engines.go.view import picture
+
+    return picture(game, state, lastmove, arrows)
+
+
 ENTRY = GameEntry(
     "go", "Go 2x2-19x19 (size=9): area scoring, komi=7, positional superko, suicide=false, "
     "handicap=N fixed stones; GTP vertices (D4, pass)", _go,
@@ -103,4 +109,6 @@ ENTRY = GameEntry(
         "or 3)")),
     board=_board,
     end_text=_end_text,
+    svg=_svg,
+    title="Go",
 )

@@ -27,3 +27,25 @@ def board(game: Any, state: Any) -> dict:
                                for o, c in zip(owners[r * n:(r + 1) * n],
                                                cells[r * n:(r + 1) * n])] for r in range(n)]
     return grid_view(grid, COLUMNS[:n], [str(n - r) for r in range(n)], legal, "go", extra)
+
+
+def picture(game: Any, state: Any, lastmove: Any = None, arrows: Any = ()) -> Any:
+    """Stones on the intersections (black ``X``, white ``O``), GTP's coordinates; at the end
+    of the game each point's owner as a small square; the area count under the board."""
+    from gamesearch.drawing import Piece, action_text, board_picture
+
+    view = board(game, state)
+    if "territory" in view:
+        for r, row in enumerate(view["territory"]):
+            for c, owner in enumerate(row):
+                if owner:
+                    view["squares"][r][c] = owner.lower()
+    pieces = {"X": Piece("black", "#111"), "O": Piece("white", "#f8f8f8"),
+              "x": Piece("territory black", "#111", kind="small"),
+              "o": Piece("territory white", "#f8f8f8", kind="small")}
+    count = view["count"]
+    return board_picture(view, pieces, action_text(game, state, lastmove) if lastmove is not None
+                        else None, [action_text(game, state, a) for a in arrows], points=True,
+                        square=36, light="#dcb35c", dark="#dcb35c",
+                        caption=f"area: black {count['X']}  white {count['O']}  "
+                                f"(komi {game.komi:g})")

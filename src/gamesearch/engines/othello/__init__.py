@@ -1,5 +1,6 @@
 """The Othello engine: Logistello-style pattern evaluation with compiled PVS, the exact
-endgame solver, the GTP adapter for outside programs (Edax), and Othello's ENTRY."""
+endgame solver, the GTP adapters for outside programs (Edax, GRhino, any GTP program),
+and Othello's ENTRY."""
 
 from __future__ import annotations
 
@@ -46,9 +47,28 @@ def _othello_agent(depth: int | None = None, evaluation: str = "learned", solve:
 
 
 def _edax(level: int | None = None, cmd: str = "edax") -> Agent:
-    from gamesearch.engines.othello.gtp_player import OthelloGtpPlayer
+    from gamesearch.engines.othello.gtp_player import edax_player
 
-    return OthelloGtpPlayer(cmd=cmd, level=level)
+    return edax_player(cmd=cmd, level=level)
+
+
+def _grhino(level: int | None = None, mid: int | None = None, end: int | None = None,
+            win: int | None = None, book: int | None = None, rand: int | None = None,
+            cmd: str = "gtp-rhino") -> Agent:
+    from gamesearch.engines.othello.gtp_player import grhino_player
+
+    return grhino_player(cmd=cmd, level=level, mid=mid, end=end, win=win, book=book,
+                         rand=rand)
+
+
+_grhino.ranges = {"level": Range(1, 5), "mid": Range(1, 20), "end": Range(1, 20),
+                  "win": Range(1, 20), "book": Range(0, 5), "rand": Range(0, 10)}
+
+
+def _gtp_othello(cmd: str) -> Agent:
+    from gamesearch.engines.othello.gtp_player import gtp_othello_player
+
+    return gtp_othello_player(cmd)
 
 
 def _warmups(game: Any) -> list[WarmupStep]:
@@ -86,6 +106,12 @@ def _board(game: Any, state: Any) -> dict:
     return board(game, state)
 
 
+def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
+    from gamesearch.engines.othello.view import picture
+
+    return picture(game, state, lastmove, arrows)
+
+
 ENTRY = GameEntry(
     "othello", "Othello (Reversi) 8x8, or size=6; exact endgame solver", _othello,
     perft=_perft, solver=_solver, ranges={"size": Range(4, 8)},
@@ -99,9 +125,15 @@ ENTRY = GameEntry(
         AgentDecl("edax", _edax, "othello: Edax (built by you; github.com/abulmo/edax-reversi) "
                   "or any GTP Othello program, level=N (Edax's search depth), cmd=PATH",
                   outside=True),
+        AgentDecl("grhino", _grhino, "othello: GRhino (Debian package grhino, Logistello-style "
+                  "patterns and a book) over GTP: level=1-5, or mid=, end=, win= search "
+                  "depths, book=0-5, rand=0-10, cmd=PATH", outside=True),
+        AgentDecl("gtp-othello", _gtp_othello, "othello: any GTP Othello program, started as "
+                  "cmd='PROGRAM FLAGS...' says", outside=True),
     ),
     defaults=("othello",),
     warmups=_warmups,
     verdict=VerdictPolicy(refuse=_refuse_verdict),
     board=_board,
+    svg=_svg,
 )

@@ -1,6 +1,8 @@
-"""An outside Othello program as a gamesearch agent, over GTP: ``edax:level=5`` drives Edax
-(github.com/abulmo/edax-reversi, built by the user; its ``-gtp`` mode), or any program that
-plays Othello through the Go Text Protocol (``cmd=...``).
+"""Outside Othello programs as gamesearch agents, over GTP: ``edax:level=5`` drives Edax
+(github.com/abulmo/edax-reversi, built by the user; its ``-gtp`` mode), ``grhino:level=5``
+drives GRhino (Debian's ``grhino`` package: ``/usr/games/gtp-rhino``, Logistello-style
+pattern tables and an opening book), and ``gtp-othello:cmd=...`` any other program that
+plays Othello through the Go Text Protocol, started with the flags the user writes.
 
 GTP has no command to set a position up, so the player follows the game: each call finds
 the moves that lead from the last position it saw to this one (the squares newly taken,
@@ -69,27 +71,23 @@ def moves_between(game, start, goal) -> list | None:
 
 
 class OthelloGtpPlayer(Agent):
-    """A GTP program playing Othello; ``level`` becomes Edax's ``-l N`` (search depth)."""
+    """A GTP program playing Othello, started as ``argv``; ``spec`` names it in records.
+    ``sends_passes`` False: the program passes for a side with no move by itself and
+    refuses ``play b pass`` (GRhino), so a pass is not sent."""
 
     interactive = False
 
-    def __init__(self, cmd: str = "edax", level: int | None = None) -> None:
-        if level is not None and not 0 <= level <= 60:
-            raise SpecError(f"edax: level must be 0 to 60, not {level}")
-        argv = program_argv(cmd, "edax", "edax")
-        if "-gtp" not in argv:
-            argv.append("-gtp")
-        if level is not None:
-            argv += ["-l", str(level)]
-        self.argv, self.level = argv, level
-        self.spec = f"edax:cmd={cmd}" + (f",level={level}" if level is not None else "")
+    def __init__(self, argv: list[str], spec: str, sends_passes: bool = True) -> None:
+        self.argv, self.spec, self.sends_passes = argv, spec, sends_passes
+        self.name = spec.split(":")[0]
         self.client: GtpClient | None = None
         self.known = None
 
     def prepare(self, game) -> None:
         """Start the program and give it a new board of the game's size."""
         if game.size != 8:
-            raise GameSearchError(f"edax plays 8x8 Othello, not {game.size}x{game.size}")
+            raise GameSearchError(f"{self.name} plays 8x8 Othello, not "
+                                  f"{game.size}x{game.size}")
         if self.client is None:
             self.client = GtpClient(self.argv, cwd=program_home(self.argv[0]))
         self.client.ask(f"boardsize {game.size}")
@@ -113,8 +111,9 @@ class OthelloGtpPlayer(Agent):
                                   "not reached by moves from the start); play from the start "
                                   "or from an opening of moves")
         for action in path:
-            colour = "bw"[game.to_move(self.known)]
-            self.client.ask(f"play {colour} {game.action_to_string(self.known, action)}")
+            if action != PASS_MOVE or self.sends_passes:
+                colour = "bw"[game.to_move(self.known)]
+                self.client.ask(f"play {colour} {game.action_to_string(self.known, action)}")
             self.known = game.result(self.known, action)
 
     def __call__(self, game, state) -> SearchResult:
@@ -138,3 +137,46 @@ class OthelloGtpPlayer(Agent):
         client, self.client = self.client, None
         if client is not None:
             client.close()
+
+
+def edax_player(cmd: str = "edax", level: int | None = None) -> OthelloGtpPlayer:
+    """Edax in its GTP mode; ``level`` is its ``-l N`` (search depth, 0-60)."""
+    if level is not None and not 0 <= level <= 60:
+        raise SpecError(f"edax: level must be 0 to 60, not {level}")
+    argv = program_argv(cmd, "edax", "edax")
+    if "-gtp" not in argv:
+        argv.append("-gtp")
+    if level is not None:
+        argv += ["-l", str(level)]
+    return OthelloGtpPlayer(argv, f"edax:cmd={cmd}" + (f",level={level}" if level is not None
+                                                        else ""))
+
+
+GRHINO_FLAGS = {"level": ("-l", 1, 5), "mid": ("-m", 1, 20), "end": ("-e", 1, 20),
+                "win": ("-w", 1, 20), "book": ("-b", 0, 5), "rand": ("-r", 0, 10)}
+"""GRhino's settings (``gtp-rhino --help``): AI level, midgame search depth, perfect and
+winning-move endgame depths, opening book variation (0: none) and evaluation randomness."""
+
+
+def grhino_player(cmd: str = "gtp-rhino", level: int | None = None, mid: int | None = None,
+                  end: int | None = None, win: int | None = None, book: int | None = None,
+                  rand: int | None = None) -> OthelloGtpPlayer:
+    """GRhino's GTP front end with its own settings (None: the program's default)."""
+    given = {"level": level, "mid": mid, "end": end, "win": win, "book": book, "rand": rand}
+    argv = program_argv(cmd, "grhino", "gtp-rhino")
+    spec = [f"cmd={cmd}"]
+    for name, value in given.items():
+        if value is None:
+            continue
+        flag, low, high = GRHINO_FLAGS[name]
+        if not low <= value <= high:
+            raise SpecError(f"grhino: {name} must be {low} to {high}, not {value}")
+        argv += [flag, str(value)]
+        spec.append(f"{name}={value}")
+    return OthelloGtpPlayer(argv, "grhino:" + ",".join(spec), sends_passes=False)
+
+
+def gtp_othello_player(cmd: str) -> OthelloGtpPlayer:
+    """Any GTP Othello program, started exactly as ``cmd`` says (its own flags included)."""
+    return OthelloGtpPlayer(program_argv(cmd, "gtp-othello", "gtp-rhino"),
+                            f"gtp-othello:cmd={cmd}")

@@ -11,13 +11,13 @@ number, so a resumed run gathers exactly the positions an uninterrupted one woul
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
+from gamesearch.durable import atomic_writer
 from gamesearch.engines.othello import engine as E
 from gamesearch.engines.othello import solver as S
 from gamesearch.games.othello import kernel as K
@@ -59,13 +59,10 @@ def play_game(index: int, seed: int, weights: np.ndarray, depth: int = 2,
 
 
 def save_atomic(path: Path, **arrays: np.ndarray) -> None:
-    """Write an npz through a temporary file, fsync and rename: never half a checkpoint."""
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
+    """Write an npz all or nothing (durable.atomic_writer: a temporary file in the same
+    folder, fsync, rename), so a kill never leaves half a checkpoint."""
+    with atomic_writer(path) as f:
         np.savez(f, **arrays)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
 
 
 def fit(feats: np.ndarray, labels: np.ndarray, stages: np.ndarray,

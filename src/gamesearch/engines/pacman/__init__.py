@@ -37,6 +37,18 @@ def _ghost(kind: str = "random", depth: int = 1, seed: int | None = None,
     return GhostAgent(kind=kind, depth=depth, seed=seed, chase=chase)
 
 
+def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
+    from gamesearch.engines.pacman.view import picture
+
+    return picture(game, state, lastmove, arrows)
+
+
+def _board(game: Any, state: Any) -> dict:
+    from gamesearch.engines.pacman.view import board
+
+    return board(game, state)
+
+
 ENTRY = GameEntry(
     "pacman", "Pacman against ghosts on a layout (layout=small|smallClassic|minimaxClassic|... "
     "or a .lay file; rules=course|simple; ghosts=N)", _pacman,
@@ -49,4 +61,7 @@ ENTRY = GameEntry(
                   "(depth=N rounds for adversarial, chase=P for directional)", seats="others"),
     ),
     defaults=("pacman", "ghost"),
+    svg=_svg,
+    board=_board,
+    title="Pacman",
 )

@@ -17,6 +17,7 @@ from gamesearch.agents import Agent
 from gamesearch.errors import GameSearchError
 from gamesearch.game import Game, State
 from gamesearch.games.pacman_layout import DIRECTIONS
+from gamesearch.loop import run_game
 from gamesearch.result import SearchResult, SearchStats
 
 PACMAN_ALGORITHMS = ("expectimax", "minimax", "alphabeta", "greedy", "random")
@@ -205,20 +206,12 @@ def ghost_agents(spec: str, count: int, seed: int | None = None) -> list[Agent]:
 
 
 def play_game(game: Game, agents: list[Agent], on_move=None) -> State:
-    """Play one game to the end; ``on_move(state, player, result)`` follows each move."""
-    state = game.initial_state()
+    """Play one game to the end; ``on_move(state, player, result)`` follows each move
+    (the game loop, :func:`gamesearch.loop.run_game`: an illegal move raises)."""
     for agent in agents:
         agent.reset()
-    while not game.is_terminal(state):
-        player = game.to_move(state)
-        result = agents[player](game, state)
-        if result.action not in game.actions(state):
-            raise GameSearchError(f"agent {agents[player].spec!r} played an illegal action "
-                                  f"{result.action!r}")
-        if on_move is not None:
-            on_move(state, player, result)
-        state = game.result(state, result.action)
-    return state
+    told = None if on_move is None else (lambda s, ply: on_move(s, ply.player, ply.result))
+    return run_game(game, agents, max_plies=None, on_move=told).final
 
 
 def pacman_verdict(game: Game, state: State, options: dict) -> dict:

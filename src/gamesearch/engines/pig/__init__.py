@@ -1,5 +1,5 @@
-"""The Pig engine: the game solved by value iteration, its table as a player, and Pig's
-ENTRY (what the command line and web app offer)."""
+"""The Pig engine: the game solved by value iteration, its table as a player, the picture of
+its policy, and Pig's ENTRY (what the command line and web app offer)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,12 @@ def _solver(game: Any, state: Any, options: dict) -> dict:
     return pig_solver(game, state, options)
 
 
+def _plot(game: Any, options: dict) -> Any:
+    from gamesearch.engines.pig.plot import plot_policy
+
+    return plot_policy(game, options)
+
+
 def _pig_optimal() -> Agent:
     from gamesearch.engines.pig.agent import PigOptimalAgent
 
@@ -39,7 +45,7 @@ def _warmups(game: Any) -> list[WarmupStep]:
 
 ENTRY = GameEntry(
     "pig", "Pig, the dice race to goal=100 (solved by value iteration)", _pig,
-    ranges={"goal": Range(2, 10**9)}, solver=_solver,
+    ranges={"goal": Range(2, 10**9)}, solver=_solver, plot=_plot,
     solver_options={
         "tolerance": Option(float, "value iteration stops below this change",
                             Range(0, 1, low_open=True)),

@@ -1,6 +1,7 @@
 """Pig in the catalog: ``gamesearch solve pig`` (the solved table's report) and the
 ``pig-optimal`` agent (the table as a player). The table itself is the game's own
-(:mod:`gamesearch.engines.pig.solver`); drawing it is the command line's (cli/pig_plot.py)."""
+(:mod:`gamesearch.engines.pig.solver`); its picture for ``solve pig --plot`` is
+engines/pig/plot.py's (the command line saves it)."""
 
 from __future__ import annotations
 

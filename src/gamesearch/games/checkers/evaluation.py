@@ -19,7 +19,7 @@ that they agree, so this file is the specification of the engine's evaluation to
 
 from __future__ import annotations
 
-from gamesearch.games.checkers.rules import STEPS
+from gamesearch.games.checkers.notation import STEPS
 
 FEATURES = ("men", "kings", "advance", "back_rank", "centre", "mobility")
 HAND_WEIGHTS = (100.0, 160.0, 4.0, 12.0, 6.0, 2.0)

@@ -7,7 +7,8 @@ end only) is read when only one capture sequence joins them.
 
 PDN FEN (the Portable Draughts Notation): ``B:W21,22,...,32:B1,2,...,12`` is the side to
 move (``B`` or ``W``), then each side's squares, ``K`` before a king's; a range ``1-12`` is
-read too.
+read too. ``STEPS`` is the board's geometry: each square's diagonal neighbour and the
+square beyond it, which the rules, the evaluation and the kernel share.
 """
 
 from __future__ import annotations
@@ -107,3 +108,18 @@ def parse_move(text: str) -> tuple[tuple[int, ...], bool | None]:
     if not all(1 <= s <= 32 for s in path):
         raise GameSearchError(f"checkers move {text!r}: squares are numbered 1-32")
     return path, capture
+
+
+def _neighbours() -> dict[tuple[int, int, int], tuple[int | None, int | None]]:
+    """(square, row step, column step) -> (the adjacent square, the square beyond it)."""
+    table = {}
+    for square in range(1, 33):
+        row, col = square_row_col(square)
+        for dr in (-1, 1):
+            for dc in (-1, 1):
+                table[square, dr, dc] = (square_at(row + dr, col + dc),
+                                         square_at(row + 2 * dr, col + 2 * dc))
+    return table
+
+
+STEPS = _neighbours()

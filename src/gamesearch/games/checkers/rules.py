@@ -34,6 +34,7 @@ from gamesearch.games.checkers.notation import (
     BLACK_KING,
     BLACK_MAN,
     EMPTY,
+    STEPS,
     WHITE_KING,
     WHITE_MAN,
     fen,
@@ -54,19 +55,6 @@ FORWARD = (1, -1)
 """The row step of each side's men: Black moves down the board, White up."""
 
 
-def _neighbours() -> dict[tuple[int, int, int], tuple[int | None, int | None]]:
-    """(square, row step, column step) -> (the adjacent square, the square beyond it)."""
-    table = {}
-    for square in range(1, 33):
-        row, col = square_row_col(square)
-        for dr in (-1, 1):
-            for dc in (-1, 1):
-                table[square, dr, dc] = (square_at(row + dr, col + dc),
-                                         square_at(row + 2 * dr, col + 2 * dc))
-    return table
-
-
-STEPS = _neighbours()
 
 
 class Checkers(Game):

@@ -19,11 +19,12 @@ import types
 
 import chess
 import numpy as np
-from numba import njit
 
+from gamesearch.games.chess import bitboards
 from gamesearch.games.chess import board as B
 from gamesearch.games.chess import legal as L
 from gamesearch.kernels.contract import GameKernel, register_kernel
+from gamesearch.kernels.specialize import compile_in_place
 
 MAX_ACTIONS = 256
 _PROMO_LETTER = {2: "n", 3: "b", 4: "r", 5: "q"}
@@ -69,7 +70,6 @@ def uci_of(m: int) -> str:
 
 
 # --- the contract --------------------------------------------------------------------------
-@njit(cache=True)
 def _unpack(s):
     b = np.zeros(128, np.int64)
     st = np.zeros(8, np.int64)
@@ -91,7 +91,6 @@ def _unpack(s):
     return b, st
 
 
-@njit(cache=True)
 def _pack(b, st):
     w = np.zeros(4, np.int64)
     for i in range(64):
@@ -102,14 +101,12 @@ def _pack(b, st):
     return (w[0], w[1], w[2], w[3], f)
 
 
-@njit(cache=True)
 def _action(m):
     fr = m & 127
     to = (m >> 7) & 127
     return ((fr >> 4) * 8 + (fr & 7)) | (((to >> 4) * 8 + (to & 7)) << 6) | (((m >> 14) & 7) << 12)
 
 
-@njit(cache=True)
 def legal(s, out):
     """The legal moves as actions, in generation order; how many."""
     b, st = _unpack(s)
@@ -121,7 +118,6 @@ def legal(s, out):
     return n
 
 
-@njit(cache=True)
 def play(s, a):
     """The position after action ``a`` (en passant square kept only if a capture is legal)."""
     b, st = _unpack(s)
@@ -143,7 +139,6 @@ def play(s, a):
     return _pack(b, st)
 
 
-@njit(cache=True)
 def _has_move(s):
     b, st = _unpack(s)
     undo = np.zeros((B.MAX_PLY, 6), np.int64)
@@ -151,7 +146,6 @@ def _has_move(s):
     return L.legal_moves(b, st, undo, moves) > 0, B.in_check(b, st, st[B.SIDE])
 
 
-@njit(cache=True)
 def is_terminal(s):
     """Mate, stalemate, fifty moves, or a dead position."""
     if (s[4] >> 12) >= 100:
@@ -162,7 +156,6 @@ def is_terminal(s):
     return not _has_move(s)[0]
 
 
-@njit(cache=True)
 def terminal_value(s):
     """-1 when the player to move is mated, else 0 (a draw)."""
     has, check = _has_move(s)
@@ -172,7 +165,6 @@ def terminal_value(s):
 _VALUES = np.array([0, 100, 320, 330, 500, 900, 0, 0], np.int64)
 
 
-@njit(cache=True)
 def evaluate(s):
     """Material balance for the player to move, scaled into (-1, 1)."""
     b, st = _unpack(s)
@@ -187,13 +179,11 @@ def evaluate(s):
     return np.tanh(total / 1000.0)
 
 
-@njit(cache=True)
 def to_move(s):
     """0 for White, 1 for Black."""
     return s[4] & 1
 
 
-@njit(cache=True)
 def key(s):
     """The Zobrist hash, mixed with the half-move clock (the rules tell those apart)."""
     b, st = _unpack(s)
@@ -227,3 +217,10 @@ def make_kernel() -> GameKernel:
 
 
 register_kernel("chess", make_kernel)
+
+
+TEMPLATES = (_unpack, _pack, _action, legal, play, _has_move, is_terminal, terminal_value,
+             evaluate, to_move, key)
+"""Compiled by ``kernels.specialize`` under a tag that also covers the modules whose compiled
+code they call: an edit to any of them gives these a new cache entry."""
+compile_in_place(globals(), TEMPLATES, "chess_kernel", (B, L, bitboards))

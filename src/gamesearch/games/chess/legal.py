@@ -19,8 +19,8 @@ moves.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from gamesearch.games.chess import bitboards, board
 from gamesearch.games.chess.bitboards import (
     BETWEEN,
     BISHOP_EMPTY,
@@ -59,15 +59,14 @@ from gamesearch.games.chess.board import (
     make,
     unmake,
 )
+from gamesearch.kernels.specialize import compile_in_place
 
 
-@njit(cache=True)
 def _move(fr, to, extra):
     """A move of ``board.py`` from two 0..63 squares (``extra``: promotion and flags)."""
     return SQ88[fr] | (SQ88[to] << 7) | extra
 
 
-@njit(cache=True)
 def attackers(board, sq, occ, them):
     """The pieces of side ``them`` attacking square ``sq`` (0..63) with occupancy ``occ``."""
     base = 8 + (them << 4)
@@ -79,7 +78,6 @@ def attackers(board, sq, occ, them):
             | (rook_attacks(sq, occ) & (board[base + ROOK] | queens)))
 
 
-@njit(cache=True)
 def _emit(out, n, fr, targets, write):
     """Add the moves from ``fr`` to each of ``targets`` (or only count them)."""
     if not write:
@@ -92,7 +90,6 @@ def _emit(out, n, fr, targets, write):
     return n
 
 
-@njit(cache=True)
 def _emit_pawns(out, n, targets, delta, extra, write):
     """Add pawn moves landing on ``targets``, each from ``to - delta``; a move to the last
     rank is four promotions."""
@@ -113,7 +110,6 @@ def _emit_pawns(out, n, targets, delta, extra, write):
     return n
 
 
-@njit(cache=True)
 def _pawns(board, us, ksq, occ, enemy, allowed, pinned, out, n, write):
     """The pawns' pushes and captures (not en passant)."""
     pawns = board[8 + (us << 4) + PAWN]
@@ -164,7 +160,6 @@ def _pawns(board, us, ksq, occ, enemy, allowed, pinned, out, n, write):
     return n
 
 
-@njit(cache=True)
 def _en_passant(board, st, us, ksq, occ, out, n, write):
     """En passant captures, each tested on the board after it (two squares of a rank empty
     at once: a pin no mask shows)."""
@@ -186,7 +181,6 @@ def _en_passant(board, st, us, ksq, occ, out, n, write):
     return n
 
 
-@njit(cache=True)
 def _castling(board, st, us, occ, out, n, write):
     """Castling (not in check): the squares between king and rook empty, the king's path
     not attacked."""
@@ -214,7 +208,6 @@ def _castling(board, st, us, occ, out, n, write):
     return n
 
 
-@njit(cache=True)
 def _legal(board, st, out, write):
     """Write the legal moves into ``out`` (``write``) or only count them; how many. Inlined
     where ``write`` is a constant, so each caller keeps only its own branch."""
@@ -279,25 +272,21 @@ def _legal(board, st, out, write):
     return _en_passant(board, st, us, ksq, occ, out, n, write)
 
 
-@njit(cache=True)
 def generate_legal(board, st, moves):
     """Write the legal moves of the side to move into ``moves``; return how many."""
     return _legal(board, st, moves, True)
 
 
-@njit(cache=True)
 def count_legal(board, st):
     """How many legal moves the side to move has (none is made)."""
     return _legal(board, st, np.empty(0, np.int64), False)
 
 
-@njit(cache=True)
 def legal_moves(board, st, undo, moves):
     """Write the legal moves into ``moves``; return how many (``undo`` is not needed)."""
     return _legal(board, st, moves, True)
 
 
-@njit(cache=True)
 def perft(board, st, undo, moves, depth):
     """The number of leaf nodes of the legal move tree ``depth`` (>= 1) plies deep; the last
     ply is counted, not played (and counted here, not in a call per child)."""
@@ -314,3 +303,10 @@ def perft(board, st, undo, moves, depth):
             total += perft(board, st, undo, moves, depth - 1)
         unmake(board, st, undo)
     return total
+
+
+TEMPLATES = (_move, attackers, _emit, _emit_pawns, _pawns, _en_passant, _castling, _legal,
+             generate_legal, count_legal, legal_moves, perft)
+"""Compiled by ``kernels.specialize`` under a tag that also covers the modules whose compiled
+code they call: an edit to any of them gives these a new cache entry."""
+compile_in_place(globals(), TEMPLATES, "chess_legal", (bitboards, board))

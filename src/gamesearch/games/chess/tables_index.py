@@ -30,10 +30,11 @@ the position after a move: its signature and slot, made and unmade on the arrays
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from gamesearch.games.chess import bitboards
 from gamesearch.games.chess import board as B
 from gamesearch.games.chess import legal as L
+from gamesearch.kernels.specialize import compile_in_place
 
 UNKNOWN, WIN, LOSS, DRAW, NO_POSITION = 0, 1, 2, 3, 4
 MAX_EXTRA = 2
@@ -81,17 +82,14 @@ def name_of(codes: list[int]) -> str:
     return f"K{white}vK{black}"
 
 
-@njit(cache=True)
 def _sq88(i):
     return (i >> 3) * 16 + (i & 7)
 
 
-@njit(cache=True)
 def _sq64(s):
     return (s >> 4) * 8 + (s & 7)
 
 
-@njit(cache=True)
 def state_at(meta, sid, slot):
     """The position of ``slot`` in slice ``sid``: (board, st, undo, ok); ``ok`` is 0 where
     the slot holds no position."""
@@ -142,7 +140,6 @@ def state_at(meta, sid, slot):
     return board, st, undo, 1 if ok else 0
 
 
-@njit(cache=True)
 def _en_passant_square(board, side):
     """The 0x88 square a pawn of ``side`` (to move) captures en passant on: behind the
     other side's pawn on its fourth rank, when that pawn could have just advanced two
@@ -164,7 +161,6 @@ def _en_passant_square(board, side):
     return -1
 
 
-@njit(cache=True)
 def end_value(s, buf):
     """WIN/LOSS/DRAW where the game is over (mate, stalemate, a dead position), UNKNOWN
     where it goes on, NO_POSITION for a slot that holds none."""
@@ -179,14 +175,12 @@ def end_value(s, buf):
     return UNKNOWN
 
 
-@njit(cache=True)
 def legal(s, buf):
     """The legal moves (board.py's encoding) into ``buf``; how many."""
     board, st, undo, _ = s
     return L.legal_moves(board, st, undo, buf)
 
 
-@njit(cache=True)
 def _image(sq, flip_file, flip_rank, transpose):
     """A square's image under the board symmetry the three flags name."""
     x = sq & 7
@@ -200,7 +194,6 @@ def _image(sq, flip_file, flip_rank, transpose):
     return 8 * y + x
 
 
-@njit(cache=True)
 def black_leads(c1, c2):
     """Whether a material (extra piece codes, 0 for none) is stored as its colour-flipped
     image: Black alone has pieces, or one piece each and Black's is the stronger."""
@@ -222,7 +215,6 @@ def canonical(codes: list[int]) -> list[int]:
     return [c ^ B.BLACK for c in codes] if black_leads(padded[0], padded[1]) else list(codes)
 
 
-@njit(cache=True)
 def position_key(board, side, ep):
     """``signature + 256 * slot``: where a position sits in the tables (-1: more than two
     pieces besides the kings). Its image under the board's symmetries with White's king
@@ -296,7 +288,6 @@ def position_key(board, side, ep):
     return sig + SIGNATURES * slot
 
 
-@njit(cache=True)
 def play(s, m):
     """The key of the position after move ``m`` (made and unmade on the arrays)."""
     board, st, undo, _ = s
@@ -306,7 +297,6 @@ def play(s, m):
     return key
 
 
-@njit(cache=True)
 def locate(meta, key):
     """The slot of a key in the one array of all slices; -1 for a signature not built."""
     if key < 0:
@@ -336,4 +326,10 @@ def table_layout(slices: list[list[int]]) -> tuple[tuple, dict[int, tuple[int, i
     return (sig_to_slice, base, codes, kings), where
 
 
+TEMPLATES = (_sq88, _sq64, state_at, _en_passant_square, end_value, legal, _image, black_leads,
+             position_key, play, locate)
+"""Compiled by ``kernels.specialize`` under a tag that also covers the modules whose compiled
+code they call: an edit to any of them gives these a new cache entry."""
+compile_in_place(globals(), TEMPLATES, "chess_index", (B, L, bitboards))
 TABLE_FUNCTIONS = (state_at, end_value, legal, play, locate)
+"""What the generic table builder binds (tables/sweep.py, levels.py): the compiled ones."""

@@ -6,6 +6,9 @@
 // one: the text picture and the legal moves as buttons. Add a game: write a function here
 // and a board-data function in web/views.py under the same name.
 
+import { backgammon } from "./backgammon.js";
+import { cards } from "./cards.js";
+import { maze } from "./maze.js";
 import { el, svg } from "./svg.js";
 import { squares } from "./squares.js";
 
@@ -87,22 +90,46 @@ function connect4(into, position, play, active, values, marks) {
   }
 }
 
+// Nim: pointing at a stick marks every stick a click there takes (it and those above it);
+// with the perfect-play answer open, the best move's sticks are outlined and named, as
+// the verdict promises.
 function nim(into, position, play, active, values) {
   const piles = position.board.piles;
   const most = Math.max(1, ...piles);
-  const picture = svg(Math.max(240, most * 22 + 90), piles.length * 44 + 10, into);
+  const known = Object.values(values).map(Number).filter(Number.isFinite);
+  const top = known.length ? Math.max(...known) : null;
+  const best = new Set(Object.keys(values).filter((m) => Number(values[m]) === top));
+  const picture = svg(Math.max(240, most * 22 + 90), piles.length * 44 + 34, into);
   piles.forEach((n, p) => {
     const y = p * 44 + 10;
     el("text", { x: 8, y: y + 22, text: `pile ${p + 1}` }, picture);
+    const sticks = [];
     for (let k = 0; k < n; k++) {
       const take = n - k, move = `${p + 1}:${take}`;
       const stick = el("rect", { x: 70 + k * 22, y, width: 12, height: 34, rx: 3,
                                  class: "stick", "data-move": move }, picture);
-      const known = move in values ? ` (value ${values[move]})` : "";
-      el("title", { text: `take ${take} from pile ${p + 1}${known}` }, stick);
-      if (active) stick.addEventListener("click", () => play(move));
+      sticks.push(stick);
+      const worth = move in values ? ` (value ${values[move]})` : "";
+      el("title", { text: `take ${take} from pile ${p + 1}${worth}` }, stick);
+      if (active) {
+        stick.addEventListener("click", () => play(move));
+        stick.addEventListener("mouseenter", () => sticks.forEach((s, j) =>
+          s.classList.toggle("take", j >= k)));
+        stick.addEventListener("mouseleave", () => sticks.forEach((s) =>
+          s.classList.remove("take")));
+      }
+    }
+    for (const move of best) {
+      const [pile, take] = move.split(":").map(Number);
+      if (pile !== p + 1) continue;
+      sticks.slice(n - take).forEach((s) => s.classList.add("best"));
     }
   });
+  if (best.size) {
+    const words = [...best].map((m) => { const [p, t] = m.split(":"); return `take ${t} from pile ${p}`; });
+    el("text", { x: 8, y: piles.length * 44 + 26, class: "best-note",
+                 text: `best: ${words.join(" or ")}` }, picture);
+  }
 }
 
 function generic(into, position, play, active, values) {
@@ -127,7 +154,24 @@ function generic(into, position, play, active, values) {
 export const RENDERERS = { tictactoe, connect4, nim, othello: squares, chess: squares,
                                 checkers: squares, go: squares };
 
+// Renderers chosen by the board data's own "style" (the game's entry says which), so that
+// a new game with such a board needs nothing here.
+export const STYLES = { backgammon, cards, maze };
+
+let lastDrawn = null;  // the last call, drawn again when the perfect-play answer opens
+
+// The perfect-play values stay off the board until the person opens the answer.
+function answerOpen() {
+  const box = document.getElementById("verdict-box");
+  return !box || box.open;
+}
+
+export function redrawBoard() { if (lastDrawn) renderBoard(...lastDrawn); }
+
 export function renderBoard(into, position, play, active, values = {}, marks = {}) {
-  const renderer = (position.board && RENDERERS[position.kind]) || generic;
+  lastDrawn = [into, position, play, active, values, marks];
+  if (!answerOpen()) values = {};
+  const renderer = (position.board && (STYLES[position.board.style]
+                                       || RENDERERS[position.kind])) || generic;
   renderer(into, position, play, active, values || {}, marks || {});
 }

@@ -14,11 +14,19 @@ let EXAMPLES = {};  // title -> .efg text, from the server (src/gamesearch/data/
 
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"];
 
-// A probability as a branch label: fractions as they come, decimals to three places.
-function short(p) {
+// A number as people write it: exact fractions as they come ("1/3"), values within a
+// millionth of 0, 1 or a fraction with a small denominator written so ("0", "1", "2/3"),
+// others to four significant digits (0.9923): never 3.7144e-43.
+export function nice(p) {
   if (typeof p === "string" && p.includes("/")) return p;
   const x = Number(p);
-  return x < 0.0005 ? "0" : x > 0.9995 ? "1" : x.toFixed(3).replace(/0+$/, "");
+  if (!Number.isFinite(x)) return String(p);
+  if (Math.abs(x) < 1e-6) return "0";
+  for (let d = 1; d <= 12; d++) {
+    const n = Math.round(x * d);
+    if (Math.abs(x - n / d) < 1e-6) return d === 1 ? String(n) : `${n}/${d}`;
+  }
+  return String(Number(x.toPrecision(4)));
 }
 const lab = { view: null };
 
@@ -54,8 +62,8 @@ function draw() {
         "stroke-width": p === null ? 1.5 : 1 + 4 * p, opacity: p === null ? 1 : 0.35 + 0.65 * p },
       picture);
       const mx = (X(node.id) + X(c.to)) / 2, my = (Y(node.id) + Y(c.to)) / 2;
-      const words = node.kind === "c" ? `${c.action} (${c.prob})`
-        : played === undefined ? c.action : `${c.action} ${short(played)}`;
+      const words = node.kind === "c" ? `${c.action} (${nice(c.prob)})`
+        : played === undefined ? c.action : `${c.action} ${nice(played)}`;
       const left = X(c.to) < X(node.id);  // labels outside their branch, away from the other
       el("text", { x: mx + (left ? -5 : 5), y: my - 2, class: "efg-action",
         "text-anchor": left ? "end" : "start", text: words }, picture);
@@ -93,10 +101,23 @@ function showSolution() {
     if (n.kind === "p") labels[n.infoset] = n.label.startsWith(n.mover) ? n.label : `${n.mover}: ${n.label}`;
   });
   const rows = Object.entries(s.behaviour).map(([key, probs]) => h("li", {},
-    `${labels[key] ?? key}: ` + Object.entries(probs).map(([a, p]) => `${a} ${p}`).join(", ")));
-  const regret = s.regret.length ? ` · regrets ${s.regret.join(", ")}` : "";
+    `${labels[key] ?? key}: ` + Object.entries(probs).map(([a, p]) => `${a} ${nice(p)}`).join(", ")));
+  const regret = s.regret.length ? ` · regrets ${s.regret.map(nice).join(", ")}` : "";
+  const threats = (s.threats || []).map((t) => h("li", { class: "threat" },
+    `${t.player} at ${t.label} plays ${t.plays.join(" or ")} (worth ${nice(t.gets)} to ` +
+    `${t.player} there) though ${t.better} would give ${nice(t.could)}: ` +
+    (Number(t.reach) === 0 ? "a threat that is not credible. It is never carried out " +
+      "(play never reaches this node), so it costs nothing in this equilibrium, but " +
+      `once there ${t.player} would not do it.`
+      : `not a best reply where play goes (probability ${nice(t.reach)}).`)));
+  const perfect = threats.length
+    ? [h("h4", { class: "threat-title" }, "Not subgame perfect"),
+       h("p", {}, "This is a Nash equilibrium that rests on a non-credible threat: " +
+         "in the subgame below a node the mover would do better otherwise. Backward " +
+         "induction (Solve by) finds the subgame-perfect equilibrium."), h("ul", {}, ...threats)]
+    : [];
   $("efg-solution").replaceChildren(h("h3", {}, s.method), h("ul", {}, ...rows),
-    h("p", {}, `payoffs (${s.payoffs.join(", ")})${regret}`),
+    h("p", {}, `payoffs (${s.payoffs.map(nice).join(", ")})${regret}`), ...perfect,
     ...s.notes.map((n) => h("p", { class: "note" }, n)));
 }
 
@@ -109,24 +130,44 @@ async function solve() {
   $("efg-status").textContent = "solving...";
   try {
     lab.view = await postJSON("/api/efg", { text, method, lambda: lam === "" ? null : Number(lam) });
-  } catch (err) {
+  } catch (err) {  // no answer of an earlier tree may stay under this error
+    lab.view = null;
     $("efg-status").textContent = "";
+    $("efg-canvas").replaceChildren();
+    $("efg-solution").replaceChildren();
     $("efg-error").textContent = err.message;
     return;
   }
   $("efg-status").textContent = `${lab.view.title || "tree"}: ${lab.view.players.join(", ")}; ` +
     `${lab.view.nodes.length} nodes`;
+  nameExample(text);
   draw();
   showSolution();
+}
+
+// The example box names the tree drawn: its example, or "your own tree".
+function nameExample(text) {
+  const select = $("efg-select");
+  const name = Object.keys(EXAMPLES).find((k) => EXAMPLES[k].trim() === text.trim());
+  let own = select.querySelector("option[value='']");
+  if (!name && !own) {
+    own = h("option", { value: "" }, "(your own tree)");
+    select.prepend(own);
+  }
+  if (name && own) own.remove();
+  select.value = name ?? "";
 }
 
 function applyParams(params) {
   if (!params.has("e")) return false;
   try {
     const data = unpack(params.get("e"));
+    if (!data || typeof data.text !== "string" || !data.text.trim()) throw new Error("no tree");
+    const methods = [...$("efg-method").options].map((o) => o.value);
     $("efg-text").value = data.text;
-    $("efg-method").value = data.method || "auto";
-    $("efg-lambda").value = data.lam ?? "";
+    $("efg-method").value = methods.includes(data.method) ? data.method : "auto";
+    $("efg-lambda").value = typeof data.lam === "string" || typeof data.lam === "number"
+      ? String(data.lam) : "";
     return true;
   } catch {
     $("efg-error").textContent = "The tree in the link could not be read.";
@@ -145,7 +186,11 @@ export async function initEfg(params) {
   setOptions(select, Object.keys(EXAMPLES).map((k) => [k]));
   setOptions($("efg-method"), [["auto", "best for the tree"], ["lcp", "sequence-form LCP (2 players)"],
     ["qre", "agent logit QRE"], ["spe", "backward induction"]]);
-  select.addEventListener("change", () => { $("efg-text").value = EXAMPLES[select.value]; solve(); });
+  select.addEventListener("change", () => {
+    if (!(select.value in EXAMPLES)) return;
+    $("efg-text").value = EXAMPLES[select.value];
+    solve();
+  });
   $("efg-solve").addEventListener("click", solve);
   $("efg-file").addEventListener("change", async (e) => {
     if (!e.target.files[0]) return;

@@ -147,18 +147,28 @@ function drawEquilibria() {
     : "";
 }
 
+// An input error leaves no answer of an earlier matrix on the screen.
+function failed(err) {
+  lab.result = null;
+  for (const id of ["matrix-table", "matrix-steps", "matrix-equilibria", "matrix-qre"]) {
+    $(id).replaceChildren();
+  }
+  $("matrix-value").textContent = "";
+  $("matrix-error").textContent = err.message;
+}
+
 async function solve() {
   $("matrix-error").textContent = "";
   let payoffs;
   try { payoffs = parseText($("matrix-text").value); } catch (err) {
-    $("matrix-error").textContent = err.message; return;
+    failed(err); return;
   }
   const body = { payoffs, ...(lab.names || {}) };
   writeHash("matrix", { m: pack({ text: $("matrix-text").value, ...(lab.names || {}) }) });
   try {
     lab.result = await postJSON("/api/matrix", body);
   } catch (err) {
-    $("matrix-error").textContent = err.message;
+    failed(err);
     return;
   }
   lab.shown = 0;

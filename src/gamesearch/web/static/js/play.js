@@ -81,14 +81,22 @@ async function loadSeats() {
   state.seats = data.seats;
   state.hiddenGame = data.hidden;
   const old = state.seatsOf === gameSpec() ? state.players : [];  // same game: keep them
+  const refused = [];
   state.players = data.seats.map((seat, i) => {
     const wanted = state.wanted[`p${i + 1}`];
+    const asked = wanted && parseAgent(wanted);
+    if (asked && asked.kind !== "human" && !seat.agents.includes(asked.kind)) {
+      refused.push(`p${i + 1}=${wanted}: no agent "${asked.kind}" plays ${seat.name} here; ` +
+                   `${seat.default} plays instead`);
+      return parseAgent(seat.default);
+    }
     if (wanted) return parseAgent(wanted);
     if (old[i]) return old[i];
     return i === 0 ? parseAgent("human") : parseAgent(seat.default);
   });
   state.seatsOf = gameSpec();
   state.wanted = {};
+  state.refused = refused.length ? `${refused.join("; ")}.` : null;
   buildPlayers();
 }
 
@@ -99,7 +107,8 @@ function buildPlayers() {
     const kinds = ["human", ...info.agents];
     if (!kinds.includes(cfg.kind)) kinds.push(cfg.kind);  // from a link: shown, server judges
     const select = h("select", { class: "kind", "aria-label": `${info.name} plays` });
-    setOptions(select, kinds.map((k) => [k, k === "human" ? "person" : k]));
+    setOptions(select, kinds.map((k) => [k, k === "human" ? "person" : k,
+                                         (info.summaries || {})[k]]));
     select.value = cfg.kind;
     const options = h("input", { class: "options", size: 12, value: cfg.options,
                                  placeholder: "options", "aria-label": `${info.name} options`,
@@ -205,14 +214,24 @@ async function load() {
     if (state.resigned !== null) body.resigned = state.resigned;
     const pos = await postJSON("/api/position", body);
     if (generation !== state.generation) return;
+    if (state.refused) { showError(state.refused); state.refused = null; }
     accept(pos);
     render();
     saveHash();
     requestVerdict();
     maybeThink();
-  } catch (err) {
-    if (generation === state.generation) { showError(err); render(); }
+  } catch (err) {  // a refused position: no board of an earlier one stays under the error
+    if (generation === state.generation) { showError(err); clearBoard(); }
   }
+}
+
+function clearBoard() {
+  state.position = null;
+  state.cursor = null;
+  state.browsed = null;
+  $("board").replaceChildren();
+  $("status").textContent = "";
+  $("movelist").replaceChildren();
 }
 
 function accept(pos) {
@@ -307,6 +326,7 @@ async function maybeThink() {
   } catch (err) {
     if (err.name !== "AbortError") showError(err);
   }
+  if (!played && generation === state.generation) $("think-note").textContent = "";
   if (generation !== state.generation || state.thinking !== ctl) return;
   state.thinking = null;
   state.searchId = null;
@@ -398,7 +418,7 @@ export async function initPlay(params) {
   const games = await getJSON("/api/games");
   state.games = games.games;
   const select = $("game-select");
-  setOptions(select, state.games.map((g) => [g.name, g.name, g.summary]));
+  setOptions(select, state.games.map((g) => [g.name, g.title || g.name, g.summary]));
   applyParams(params);
   select.addEventListener("change", async () => {
     state.game = select.value; state.params = ""; $("game-params").value = "";
@@ -455,8 +475,9 @@ async function changeGame(fresh = true) {
   cancelThinking();
   try {
     await loadSeats();
-  } catch (err) {
+  } catch (err) {  // a refused game: its error alone, not the board of the game before
     showError(err);
+    clearBoard();
     return;
   }
   await load();

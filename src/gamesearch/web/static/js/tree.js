@@ -2,7 +2,7 @@
 // the visiting order and the pruned branches; export the picture as SVG.
 
 import { getJSON, postJSON } from "./api.js";
-import { setOptions } from "./dom.js";
+import { h, setOptions } from "./dom.js";
 import { el, svg } from "./svg.js";
 import { pack, unpack, writeHash } from "./url.js";
 
@@ -69,6 +69,12 @@ function playerLabel(ref) {
 }
 
 // --- replaying the search's steps ------------------------------------------------------
+// Bounds as numbers (the server writes infinities as "inf" / "-inf").
+const num = (v) => v === "inf" ? Infinity : v === "-inf" ? -Infinity : Number(v);
+
+// What the first k steps show: each node's visiting order, value, alpha and beta. A
+// child's value updates its parent's bound as it returns (MAX raises alpha, MIN lowers
+// beta), the moment alpha-beta compares it, not only when the parent is done.
 function replay(k) {
   const info = lab.nodes.map(() => ({}));
   if (!lab.run) return info;
@@ -80,13 +86,59 @@ function replay(k) {
   for (let i = 0; i < k; i++) {
     const s = lab.run.steps[i], n = info[s.node];
     if ((s.type === "enter" || s.type === "leaf") && n.order === undefined) n.order = ++order;
-    if ("alpha" in s) n.alpha = s.alpha;
-    if ("beta" in s) n.beta = s.beta;
     if (s.type === "leaf" || s.type === "exit") n.value = s.value;
+    if (s.type === "enter" || s.type === "prune" || s.type === "exit") {
+      if ("alpha" in s) n.alpha = s.alpha;
+      if ("beta" in s) n.beta = s.beta;
+    }
     if (s.type === "prune") s.pruned.forEach(prune);
+    const parent = lab.nodes[s.node].parent;
+    if ((s.type === "leaf" || s.type === "exit") && parent !== null && "alpha" in s) {
+      const p = info[parent], who = kind(lab.nodes[parent].ref);
+      if (who === "max" && "alpha" in p && num(s.value) > num(p.alpha)) p.alpha = s.value;
+      if (who === "min" && "beta" in p && num(s.value) < num(p.beta)) p.beta = s.value;
+    }
   }
   if (k > 0) info[lab.run.steps[k - 1].node].current = true;
   return info;
+}
+
+const WHO = { max: "MAX", min: "MIN", chance: "chance", leaf: "leaf" };
+
+// Step k (1-based) in words: what happened and, for a cut, why.
+function explain(k) {
+  const s = lab.run.steps[k - 1];
+  if (!s) return "";
+  const node = lab.nodes[s.node], name = nodeName(node);
+  const who = playerLabel(node.ref) || "leaf";
+  const parent = node.parent === null ? null : lab.nodes[node.parent];
+  const before = replay(k - 1), after = replay(k);
+  const bounds = (i) => "alpha" in i ? ` (alpha ${show(i.alpha)}, beta ${show(i.beta)})` : "";
+  if (s.type === "enter") return `Enter ${who} node ${name}${bounds(after[s.node])}.`;
+  if (s.type === "prune") {
+    const cut = s.pruned.map((id) => nodeName(lab.nodes[id])).join(", ");
+    const [a, b] = [show(s.alpha), show(s.beta)];
+    const why = kind(node.ref) === "min"
+      ? `beta ${b} ≤ alpha ${a}: MAX already has ${a} here, MIN will not allow more than ${b}`
+      : `alpha ${a} ≥ beta ${b}: MIN already holds MAX to ${b} here, MAX can get at least ${a}`;
+    return `Cut at ${who} node ${name}: ${why}, so ${s.pruned.length === 1 ? "child" : "children"} ` +
+      `${cut} ${s.pruned.length === 1 ? "is" : "are"} never searched.`;
+  }
+  let text = s.type === "leaf" ? `Leaf ${name} is worth ${show(s.value)}.`
+    : `${who} node ${name} is done: its value is ${show(s.value)}.`;
+  if (parent) {
+    const p = parent.id, pk = kind(parent.ref), pn = `${playerLabel(parent.ref)} node ${nodeName(parent)}`;
+    if (pk === "max" && "alpha" in after[p]) {
+      text += after[p].alpha !== before[p].alpha
+        ? ` ${pn}: alpha = max(${show(before[p].alpha)}, ${show(s.value)}) = ${show(after[p].alpha)}.`
+        : ` ${pn} keeps alpha ${show(after[p].alpha)} (${show(s.value)} is no better).`;
+    } else if (pk === "min" && "beta" in after[p]) {
+      text += after[p].beta !== before[p].beta
+        ? ` ${pn}: beta = min(${show(before[p].beta)}, ${show(s.value)}) = ${show(after[p].beta)}.`
+        : ` ${pn} keeps beta ${show(after[p].beta)} (${show(s.value)} is no lower).`;
+    }
+  }
+  return text;
 }
 
 const show = (v) => v === "inf" ? "+∞" : v === "-inf" ? "−∞"
@@ -144,6 +196,12 @@ function draw() {
 }
 
 function updateStatus(info, done) {
+  $("tree-back").disabled = !lab.run || lab.step === 0;
+  $("tree-step").disabled = !!lab.run && lab.step === lab.run.steps.length;
+  $("tree-why").textContent = lab.run ? explain(lab.step) : "";
+  const cuts = lab.run ? lab.run.steps.slice(0, lab.step).flatMap((s, i) =>
+    s.type === "prune" ? [h("li", {}, explain(i + 1))] : []) : [];
+  $("tree-cuts").replaceChildren(...cuts);
   if (!lab.run) { $("tree-status").textContent = "Not run yet: Step or Run all."; return; }
   const total = lab.run.steps.length;
   const pruned = lab.nodes.filter((n) => !n.children.length && info[n.id].pruned).length;
@@ -182,7 +240,16 @@ async function step() {
 }
 
 // --- editing ---------------------------------------------------------------------------
-function changed() { lab.run = null; lab.step = 0; lab.nodes = flatten(lab.tree); draw(); }
+function changed() {
+  lab.run = null; lab.step = 0; lab.nodes = flatten(lab.tree); draw();
+  centreRoot();
+}
+
+// A tree wider than the screen scrolls in its box: start with the root in view.
+function centreRoot() {
+  const box = $("tree-canvas");
+  if (box.scrollWidth > box.clientWidth) box.scrollLeft = lab.nodes[0].x - box.clientWidth / 2;
+}
 
 function select(id) {
   lab.selected = id;

@@ -1,4 +1,4 @@
-"""Connect Four's compiled kernel: the rules of games/connect4.py as numba primitives.
+"""Connect Four's compiled kernel: the rules of games/connect4/rules.py as numba primitives.
 
 The kernel state is the pure state with ``won`` as 0/1: ``(current, mask, moves, won)``,
 all int64, so encoding is free. Every primitive is a template over the board's constants
@@ -13,6 +13,7 @@ import functools
 
 import numpy as np
 
+from gamesearch.games.connect4.geometry import column_order, windows
 from gamesearch.kernels.bits import popcount
 from gamesearch.kernels.contract import GameKernel, register_kernel
 
@@ -84,16 +85,13 @@ TEMPLATES = (aligned, legal, play, is_terminal, terminal_value, evaluate, popcou
 
 def constants(width: int, height: int) -> dict:
     """The compile-time constants of a board size."""
-    from gamesearch.games.connect4 import ConnectFour
-
-    game = ConnectFour(width, height)
     h1 = height + 1
     bottom = sum(1 << (c * h1) for c in range(width))
     return {
         "WIDTH": width, "HEIGHT": height, "H1": h1, "CELLS": width * height,
         "MAX_SCORE": width * height // 2 + 1,
-        "ORDER": np.array(game.order, np.int64),
-        "WINDOWS": np.array(game.windows(), np.int64),
+        "ORDER": np.array(column_order(width), np.int64),
+        "WINDOWS": np.array(windows(width, height), np.int64),
         "LINE_WEIGHTS": np.array([0, 1, 4, 16, 64], np.int64),
         "BOTTOM": bottom, "BOARD": bottom * ((1 << height) - 1),
         "MIN_SCORE": -(width * height) // 2 + 3, "MAX_SOLVER_SCORE": (width * height + 1) // 2 - 3,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from gamesearch.errors import GameSearchError, IllegalActionError
 from gamesearch.game import Game
+from gamesearch.games.connect4.geometry import column_order, windows
 
 C4State = tuple[int, int, int, bool]
 
@@ -63,8 +64,7 @@ class ConnectFour(Game):
         self.window_shifts = tuple(
             (s, 2 * s, 3 * s, self._window_starts(s)) for s in self.shifts
         )
-        centre = (width - 1) / 2
-        self.order = sorted(range(width), key=lambda c: (abs(c - centre), c))
+        self.order = list(column_order(width))
         self.max_score = self.cells // 2 + 1
 
     # --- the formalization ------------------------------------------------------------
@@ -184,15 +184,7 @@ class ConnectFour(Game):
         learned features and the compiled kernel's evaluation read."""
         cached = getattr(self, "_window_cache", None)
         if cached is None:
-            found = []
-            w, h, h1 = self.width, self.height, self.h1
-            for c in range(w):
-                for r in range(h):
-                    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
-                        cells = [(c + k * dc, r + k * dr) for k in range(4)]
-                        if all(0 <= x < w and 0 <= y < h for x, y in cells):
-                            found.append(sum(1 << (x * h1 + y) for x, y in cells))
-            cached = self._window_cache = tuple(found)
+            cached = self._window_cache = windows(self.width, self.height)
         return cached
 
     @property
@@ -201,7 +193,7 @@ class ConnectFour(Game):
         not fit the kernel's 63 bits."""
         if self.width * (self.height + 1) > 63:
             return None
-        from gamesearch.games.connect4_kernel import make_kernel
+        from gamesearch.games.connect4.kernel import make_kernel
 
         return make_kernel(self.width, self.height)
 
