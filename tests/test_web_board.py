@@ -366,8 +366,9 @@ def test_go_pass_and_the_end_in_words_with_the_score(page, shots):
     page.wait_for_function("document.getElementById('status').textContent.startsWith('Game over')")
     status = page.text_content("#status")
     assert re.fullmatch(r"Game over: (Black|White) wins \([BW]\+\d+\.5: area black \d+, "
-                        r"white \d+, komi 0\.5\)", status), status
-    assert status == "Game over: Black wins (B+4.5: area black 15, white 10, komi 0.5)"
+                        r"white \d+, komi 0\.5; both passed\)", status), status
+    assert status == ("Game over: Black wins (B+4.5: area black 15, white 10, komi 0.5; "
+                      "both passed)")
     assert page.locator("#board .territory-black").count() == 10
     page.screenshot(path=str(shots / "play-go-finished.png"))
     phone = open_page(page.context.browser, PHONE)
@@ -385,12 +386,12 @@ def test_resign_and_a_draw_offer_to_the_ai(page):
     page.wait_for_function("document.getElementById('think-note').textContent.includes('declines')")
     page.click("#resign")
     page.wait_for_function("document.getElementById('status').textContent.startsWith('Game over')")
-    assert page.text_content("#status") == "Game over: Black wins: White resigned"
-    assert "end=resign-0" in page.url
-    assert page.is_hidden("#resign")
+    assert page.text_content("#status") == "Game over: White resigned: Black wins"
+    assert "resigned=0" in page.url
+    assert page.is_disabled("#resign") and page.is_hidden("#offer-draw")
     page.reload()
     page.wait_for_function("document.getElementById('status').textContent.startsWith('Game over')")
-    assert page.text_content("#status") == "Game over: Black wins: White resigned"
+    assert page.text_content("#status") == "Game over: White resigned: Black wins"
 
 
 def test_checkmate_by_name(page):

@@ -116,6 +116,35 @@ def test_undo_takes_back_the_ai_reply_and_swap_lets_the_ai_start(server, page):
     assert "p1=alphabeta" in page.url
 
 
+def test_resign_ends_the_game_with_the_reason_and_undo_takes_it_back(server, page):
+    """Issue 38: a Resign button in every game; Go's board keeps its Pass button."""
+    page.goto(server + "#/play?game=tictactoe&p1=human&p2=alphabeta:time=0.3")
+    page.wait_for_selector('#board rect[data-move="5"]')
+    page.wait_for_function("document.getElementById('status').textContent"
+                           ".includes('your move')")
+    assert page.is_enabled("#resign")
+    page.click("#resign")
+    page.wait_for_function("document.getElementById('status').textContent"
+                           ".includes('Game over')")
+    assert page.text_content("#status") == "Game over: X resigned: O wins"
+    assert "resigned=0" in page.url and page.is_disabled("#resign")
+    assert page.locator('#board rect[data-mark=""]').count() == 9  # nothing more to play
+    page.click("#undo")
+    page.wait_for_function("document.getElementById('status').textContent"
+                           ".includes('your move')")
+    assert "resigned" not in page.url
+    page.goto(server + "#/play?game=go:size=5&p1=human&p2=human")
+    page.wait_for_function("document.getElementById('status').textContent"
+                           ".includes('your move')")
+    page.click('#board button[data-move="pass"]')
+    page.wait_for_function("document.querySelectorAll('#movelist li').length == 1")
+    page.click('#board button[data-move="pass"]')
+    page.wait_for_function("document.getElementById('status').textContent"
+                           ".includes('Game over')")
+    assert "W+7" in page.text_content("#status") and "both passed" in page.text_content(
+        "#status")
+
+
 def test_a_shared_link_restores_the_position(server, page):
     page.goto(server + "#/play?game=tictactoe&moves=1+5+2&p1=human&p2=human")
     page.wait_for_selector('#board rect[data-move="1"][data-mark="X"]')

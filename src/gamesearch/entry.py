@@ -206,6 +206,11 @@ class GameEntry:
     defaults: tuple[str, ...] = ()
     """The default agent spec per seat from player 1 on, the last repeated (empty: the
     catalog's choice by the game's kind); each answers within about a second."""
+    move_time: float = 1.0
+    """Seconds a move of this game's agents takes on the web page's clock when their spec
+    names no bound of its own (no time, depth, iterations...): an agent that takes a
+    ``time`` is given this much; the server's hard budget of such a move is far larger
+    (docs/WEB.md, "Budgets and fallbacks")."""
     warmups: Callable[[Any], list[WarmupStep]] | None = None
     """``warmups(game) -> [(label, step)]``: what compiles (or loads) its compiled code."""
     record: RecordFormat | None = None

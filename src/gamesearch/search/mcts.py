@@ -13,7 +13,15 @@ Each iteration
 
 Rewards are compared on a [0, 1] scale (rescaled by the smallest and largest utility seen so
 far), so ``c`` means the same for Connect Four's scores as for tic-tac-toe's +1/-1; the
-textbook constant is sqrt(2) ~ 1.4. The move played is the most visited root child.
+textbook constant is sqrt(2) ~ 1.4. The move played is the most visited root child (between
+children of as many visits, the best mean for the player to move).
+
+Under a time limit the answer is always a searched move, however short the time: the first
+simulation runs whatever the clock says, and within its first ``MIN_SWEEP`` seconds the
+clock ends the search only once every root move has had one simulation, so that even a
+budget too small for one simulation compares the moves instead of taking the one move a
+single random simulation happened to try. (A longer budget is kept as before: a play-out
+still running at the deadline is dropped.)
 
 :class:`MCTS` keeps its tree between calls: the next search starts from the subtree of the
 new state (found among the descendants a few plies down) with its statistics intact.
@@ -38,6 +46,9 @@ Rollout = Callable[[Game, State, random.Random], Any]
 
 DEFAULT_ITERATIONS = 1000
 MAX_ROLLOUT_MOVES = 100_000
+MIN_SWEEP = 0.1
+"""Seconds from a timed search's start within which it gives every root move one
+simulation before its clock may end it (a tiny budget still compares the moves)."""
 
 
 class Node:
@@ -61,11 +72,14 @@ class Node:
         return self.totals[player] / self.visits if self.visits else 0.0
 
     def most_visited(self) -> tuple[Any, Node] | None:
-        """The child visited most often (the first such, in expansion order), or None."""
-        best = None
+        """The child visited most often (between children of as many visits, the best mean
+        for the player to move here; then the first in expansion order), or None."""
+        best, best_key = None, None
         for action, child in self.children.items():
-            if best is None or child.visits > best[1].visits:
-                best = (action, child)
+            key = (child.visits, child.mean(self.player) if self.player is not None
+                   and self.player >= 0 else 0.0)
+            if best_key is None or key > best_key:
+                best, best_key = (action, child), key
         return best
 
     def size(self) -> int:
@@ -148,7 +162,9 @@ class MCTS:
         while True:
             # after the first iteration, a play-out still running at the deadline is
             # dropped (a backgammon play-out takes 20-40 ms: the budget would overshoot)
-            step = self._iterate(root, clock if done and clock.limited else None)
+            sweeping = bool(root.untried) and clock.elapsed() < MIN_SWEEP
+            step = self._iterate(root, clock if done and clock.limited and not sweeping
+                                 else None)
             if step is None:
                 break
             nodes_added, depth = step
@@ -158,7 +174,7 @@ class MCTS:
             if self.iterations is not None and done >= self.iterations:
                 self._stopped_by = "iterations"
                 break
-            if clock.expired():
+            if clock.expired() and (not root.untried or clock.elapsed() >= MIN_SWEEP):
                 break
         self.root = root
         return self._result(root, player, stats, done, size, deepest, reused, clock)

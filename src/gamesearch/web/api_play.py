@@ -7,6 +7,7 @@ import asyncio
 import collections
 import functools
 import json
+import logging
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -17,11 +18,12 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from gamesearch.game import CHANCE, drawn_by_repetition, replay, replay_game
 from gamesearch.web import hidden, validate
-from gamesearch.web.pool import Job
+from gamesearch.web.pool import KILL_GRACE, Job, WorkerCrashed
 from gamesearch.web.validate import PositionRequest, RecordRequest, StopRequest, ThinkRequest
 from gamesearch.web.views import first_move, position_view, roll_chance
 
 router = APIRouter()
+log = logging.getLogger("gamesearch.web")
 
 LAG_RESERVE = 2.0
 """The AI answers ``LAG_RESERVE`` times the event loop's recent lag before its budget ends
@@ -39,6 +41,27 @@ VERDICT_CACHE_SIZE = 5_000
 """Finished verdicts remembered across requests."""
 DISCONNECT_POLL = 0.25
 """Seconds between checks that the client of a long job is still there."""
+ANSWER_WAIT = 1.0
+"""Seconds the server waits, past the moment a worker overrunning its hard budget is
+killed, for the pool to say so (a safety: the pool always ends a job)."""
+
+
+class Fallbacks:
+    """The moves answered without a search (the first move in the game's order), counted by
+    cause for ``/api/health`` and logged: each one is a fault to find."""
+
+    def __init__(self) -> None:
+        self.causes: collections.Counter[str] = collections.Counter()
+        self.moves = 0  # every AI move answered
+
+    def note(self, cause: str, spec: str, agent: str, moves: int) -> None:
+        self.causes[cause.split(":")[0]] += 1
+        log.warning("fallback move (the first in the game's order) in %s after %d moves for "
+                    "%s: %s", spec, moves, agent, cause)
+
+    def status(self) -> dict:
+        return {"total": sum(self.causes.values()), "causes": dict(self.causes),
+                "moves": self.moves}
 
 
 @functools.lru_cache(maxsize=64)
@@ -145,9 +168,9 @@ async def position(request: Request, body: PositionRequest) -> JSONResponse:
     body = unmasked(request, body)
     spec, game, state, repeated = load_position(body.game, body.moves)
     moves = body.moves
-    if not body.browse:
+    if not body.browse and body.resigned is None:
         state, moves = roll_chance(game, state, moves)
-    view = position_view(spec, game, moves, state, repeated)
+    view = position_view(spec, game, moves, state, repeated, body.resigned)
     return JSONResponse(hidden.present(request.app, game, spec, view, state, body.deal,
                                        body.viewer, store=not body.browse))
 
@@ -189,31 +212,39 @@ def remember(proven: collections.OrderedDict, key: tuple | None, data: dict) -> 
         proven.popitem(last=False)
 
 
-def checked(request: Request, body: ThinkRequest) -> tuple[str, Any, Any, str, float]:
-    """The position and the agent of a move request, refused if either is wrong, the agent
-    does not fit the game or the seat (the catalog says why), or there is no move for an
-    agent to make."""
+def checked(request: Request, body: ThinkRequest
+            ) -> tuple[str, Any, Any, str, tuple[float, float]]:
+    """The position and the agent of a move request (as it runs, with its search time and
+    hard budget: ``validate.move_times``), refused if either is wrong, the agent does not
+    fit the game or the seat (the catalog says why), or there is no move for an agent to
+    make."""
     from gamesearch.catalog import check_agent_fits
+    from gamesearch.games import game_entry
 
     spec, game, state, repeated = load_position(body.game, body.moves)
-    agent, budget = validate.agent_spec(body.agent, request.app.state.programs)
+    agent, _ = validate.agent_spec(body.agent, request.app.state.programs)
+    agent, search, hard = validate.move_times(agent, game_entry(game.name).move_time)
     if game.is_terminal(state):
         raise validate.GameSearchError("the game is over: there is no move to make")
     if repeated:
         raise validate.GameSearchError("the game is over: drawn by repetition")
+    if body.resigned is not None:
+        raise validate.GameSearchError("the game is over: a player resigned")
     if game.to_move(state) == CHANCE:
         raise validate.GameSearchError("chance is to move: ask /api/position to roll it")
     check_agent_fits(agent, game, game.to_move(state))
-    return spec, game, state, agent, budget
+    return spec, game, state, agent, (search, hard)
 
 
 async def think(request: Request, body: ThinkRequest,
                 on_event: Callable[[str, Any], Awaitable[None]] | None = None) -> dict:
-    """Let the agent move within its budget, counted from the request's arrival; always
-    answers with a legal move (the search's, its best completed depth, or a fallback)."""
+    """Let the agent move within its search time, counted from the request's arrival, and
+    wait for it up to the hard budget; always answers with a legal move: the search's, its
+    best answer so far, or (only when its worker died, logged and counted) a fallback."""
     arrival = request.scope.get("state", {}).get("arrival", time.monotonic())
-    spec, game, state, agent, budget = checked(request, body)
+    spec, game, state, agent, (budget, hard) = checked(request, body)
     app = request.app
+    app.state.fallbacks.moves += 1
     key = cache_key(spec, body.moves, agent)
     known = app.state.proven.get(key) if key is not None else None
     if known is not None:  # solved before: answer at once, no worker needed
@@ -223,40 +254,75 @@ async def think(request: Request, body: ThinkRequest,
         return answer(game, state, spec, body.moves, known, "cache", "", budget, arrival)
     pool = app.state.pool
     reserve = min(MAX_RESERVE * budget, LAG_RESERVE * app.state.lag.estimate())
-    deadline = arrival + budget - reserve
+    now = time.monotonic()
+    deadline = arrival + hard - reserve
     job: Job = pool.submit("think", {"game": spec, "moves": body.moves, "agent": agent},
-                           deadline - time.monotonic())
+                           deadline - now, search=max(0.001, arrival + budget - reserve - now))
     search_id = secrets.token_hex(8)
     app.state.searches[search_id] = job
-    best, source = None, "fallback"
+    best, source, cause = None, "fallback", ""
     try:
         if on_event is not None:
-            await on_event("start", {"search": search_id, "budget": budget})
-        async for kind, data in job.stream(deadline):
-            if kind == "progress":
-                best = data
-                if on_event is not None:
-                    await on_event("progress", data)
-            elif kind == "result":
-                best, source = data, "shared" if job.shared else "search"
-                remember(app.state.proven, key, data)
-            elif kind == "stopped":
-                source = "stopped"
-            elif kind == "late":
-                source = "queue"
-            elif kind == "timeout":
-                source = "deadline"
+            await on_event("start", {"search": search_id, "budget": budget, "hard": hard})
+        best, source, cause = await wait_for_answer(
+            job, arrival + budget - reserve, deadline + KILL_GRACE + ANSWER_WAIT, on_event)
+        if source in ("search", "shared", "deadline") and best is job.result:
+            remember(app.state.proven, key, best)
+    except WorkerCrashed as err:
+        source, cause = "deadline", f"worker died: {err}"
     finally:
         app.state.searches.pop(search_id, None)
-        if not job.finished:
-            pool.cancel(job)
+        if not job.finished:  # answered from its search so far: it ends in its own time
+            (pool.release if best is not None else pool.cancel)(job)
     if best is None or best.get("action") is None:
         move = game.action_to_string(state, first_move(game, state))
+        cause = cause or "no answer"
         best = {"action": move, "value": None, "pv": [move], "stats": {}, "nps": 0,
-                "note": "no worker was free in time" if source == "queue"
-                else "no depth completed in time"}
+                "note": cause}
         source = "fallback"
+        app.state.fallbacks.note(cause, spec, agent, len(body.moves))
     return answer(game, state, spec, body.moves, best, source, search_id, budget, arrival)
+
+
+async def wait_for_answer(job: Job, soft_end: float, last_wait: float,
+                          on_event: Callable[[str, Any], Awaitable[None]] | None
+                          ) -> tuple[dict | None, str, str]:
+    """The search's answer (its result, else its best so far), where it came from and, when
+    there is none, why. With an answer so far the move is due when its search time ends
+    (``soft_end``, or later when it waited for a worker); without one the server waits up
+    to ``last_wait`` (past the hard budget and the kill that follows it). Raises
+    WorkerCrashed when the worker died."""
+    best, source, cause = None, "fallback", ""
+    waiting = True
+    while waiting:
+        until = last_wait if best is None else max(soft_end, job.search_end or soft_end)
+        waiting = False
+        async for kind, data in job.stream(until):
+            if kind == "progress":
+                first, best = best is None, data
+                if on_event is not None:
+                    await on_event("progress", data)
+                if first:  # now due at the end of its search time
+                    waiting = True
+                    break
+            elif kind == "result":
+                source = "deadline" if job.overdue else "shared" if job.shared else "search"
+                best = job.result = data
+            elif kind == "stopped":  # Move now: its best so far, else the result it sends
+                source = "stopped"
+                if best is None:
+                    async for kind2, data2 in job.stream(last_wait):
+                        if kind2 == "result":
+                            best = data2
+                            break
+            elif kind == "late":
+                source = "queue"
+                cause = f"queue: no worker was free within {job.deadline - job.submitted:.1f} s"
+            elif kind == "timeout":
+                source = "deadline"
+                if best is None:
+                    cause = "no answer: the pool never ended the job"
+    return best, source, cause
 
 
 def answer(game: Any, state: Any, spec: str, moves: list[str], best: dict, source: str,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Query, Request
 
 from gamesearch.catalog import agents_for, default_agent
+from gamesearch.games import game_entry
 from gamesearch.web import hidden, validate
 from gamesearch.web.api_play import cached_game
 
@@ -31,4 +32,7 @@ async def seats(request: Request, game: str = Query(max_length=200)) -> dict:
         kinds.sort(key=lambda k: k != first)  # stable: the others keep their order
         out.append({"name": rules.player_name(player), "agents": kinds, "default": default,
                     "summaries": {k: AGENTS[k].summary for k in kinds if k in AGENTS}})
-    return {"game": spec, "seats": out, "hidden": hidden.is_hidden_game(rules)}
+    # seconds a move takes when its agent names no bound (the entry's, see validate.move_times)
+    move_time = game_entry(rules.name).move_time
+    return {"game": spec, "seats": out, "hidden": hidden.is_hidden_game(rules),
+            "move_time": move_time, "hard_budget": validate.hard_budget(move_time)}

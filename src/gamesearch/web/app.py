@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from gamesearch.errors import GameSearchError, UnknownNameError
+from gamesearch.web.api_play import Fallbacks
 from gamesearch.web.lag import LagMonitor
 from gamesearch.web.pool import JobFailed, WorkerPool
 from gamesearch.web.validate import MAX_BODY, public_message
@@ -84,6 +85,7 @@ def create_app(workers: int | None = None, warm: bool = True,
         app.state.searches = {}
         app.state.proven = collections.OrderedDict()  # exact answers, see api_play
         app.state.verdicts = collections.OrderedDict()  # solved positions, see api_play
+        app.state.fallbacks = Fallbacks()  # moves answered unsearched, see api_play
         app.state.lag = LagMonitor()
         app.state.lag.start()
         try:
@@ -142,7 +144,10 @@ def create_app(workers: int | None = None, warm: bool = True,
 
     @app.get("/api/health")
     async def health(request: Request) -> dict:
+        """The pool (workers, replacements by cause), the moves answered without a search
+        (fallbacks by cause, of all AI moves) and the event loop's lag."""
         return {"ok": True, "pool": request.app.state.pool.status(),
+                "fallbacks": request.app.state.fallbacks.status(),
                 "loop_lag": round(request.app.state.lag.estimate(), 4)}
 
     @app.get("/", include_in_schema=False)

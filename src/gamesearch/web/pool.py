@@ -8,10 +8,16 @@
   and a result pipe that the event loop watches and reads without blocking
   (:mod:`gamesearch.web.channel`), so a result of any size arrives whole under asyncio and
   uvloop alike.
-* A job carries a deadline counted from the request's arrival: a job still queued at its
-  deadline is dropped (the caller answers with a fallback move), a running job is told its
-  remaining time, and a worker that overruns its job's deadline by ``KILL_GRACE`` is killed
-  and replaced.
+* A job carries two times counted from the request's arrival: its **search** time (what a
+  move's agent is told to think, the page's clock) and its **hard** deadline, far later. A
+  queued job starts with what is left of its search time, and at least ``MIN_SEARCH`` of
+  it (a move that waited still gets a real search); at the hard deadline a running job is
+  told to answer now, and a worker that overruns it by ``KILL_GRACE`` is killed and
+  replaced. Only a job still queued at its hard deadline is dropped.
+* **Every replacement is logged with its cause** (``gamesearch.web`` logger, WARNING) and
+  counted by cause in :meth:`WorkerPool.status` (``/api/health``). A new worker warms every
+  game's compiled code before it says ready, and only a ready worker takes a job: a
+  replacement never makes a later move pay for a compile.
 * **Cancel means stop.** A cancelled running job has its stop flag set; a worker that has not
   answered ``CANCEL_GRACE`` later (a solver that cannot be interrupted) is killed and
   replaced, so a stale verdict never holds a worker. A worker that said it is compiling a
@@ -27,10 +33,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import logging
 import multiprocessing
 import sys
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -38,7 +45,11 @@ from gamesearch.web.channel import MessageReader
 from gamesearch.web.worker import worker_main
 
 KILL_GRACE = 1.5
-"""Seconds past a job's deadline before its worker is killed and replaced."""
+"""Seconds past a job's hard deadline (when it is told to answer now) before its worker
+is killed and replaced."""
+MIN_SEARCH = 0.25
+"""The share of its search time a move gets at least, however long it waited in the
+queue (never past its hard deadline)."""
 CANCEL_GRACE = 0.4
 """Seconds a cancelled job's worker has to stop before it is killed and replaced."""
 MIN_SHARE = 0.05
@@ -48,10 +59,17 @@ URGENT = 0.5
 budget: until then the running searches use their whole budgets."""
 WATCH_EVERY = 0.05
 MAX_EARLY_DEATHS = 5
-"""Workers that may die before they are ready before the pool stops replacing them."""
+"""Workers that may die before they are ready before the pool replaces them only after a
+pause (``RESPAWN_PAUSE``, doubling up to ``MAX_RESPAWN_PAUSE``): never in a tight loop, and
+never giving a lane up (a pool that stopped replacing lost its play lane for good, and
+every move then waited for the low-priority analysis worker)."""
+RESPAWN_PAUSE = 1.0
+MAX_RESPAWN_PAUSE = 30.0
 PLAY, ANALYSIS = "play", "analysis"
 ANALYSIS_NICE = 10
 """How much lower the analysis workers' CPU priority is (``os.nice``)."""
+
+log = logging.getLogger("gamesearch.web")
 
 
 def lane_of(kind: str) -> str:
@@ -77,19 +95,36 @@ class WorkerCrashed(JobFailed):
 class Job:
     """One request's search: events arrive on ``events``; ``deadline`` is monotonic."""
 
-    def __init__(self, job_id: int, kind: str, payload: dict, deadline: float) -> None:
+    def __init__(self, job_id: int, kind: str, payload: dict, deadline: float,
+                 search: float | None = None) -> None:
         self.id, self.kind, self.payload, self.deadline = job_id, kind, payload, deadline
-        self.budget = max(0.0, deadline - time.monotonic())
+        self.submitted = time.monotonic()
+        self.budget = max(0.0, deadline - self.submitted if search is None else search)
+        """The search time (``search``, else the whole time to the hard deadline)."""
+        self.split = search is not None
         self.lane = lane_of(kind)
         self.events: asyncio.Queue = asyncio.Queue()
         self.worker: Worker | None = None
         self.cancelled = False
         self.finished = False
         self.started: float | None = None
+        self.search_end: float | None = None  # when its search was told to answer
+        self.result: Any = None  # the result it sent, once it has
         self.progressed = False  # a depth completed: it can answer now
         self.shared = False  # cut short by fair share
         self.stop_by: float | None = None  # cancelled while running: stop before this
         self.compiling = False  # the worker compiles a kernel: never killed meanwhile
+        self.overdue = False  # told to answer now at its hard deadline
+
+    def search_seconds(self, now: float) -> float:
+        """What the search may spend when it starts ``now``: what is left of its search time,
+        at least ``MIN_SEARCH`` of it, and never past half the time to the hard deadline (a
+        job with no search time of its own: all the time to its deadline)."""
+        hard = self.deadline - now
+        if not self.split:
+            return max(0.001, hard)
+        left = self.budget - (now - self.submitted)
+        return max(0.001, min(max(left, MIN_SEARCH * self.budget), hard / 2))
 
     def stop(self) -> None:
         """Ask the running search to answer now with its best so far; wake the waiter."""
@@ -157,6 +192,9 @@ class Worker:
         self.job: Job | None = None
         self.dead = False
         self.ready = False
+        self.cause: str | None = None  # why the pool ended it (None: it died by itself)
+        self.replacement = pool.loop is not None and pool._watch is not None
+        self.born = time.monotonic()
         pool.loop.add_reader(result_reader.fileno(), self._readable)
 
     def _readable(self) -> None:
@@ -182,13 +220,29 @@ class Worker:
         self.job = job
         job.worker = self
         job.started = time.monotonic()
+        job.search_end = job.started + seconds_left
         self.stop_flag.value = 0
         self.jobs.send({"id": job.id, "kind": job.kind, "payload": job.payload,
                         "seconds": seconds_left})
 
-    def kill(self) -> None:
+    def kill(self, cause: str | None = None) -> None:
+        """End the process; ``cause`` is logged when the pool replaces it."""
+        if cause is not None and self.cause is None:
+            self.cause = cause
         if self.process.is_alive():
             self.process.kill()
+
+    def death_cause(self) -> str:
+        """Why the process ended, in words: the pool's reason, else its exit."""
+        if self.cause is not None:
+            return self.cause
+        self.process.join(timeout=0.2)  # the pipe closed: the exit code follows at once
+        code = self.process.exitcode
+        if code is None:
+            return "its result pipe closed"
+        if code < 0:
+            return f"it died by signal {-code} (out of memory, or killed from outside)"
+        return f"it exited with code {code}"
 
 
 class WorkerPool:
@@ -208,6 +262,8 @@ class WorkerPool:
         self.pending: dict[str, deque[Job]] = {PLAY: deque(), ANALYSIS: deque()}
         self.ids = itertools.count(1)
         self.replaced = 0
+        self.replacements: Counter[str] = Counter()
+        """Replaced workers by cause (``overran``, ``recycled``, ``died``, ``send failed``)."""
         self.recycled = 0
         self.early_deaths = 0
         self._watch: asyncio.Task | None = None
@@ -240,9 +296,12 @@ class WorkerPool:
         self.workers.clear()
         self.idle.clear()
 
-    def submit(self, kind: str, payload: dict, seconds: float) -> Job:
-        """Queue a job that must be answered within ``seconds`` from now."""
-        job = Job(next(self.ids), kind, payload, time.monotonic() + seconds)
+    def submit(self, kind: str, payload: dict, seconds: float,
+               search: float | None = None) -> Job:
+        """Queue a job that must be answered within ``seconds`` from now (its hard
+        deadline); ``search``: the seconds its search is meant to take (a move's time),
+        else all of them."""
+        job = Job(next(self.ids), kind, payload, time.monotonic() + seconds, search)
         self.pending[job.lane].append(job)
         self._dispatch()
         return job
@@ -258,6 +317,19 @@ class WorkerPool:
             job.stop_by = time.monotonic() + CANCEL_GRACE
             job.stop()
 
+    def release(self, job: Job) -> None:
+        """The job's move was answered with its search's answer so far: drop it if queued,
+        else ask it to answer now and let it end in its own time (its search was told its
+        time; the hard deadline still bounds it). Not a cancel: a worker starved of CPU may
+        take longer than ``CANCEL_GRACE`` to read its flag, and recycling it cost a warm-up
+        of every engine on a loaded machine (minutes without that worker)."""
+        job.cancelled = True
+        if job.worker is None:
+            with contextlib.suppress(ValueError):
+                self.pending[job.lane].remove(job)
+        elif not job.finished:
+            job._raise_flag()
+
     def status(self) -> dict:
         """Counts for the health endpoint and tests."""
         def pids(lane: str) -> list[int]:
@@ -266,6 +338,7 @@ class WorkerPool:
         return {"workers": len(self.workers), "idle": len(self.idle),
                 "queued": sum(len(q) for q in self.pending.values()),
                 "replaced": self.replaced, "recycled": self.recycled,
+                "replacements": dict(self.replacements),
                 "pids": [w.process.pid for w in self.workers],
                 "play": pids(PLAY), "analysis": pids(ANALYSIS),
                 "ready": sum(w.ready for w in self.workers),
@@ -299,10 +372,11 @@ class WorkerPool:
                 continue
             self.idle.remove(worker)
             try:
-                worker.send(job, job.deadline - now)
+                worker.send(job, job.search_seconds(now))
             except OSError:
                 job.worker = None
                 self.pending[job.lane].appendleft(job)
+                worker.cause = worker.cause or "send failed: its job pipe was closed"
                 self._died(worker)
                 return
         self._share(now)
@@ -312,7 +386,7 @@ class WorkerPool:
         longest-running searches that can answer now (a depth completed) to do so, one per
         such move."""
         waiting = sum(1 for j in self.pending[PLAY]
-                      if not j.cancelled and j.deadline - now <= (1 - URGENT) * j.budget)
+                      if not j.cancelled and now - j.submitted >= URGENT * j.budget)
         waiting -= sum(1 for w in self.workers if w.job is not None and w.job.shared
                        and not w.job.finished)
         if waiting <= 0:
@@ -330,6 +404,10 @@ class WorkerPool:
         job_id, kind, data = message
         if kind == "ready":
             worker.ready = True
+            self.early_deaths = 0  # a worker starts again: no pause before the next one
+            if worker.replacement:
+                log.warning("%s worker %s (a replacement) ready after %.1f s of warm-up",
+                            worker.lane, worker.process.pid, time.monotonic() - worker.born)
             if not worker.dead:
                 self.idle.append(worker)
                 self._dispatch()
@@ -366,21 +444,42 @@ class WorkerPool:
         if worker in self.idle:
             self.idle.remove(worker)
         job, worker.job = worker.job, None
+        cause = worker.death_cause()
         if job is not None and not job.finished:
             job.finished = True
-            job.events.put_nowait(("crashed", "the search worker stopped unexpectedly; "
-                                              "it has been replaced, please try again"))
+            job.events.put_nowait(("crashed", f"the search worker stopped ({cause}); it has "
+                                              "been replaced"))
         worker.kill()
         worker.close()
+        closing = self.loop is None or self.loop.is_closed() or self._watch is None \
+            or self._watch.done()
+        if closing:
+            return
+        doing = f" during a {job.kind} job ({job.payload.get('game', '')} " \
+                f"{job.payload.get('agent', '')})" if job is not None else ""
+        self.replaced += 1
+        self.replacements[cause.split(":")[0].split(" (")[0]] += 1
+        pause = 0.0
         if not worker.ready:  # died while starting: do not respawn in a loop
             self.early_deaths += 1
             if self.early_deaths > MAX_EARLY_DEATHS:
-                return
-        if self.loop is not None and not self.loop.is_closed() and self._watch is not None \
-                and not self._watch.done():
-            self.replaced += 1
-            self._add_worker(worker.lane)
-            self._dispatch()
+                pause = min(MAX_RESPAWN_PAUSE,
+                            RESPAWN_PAUSE * 2 ** (self.early_deaths - MAX_EARLY_DEATHS - 1))
+        log.warning("%s worker %s replaced%s after %.1f s: %s%s", worker.lane,
+                    worker.process.pid, f" in {pause:g} s" if pause else "",
+                    time.monotonic() - worker.born, cause, doing)
+        if pause:
+            self.loop.call_later(pause, self._respawn, worker.lane)
+        else:
+            self._respawn(worker.lane)
+
+    def _respawn(self, lane: str) -> None:
+        """Start a worker in ``lane`` (it takes jobs once warm and ready)."""
+        if self.loop is None or self.loop.is_closed() or self._watch is None \
+                or self._watch.done():
+            return
+        self._add_worker(lane)
+        self._dispatch()
 
     def _recycle(self, worker: Worker) -> None:
         """Replace a worker whose cancelled job would not stop (its request is gone)."""
@@ -388,7 +487,8 @@ class WorkerPool:
         if job is not None:
             job.finished = True  # nobody waits for it: no "crashed" message
         self.recycled += 1
-        worker.kill()  # the pipe reads EOF and the pool replaces the worker
+        # the pipe reads EOF and the pool replaces the worker
+        worker.kill(f"recycled: its cancelled job did not stop within {CANCEL_GRACE:g} s")
 
     async def _watchdog(self) -> None:
         """Kill workers whose job ran past its deadline plus the grace period, or that did not
@@ -396,6 +496,12 @@ class WorkerPool:
         while True:
             await asyncio.sleep(WATCH_EVERY)
             now = time.monotonic()
+            for queue in self.pending.values():  # queued past the hard deadline: answered
+                for job in [j for j in queue if j.deadline - now <= 0.005]:
+                    queue.remove(job)
+                    if not job.cancelled:
+                        job.events.put_nowait(("late", "no worker was free before the "
+                                                       "deadline"))
             for worker in list(self.workers):
                 job = worker.job
                 if job is None or job.finished or job.compiling:
@@ -403,5 +509,10 @@ class WorkerPool:
                 if job.stop_by is not None and now > job.stop_by:
                     self._recycle(worker)
                 elif now > job.deadline + KILL_GRACE:
-                    worker.kill()  # the pipe reads EOF and the pool replaces it
+                    # the pipe reads EOF and the pool replaces it
+                    worker.kill(f"overran: its job ran {now - (job.started or now):.1f} s, "
+                                f"{KILL_GRACE:g} s past its hard deadline")
+                elif now > job.deadline and not job.overdue:
+                    job.overdue = True  # answer now with the best so far
+                    job._raise_flag()
             self._share(now)

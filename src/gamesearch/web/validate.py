@@ -20,7 +20,15 @@ MAX_MOVES = 600
 MAX_TIME = 30.0
 """Seconds an agent may be given per move."""
 DEFAULT_BUDGET = 10.0
-"""The budget of an agent spec that names no time (a depth-limited search, say)."""
+"""The search time of an agent spec that bounds itself otherwise (a depth, iterations)."""
+HARD_MARGIN = 9.0
+"""Seconds the server waits past a move's search time, at least (and at least the search
+time again), before it tells the search to answer now: the queue, a loaded machine and a
+search that reports nothing as it goes (expectiminimax, MCTS) fit in it. A move of 1 s has
+a hard budget of 10 s; only a worker that dies leaves the server without a searched move."""
+BOUNDS = {"time", "depth", "iterations", "playouts", "simulations", "samples", "nodes",
+          "plies", "level"}
+"""Agent parameters that bound a search: a spec naming one keeps it."""
 MAX_DEPTH = 64
 MAX_NUMBER = 1000
 """The largest number a game or agent parameter may hold (bounded work per request)."""
@@ -51,6 +59,8 @@ class PositionRequest(BaseModel):
     """The token of the hidden outcomes, as the server last sent it (web/hidden.py)."""
     browse: bool = False
     """Looking back at a position of the game: no chance outcome drawn, the deal kept."""
+    resigned: int | None = Field(default=None, ge=0, le=64)
+    """The seat that resigned after these moves: the game is over, that seat lost."""
 
 
 class ThinkRequest(PositionRequest):
@@ -170,6 +180,31 @@ def offered_agents(programs: Collection[str]) -> list[str]:
     outside = outside_agents()
     return [name for name in AGENTS if name not in EXCLUDED_AGENTS
             and (name not in outside or programs)]
+
+
+def hard_budget(search: float) -> float:
+    """The server's hard budget of a move whose search time is ``search`` seconds."""
+    return search + max(HARD_MARGIN, search)
+
+
+def move_times(spec: str, move_time: float) -> tuple[str, float, float]:
+    """A checked agent spec as a move runs it, its search time and its hard budget: a spec
+    that names no bound (no time, depth, iterations...) searches for the game's
+    ``move_time`` (its entry's, the page's clock), told so where its agent takes a time."""
+    import inspect
+
+    from gamesearch.agents import AGENTS
+
+    name, params = parse_spec(spec)
+    if "time" in params:
+        search = float(params["time"])
+    elif params.keys() & BOUNDS:
+        search = DEFAULT_BUDGET
+    else:
+        search = move_time
+        if "time" in inspect.signature(AGENTS[name].factory).parameters:
+            spec = f"{spec},time={move_time:g}" if params else f"{name}:time={move_time:g}"
+    return spec, search, hard_budget(search)
 
 
 def agent_spec(spec: str, programs: Collection[str] = ()) -> tuple[str, float]:

@@ -99,12 +99,24 @@ def move_notation(game: Any, moves: list[str]) -> tuple[list[str] | None, bool]:
     return (names if write is not None else None), paired
 
 
+def resigned_utilities(game: Any, seat: int) -> list[float]:
+    """The utilities of a game that ``seat`` resigned: it loses, every other seat wins."""
+    return [-1.0 if p == seat else 1.0 for p in range(game.num_players)]
+
+
 def position_view(spec: str, game: Any, moves: list[str], state: Any,
-                  repeated: bool = False) -> dict:
+                  repeated: bool = False, resigned: int | None = None) -> dict:
     """Everything the page needs to draw the position and offer the moves; ``repeated``:
-    the moves ended the game by repetition (``game.replay_game`` says)."""
+    the moves ended the game by repetition (``game.replay_game`` says); ``resigned``: the
+    seat that resigned there (refused once the game is over, or for a seat of none)."""
     repeated = repeated and not game.is_terminal(state)
-    terminal = game.is_terminal(state) or repeated
+    if resigned is not None:
+        if game.is_terminal(state) or repeated:
+            raise GameSearchError("the game is over: there is nobody left to resign")
+        if not 0 <= resigned < game.num_players:
+            raise GameSearchError(f"resigned: seat {resigned} is not a player of "
+                                  f"{game.name} (0-{game.num_players - 1})")
+    terminal = game.is_terminal(state) or repeated or resigned is not None
     view: dict[str, Any] = {
         "game": spec, "kind": game.name, "moves": moves, "terminal": terminal,
         "players": [game.player_name(p) for p in range(game.num_players)],
@@ -126,9 +138,21 @@ def position_view(spec: str, game: Any, moves: list[str], state: Any,
     if repeated and view["board"]:  # the rules' state goes on; the game does not
         view["board"].update({k: type(view["board"][k])() for k in ("moves", "other_moves")
                               if k in view["board"]})
-    if terminal:
+    if resigned is not None:
+        view["utilities"] = resigned_utilities(game, resigned)
+        view["outcome"] = (f"{game.player_name(resigned)} resigned: "
+                           f"{outcome_text(game, view['utilities'])}")
+        view["end"] = "resignation"
+        view["resigned"] = resigned
+        view["to_move"] = None
+        view["legal"] = []
+        if view["board"]:
+            view["board"].update({k: type(view["board"][k])() for k in ("moves", "other_moves")
+                                  if k in view["board"]})
+    elif terminal:
         view["utilities"] = list(final_utilities(game, state))
         view["outcome"] = outcome(game, state, repeated)
+        view["end"] = "repetition" if repeated else "rules"
         view["to_move"] = None
         view["legal"] = []
     else:

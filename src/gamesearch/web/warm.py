@@ -8,6 +8,7 @@ its own warm-ups are (``GameEntry.warmups``), so nothing here names a game."""
 from __future__ import annotations
 
 import random
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -64,11 +65,15 @@ def warm_engines() -> float:
         steps = _steps()
     except ImportError:
         return 0.0
-    for _, step in steps:
+    for label, step in steps:
         try:
             step()
         except ImportError:  # an optional part (numba, jax) missing: that step only
             continue
+        except Exception as err:  # noqa: BLE001  one game's failure must not leave the
+            # others cold (their first move would then compile inside its budget)
+            print(f"gamesearch web: warming {label} failed: {type(err).__name__}: {err}",
+                  file=sys.stderr, flush=True)
     return time.perf_counter() - start
 
 

@@ -46,6 +46,10 @@ from gamesearch.result import SearchResult, SearchStats
 
 BATCH = 256
 """Simulations per compiled call: the clock is read between calls."""
+FIRST_BATCH = 32
+"""Simulations of a timed search's first call: its first answer (reported to
+``on_progress``) comes after these, so that a caller with a deadline holds a searched
+move within milliseconds even on a starved machine."""
 PROGRESS_SECONDS = 0.25
 """How often a search reports its best answer so far to ``on_progress`` (the web's live
 view): the win rate, the simulations and the principal line."""
@@ -204,6 +208,18 @@ def subtree(tree, stats, top, new_tree, new_stats):
     return count
 
 
+def fills_own_territory(game, state) -> bool:
+    """Whether every move the player to move may make (but the pass) is on an empty point
+    whose region reaches only that player's stones: its own territory, where a stone
+    changes nothing of the area count (nor any move at all is left)."""
+    from gamesearch.games.go.notation import STONES
+    from gamesearch.games.go.rules import area_owners
+
+    own = STONES[state[1]]
+    owners = area_owners(state[0], game.size)
+    return all(owners[a] == own for a in game.actions(state) if a != game.pass_action)
+
+
 class GoMCTSAgent(Agent):
     """``go-mcts:time=1`` (or ``playouts=N``): compiled MCTS with RAVE for Go."""
 
@@ -310,7 +326,8 @@ class GoMCTSAgent(Agent):
         # (the web) holds a searched move at once
         reported, reported_done = -math.inf, 0
         while True:
-            batch = BATCH if playouts is None else min(BATCH, playouts - done)
+            batch = (FIRST_BATCH if done == 0 else BATCH) if playouts is None \
+                else min(BATCH, playouts - done)
             if batch <= 0:
                 break
             n_nodes = simulate(root, tree, stats, n_nodes, batch, game.komi, max_moves,
@@ -361,30 +378,42 @@ class GoMCTSAgent(Agent):
         return SearchResult(value, line[0] if line else None, line, result, pov=state[1])
 
     def __call__(self, game, state) -> SearchResult:
-        """The most visited move the rules allow, other than the pass; the value is the
-        root mover's win rate as seen by that move, on (-1, 1).
+        """The most visited move the rules allow, other than the pass (between moves of as
+        many visits, the one Go knowledge and the AMAF statistics prefer: never the first
+        point by order); the value is the root mover's win rate as seen by that move, on
+        (-1, 1).
 
         Under area scoring a move in one's own area costs nothing, so go-mcts passes only
         to end a game it has won (the opponent has just passed and the board's count is
-        ours), when its tree holds no other move, or when the pass is clearly better than
-        every move (a seki); a lost-looking position is played on, where the opponent may
-        still go wrong."""
+        ours), when every move it may make fills its own territory (the game is over for
+        it: the opponent may pass too, or play on), when its tree holds no other move, or
+        when the pass is clearly better than every move (a seki); a lost-looking position
+        is played on, where the opponent may still go wrong."""
         began = clock.perf_counter()
         mover = state[1]
         # the opponent passed and the count is ours (counted only then: it is read nowhere
-        # else)
-        if state[2] == 1 and game.score(state) * (1 if mover == 0 else -1) > 0:
-            stats = SearchStats(nodes=0, iterations=0, extra={"reused": 0})
+        # else), or nothing is left to play but our own territory
+        won = state[2] == 1 and game.score(state) * (1 if mover == 0 else -1) > 0
+        if won or fills_own_territory(game, state):
+            stats = SearchStats(nodes=0, iterations=0, extra={
+                "reused": 0, "pass": "the count is ours" if won else
+                "every move left fills our own territory"})
             stats.seconds = clock.perf_counter() - began
             self.kept = None
-            return SearchResult(1.0, game.pass_action, [game.pass_action], stats, pov=mover)
+            return SearchResult(1.0 if won else 0.0, game.pass_action, [game.pass_action],
+                                stats, pov=mover)
         moves, visits, wins, done = self.search(game, state, self.playouts, self.time, began)
         legal = set(game.actions(state))
-        best, best_visits, value, best_i = game.pass_action, -1.0, 0.0, -1
+        first = int(self.tree[1][0])
+        count = len(moves)
+        amaf_n = self.stats[2][first:first + count] if first >= 0 else np.zeros(0)
+        amaf_w = self.stats[3][first:first + count] if first >= 0 else np.zeros(0)
+        best, best_key, value, best_i = game.pass_action, (-1.0, -1.0), 0.0, -1
         for i, (m, v, w) in enumerate(zip(moves, visits, wins)):
             action = self._action(game, int(m))
-            if m != PASS and action in legal and v > best_visits:
-                best, best_visits, best_i = action, v, i
+            key = (float(v), float(amaf_w[i] / amaf_n[i]) if amaf_n[i] > 0 else 0.5)
+            if m != PASS and action in legal and key > best_key:
+                best, best_key, best_i = action, key, i
                 value = 2 * w / v - 1 if v > 0 else 0.0
         for i, m in enumerate(moves):
             if m != PASS:

@@ -53,13 +53,14 @@ def picture(game: Any, state: Any, lastmove: Any = None, arrows: Any = ()) -> An
 
 def ending(game: Any, state: Any) -> str | None:
     """The area score of a finished game as Go players write it (``W+3.5``), with each
-    side's area and the komi."""
+    side's area, the komi and why it ended (both passed, or the move limit)."""
     from gamesearch.games.go.rules import area_owners
     from gamesearch.games.go.sgf import result_text
 
     owners = area_owners(state[0], game.size)
+    why = "both passed" if state[2] >= 2 else f"the move limit ({game.max_moves})"
     return (f"({result_text(game, state)}: area black {owners.count('X')}, white "
-            f"{owners.count('O')}, komi {game.komi:g})")
+            f"{owners.count('O')}, komi {game.komi:g}; {why})")
 
 
 def read_sgf_game(text: str) -> tuple[dict[str, str], list[str]]:

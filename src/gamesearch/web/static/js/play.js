@@ -22,6 +22,7 @@ const state = {
   seatsOf: null,                   // the game spec the players were chosen for
   wanted: {},                      // p1, p2, ... from the address, applied once seats are known
   moves: [], deal: null,           // the moves as this viewer sees them; the server's deal token
+  resigned: null,                  // the seat that resigned after the moves (the game is over)
   position: null, cursor: null,    // the live position; the move shown while browsing (or null)
   browsed: null,                   // the position shown while browsing
   generation: 0, thinking: null, searchId: null, verdictCtl: null,
@@ -120,12 +121,22 @@ function request(moves) {
   return { game: gameSpec(), moves, viewer: viewer(), deal: state.deal };
 }
 
+// The seat a Resign press gives up for: the person to move, else the one person playing.
+function resigningSeat() {
+  const pos = state.position;
+  if (!pos || pos.terminal) return null;
+  if (isHumanTurn()) return pos.to_move;
+  const people = state.players.flatMap((p, i) => p.kind === "human" ? [i] : []);
+  return people.length === 1 ? people[0] : null;
+}
+
 function saveHash() {
   const spec = state.params.trim() ? `${state.game}:${state.params.trim()}` : state.game;
   const params = { game: spec, fen: positionParam() ? state.fen : "",
                    moves: state.moves.join(" "), deal: state.deal,
                    ply: browsing() ? state.cursor : "", flip: state.flip ? "1" : "",
                    end: state.ended ? state.ended.token : "" };
+  if (state.resigned !== null) params.resigned = state.resigned;
   state.players.forEach((cfg, seat) => { params[`p${seat + 1}`] = agentSpec(cfg); });
   writeHash("play", params);
 }
@@ -223,7 +234,7 @@ function render() {
   const two = pos.players.length === 2 && !state.hiddenGame;
   const open = state.position && !state.position.terminal && !state.ended
     && personSeat(state.position, state.players) !== null;
-  $("resign").hidden = $("offer-draw").hidden = !(two && open);
+  $("offer-draw").hidden = !(two && open);
   $("flip").setAttribute("aria-pressed", state.flip ? "true" : "false");
   const status = $("status");
   if (!live) {
@@ -240,6 +251,7 @@ function render() {
   $("busy").hidden = !state.thinking;
   $("board").setAttribute("aria-busy", state.thinking ? "true" : "false");
   $("stop").disabled = !state.thinking;
+  $("resign").disabled = !live || resigningSeat() === null;
 }
 
 // The position's text (FEN), copyable, where the game has one.
@@ -332,7 +344,9 @@ async function load(ply = null) {
   cancelThinking();
   showError(null);
   try {
-    const pos = await postJSON("/api/position", request(state.moves));
+    const body = request(state.moves);
+    if (state.resigned !== null) body.resigned = state.resigned;
+    const pos = await postJSON("/api/position", body);
     if (generation !== state.generation) return;
     if (state.refused) { showError(state.refused); state.refused = null; }
     accept(pos);
@@ -378,6 +392,7 @@ function accept(pos) {
 }
 
 function newGame() {
+  state.resigned = null;
   state.moves = [];
   state.deal = null;
   state.ended = null;
@@ -399,6 +414,8 @@ function humanMove(move) {
     }
     state.moves = prefix;
   } else if (!isHumanTurn()) return;
+  state.resigned = null;
+  state.sources.length = Math.min(state.sources.length, state.moves.length);
   state.moves = [...state.moves, move];
   clearPanels();
   load();
@@ -474,8 +491,9 @@ async function maybeThink() {
   if (!played) { render(); return; }
   const how = { search: "searched", cache: "exact answer found before",
                 stopped: "stopped early: best completed depth",
-                deadline: "at the deadline: best completed depth",
-                fallback: `first move in the game's order: ${played.note}` };
+                deadline: "at the end of its time: its best answer so far",
+                shared: "cut short for a waiting move: best completed depth",
+                fallback: `unsearched, the first move in the game's order: ${played.note}` };
   const value = "value" in played ? `value ${shownValue(played)}, ` : "";
   $("think-note").textContent = `played ${played.move} (${value}` +
     `${how[played.source] || played.source}, ${played.latency} s)`;
@@ -535,6 +553,12 @@ async function requestVerdict() {
 
 async function undo() {
   cancelThinking();
+  if (state.resigned !== null) {  // taking back a resignation only
+    state.resigned = null;
+    clearPanels();
+    await load();
+    return;
+  }
   const generation = ++state.generation;
   // Take back moves until a person is to move again (or the start).
   let moves = state.moves.slice(0, browsing() ? state.cursor : state.moves.length);
@@ -583,6 +607,14 @@ export async function initPlay(params) {
   $("stop").addEventListener("click", () => {
     if (state.searchId) postJSON("/api/stop", { search: state.searchId }).catch(showError);
   });
+  $("resign").addEventListener("click", () => {
+    const seat = resigningSeat();
+    if (seat === null) return;
+    cancelThinking();
+    state.resigned = seat;
+    clearPanels();
+    load();
+  });
   $("first").addEventListener("click", () => browse(0));
   $("back").addEventListener("click", () => browse(lastMoveIndex()));
   $("forward").addEventListener("click", () => browse(lastMoveIndex() + 2));
@@ -611,7 +643,6 @@ export async function initPlay(params) {
     await openRecord(await file.text(), file.name).catch(showError);
     $("import-file").value = "";
   });
-  $("resign").addEventListener("click", () => endByPerson("resign").catch(showError));
   $("offer-draw").addEventListener("click", () => endByPerson("draw").catch(showError));
   $("verdict-on").addEventListener("change", requestVerdict);
   $("save-game").addEventListener("click", () => saveGame().catch(showError));
@@ -668,7 +699,7 @@ async function endByPerson(kind) {
 async function changeGame(fresh = true) {
   if (fresh) {
     state.moves = []; state.deal = null; state.fen = ""; state.ended = null;
-    state.lastValue = {};
+    state.lastValue = {}; state.sources = []; state.resigned = null;
     resetTree();
   }
   clearPanels();
@@ -705,6 +736,8 @@ function applyParams(params) {
     state.deal = params.get("deal") || null;
     resetTree();
     state.ended = null;
+    const resigned = params.get("resigned");
+    state.resigned = resigned !== null && /^\d+$/.test(resigned) ? Number(resigned) : null;
   }
   state.flip = params.get("flip") === "1";
   const ply = Number.parseInt(params.get("ply") || "", 10);
