@@ -137,11 +137,19 @@ def test_iterations_yield_each_depth_then_the_answer_once_more_on_time() -> None
     assert [r.stopped_by for r in results] == [None, None, None, "time"]
 
 
-def test_first_starts_deeper_and_is_never_cut() -> None:
+def test_a_search_that_starts_deeper_is_never_cut_there() -> None:
     step = FakeStep(cost=lambda d: 0.05)
-    result = deepen(step, Limit(depth=5, time=1e-9), first=5)
+    result = deepen(step, Limit(depth=5, time=1e-9), depths=[5])
     assert list(step.budgets) == [5] and result.stats.depth == 5
     assert result.stopped_by == "depth"
+
+
+def test_skipped_depths_are_not_searched() -> None:
+    seen: list[int] = []
+    step = FakeStep()
+    result = deepen(step, Limit(depth=6), depths=range(1, 10, 2),
+                    on_iteration=lambda r: seen.append(r.stats.depth))
+    assert seen == [1, 3, 5] and result.stopped_by == "depth"
 
 
 def test_a_bad_pace_is_refused() -> None:

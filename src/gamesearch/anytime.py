@@ -37,9 +37,10 @@ exports it with the algorithms.
 from __future__ import annotations
 
 import copy
+import itertools
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 
 from gamesearch.result import Clock, Limit, SearchResult
@@ -126,12 +127,14 @@ def as_callable(stop: Stop | None) -> Callable[[], bool] | None:
 
 def iterations(step: Step, limit: Limit = NO_LIMIT, *, pace: Pace = STEADY,
                soft: float | None = None, stop: Stop | None = None,
-               first: int = 1) -> Iterator[SearchResult]:
-    """Deepen from depth ``first`` (never cut) to ``limit.depth`` (None: until a step says
-    ``end``), yielding each completed iteration, then the answer (see the module's text).
+               depths: Iterable[int] | None = None) -> Iterator[SearchResult]:
+    """Deepen through ``depths`` (by default 1, 2, 3, ...; the first is never cut) to
+    ``limit.depth`` (None: until a step says ``end`` or the depths run out), yielding each
+    completed iteration, then the answer (see the module's text).
 
     ``soft``: the soft budget in seconds where the engine computes its own (a chess clock);
-    by default ``pace.soft`` times ``limit.time``."""
+    by default ``pace.soft`` times ``limit.time``. ``depths``: where a search starts deeper
+    (a fixed depth: that depth alone) or skips depths (a Lazy SMP helper)."""
     asked = as_callable(stop)
     start = time.perf_counter()
     hard = None if limit.time is None else start + limit.time
@@ -140,7 +143,8 @@ def iterations(step: Step, limit: Limit = NO_LIMIT, *, pace: Pace = STEADY,
     budget = Budget(hard, limit.nodes, asked)
     last: SearchResult | None = None
     took = previous = 0.0
-    depth = first
+    order = iter(depths) if depths is not None else itertools.count(1)
+    depth = next(order)
     while True:
         began = time.perf_counter()
         result = step(depth, budget if last is not None else Budget())
@@ -151,7 +155,10 @@ def iterations(step: Step, limit: Limit = NO_LIMIT, *, pace: Pace = STEADY,
             return
         took, previous = now - began, took
         result.stats.seconds = now - start
-        if result.stopped_by == "end" or limit.depth is not None and depth >= limit.depth:
+        deeper = next(order, None)
+        if limit.depth is not None and deeper is not None and deeper > limit.depth:
+            deeper = None
+        if result.stopped_by == "end" or deeper is None:
             result.stopped_by = result.stopped_by if result.stopped_by == "end" else "depth"
             yield result
             return
@@ -162,13 +169,13 @@ def iterations(step: Step, limit: Limit = NO_LIMIT, *, pace: Pace = STEADY,
         if why is not None:
             yield _final(last, None, why, time.perf_counter() - start)
             return
-        depth += 1
+        depth = deeper
 
 
 def deepen(step: Step, limit: Limit = NO_LIMIT, *, pace: Pace = STEADY,
            soft: float | None = None, stop: Stop | None = None,
            on_iteration: Callable[[SearchResult], bool | None] | None = None,
-           first: int = 1) -> SearchResult:
+           depths: Iterable[int] | None = None) -> SearchResult:
     """:func:`iterations` run to its answer; ``on_iteration`` sees every completed iteration
     in order, and a true return stops the search there (``stopped_by`` ``stop``)."""
     asked = as_callable(stop)
@@ -178,7 +185,8 @@ def deepen(step: Step, limit: Limit = NO_LIMIT, *, pace: Pace = STEADY,
         return wants_answer or (asked is not None and asked())
 
     answer = None
-    for answer in iterations(step, limit, pace=pace, soft=soft, stop=stopping, first=first):
+    for answer in iterations(step, limit, pace=pace, soft=soft, stop=stopping,
+                             depths=depths):
         if on_iteration is not None and answer.stopped_by in (None, "depth", "end"):
             wants_answer = bool(on_iteration(answer)) or wants_answer
     return answer

@@ -107,7 +107,7 @@ def kernel_deepening(game: Game, state: State, depth: int | None = None,
     start = _time.perf_counter()
     limit = PROVEN_DEPTH - 1 if depth is None else depth
     asked = as_callable(stop)
-    first = 1 if (time is not None or depth is None or asked is not None) else limit
+    depths = None if (time is not None or depth is None or asked is not None) else [limit]
 
     def on_stop() -> None:
         stats[DEADLINE] = 1
@@ -132,10 +132,10 @@ def kernel_deepening(game: Game, state: State, depth: int | None = None,
     watcher = StopWatcher(asked, on_stop, name="kernel-stop-watcher") if asked is not None else None
     bound = Limit(depth=limit, time=time)
     if watcher is None:
-        yield from iterations(step, bound, pace=pace, stop=asked, first=first)
+        yield from iterations(step, bound, pace=pace, stop=asked, depths=depths)
         return
     with watcher:
-        yield from iterations(step, bound, pace=pace, stop=asked, first=first)
+        yield from iterations(step, bound, pace=pace, stop=asked, depths=depths)
 
 
 FAR_DEADLINE = 1 << 62

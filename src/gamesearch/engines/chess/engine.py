@@ -43,7 +43,7 @@ import chess
 import numpy as np
 
 from gamesearch.agent import Agent
-from gamesearch.anytime import NO_LIMIT, Budget, Pace, deepen
+from gamesearch.anytime import NO_LIMIT, Budget, Pace, deepen, iterations
 from gamesearch.games.chess import board as B
 from gamesearch.games.chess.kernel import arrays_of, uci_of
 from gamesearch.result import Limit, SearchResult, SearchStats
@@ -265,16 +265,19 @@ class ChessEngine:
                 return int(value)
 
     def _help(self, k: int, worker: _Worker, arrays: tuple[np.ndarray, ...]) -> None:
-        """Helper thread ``k``'s search: deepening until its stop flag is raised."""
-        score = 0
-        for depth in range(1, 65):
-            if skips(k, depth):
-                continue
-            value = self._iterate(arrays, worker.killers, worker.hist, worker.info, depth,
-                                  score)
-            if worker.info[1]:
-                return
-            score = value
+        """Helper thread ``k``'s search: the depths it does not skip, on the anytime driver,
+        until its stop flag is raised (its results are never the answer: only the table
+        entries they leave are)."""
+        previous = {"score": 0}
+
+        def step(depth: int, budget: Budget) -> SearchResult:
+            previous["score"] = self._iterate(arrays, worker.killers, worker.hist,
+                                              worker.info, depth, previous["score"])
+            return SearchResult(previous["score"], None, [], SearchStats(depth=depth))
+
+        helper_depths = (d for d in range(1, 65) if not skips(k, d))
+        for _ in iterations(step, stop=lambda: bool(worker.info[1]), depths=helper_depths):
+            pass
 
     def go(self, limit: Limit = NO_LIMIT,
            on_iteration: Callable[[SearchResult], bool | None] | None = None,
