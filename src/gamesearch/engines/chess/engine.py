@@ -27,8 +27,10 @@ reaches the others through the table. The main worker alone keeps the clock, the
 node limits, the ``info`` reports and the result: the move played is the main worker's
 (its last finished iteration, which the helpers' table entries made cheaper or deeper).
 When it ends, for any reason, it raises every helper's stop flag and joins them, so no
-helper outlives ``go``; ``stop()`` raises all the flags at once. Reported nodes are all
-workers' together. A node limit counts the main worker's nodes only.
+helper outlives ``go``; ``stop()`` raises all the flags at once (during depth 1 it ends the
+search once depth 1 is done). Reported nodes are all
+workers' together. A node limit counts the main worker's nodes inside an iteration (the
+compiled check) and all workers' between iterations (the driver's).
 """
 
 from __future__ import annotations
