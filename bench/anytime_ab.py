@@ -23,8 +23,8 @@ import time
 
 CHESS_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 CHESS_MIDDLE = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8"
-ROWS = ("chess start d7", "chess middlegame d6", "checkers start d11", "othello start d8",
-        "connect4 kernel d10", "connect4 readable d6")
+ROWS = ("chess start d10", "chess middlegame d10", "checkers start d11", "othello start d13",
+        "connect4 kernel d14", "connect4 readable d9")
 
 
 def _timed(run) -> tuple[int, float, float]:
@@ -109,12 +109,14 @@ def _connect4_readable(depth: int):
     return run
 
 
-def one() -> dict[str, list[float]]:
-    """Every row once in this process: {row: [nodes, processor s, wall s]}."""
-    makers = {ROWS[0]: lambda: _chess(CHESS_START, 7), ROWS[1]: lambda: _chess(CHESS_MIDDLE, 6),
-              ROWS[2]: lambda: _checkers(11), ROWS[3]: lambda: _othello(8),
-              ROWS[4]: lambda: _connect4_kernel(10), ROWS[5]: lambda: _connect4_readable(6)}
-    return {row: list(_timed(make())) for row, make in makers.items()}
+def one(only: str | None = None) -> dict[str, list[float]]:
+    """Every row (or those named ``only``) once in this process:
+    {row: [nodes, processor s, wall s]}."""
+    makers = {ROWS[0]: lambda: _chess(CHESS_START, 10), ROWS[1]: lambda: _chess(CHESS_MIDDLE, 10),
+              ROWS[2]: lambda: _checkers(11), ROWS[3]: lambda: _othello(13),
+              ROWS[4]: lambda: _connect4_kernel(14), ROWS[5]: lambda: _connect4_readable(9)}
+    return {row: list(_timed(make())) for row, make in makers.items()
+            if only is None or only in row}
 
 
 def main() -> None:
@@ -122,10 +124,11 @@ def main() -> None:
     parser.add_argument("--before", help="the baseline checkout (its src/ is imported)")
     parser.add_argument("--after", default=".", help="the checkout under test")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--rows", help="only the rows whose names contain this text")
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(one()))
+        print(json.dumps(one(args.rows)))
         return
     if not args.before:
         parser.error("--before: the baseline checkout to compare against")
@@ -134,13 +137,17 @@ def main() -> None:
     for rep in range(args.repeats):
         for name in (("before", "after") if rep % 2 == 0 else ("after", "before")):
             env = dict(os.environ, PYTHONPATH=os.path.join(trees[name], "src"))
-            out = subprocess.run([sys.executable, __file__, "--one"], env=env, check=True,
-                                 capture_output=True, text=True).stdout
+            out = subprocess.run([sys.executable, __file__, "--one",
+                                  *(["--rows", args.rows] if args.rows else [])],
+                                 env=env, check=True, capture_output=True, text=True).stdout
             runs[name].append(json.loads(out.strip().splitlines()[-1]))
             print(f"repeat {rep + 1} {name} done", file=sys.stderr)
     print("| row | nodes | before (nodes/s) | after (nodes/s) | after/before |")
     print("|---|---:|---:|---:|---:|")
-    for row in ROWS:
+    for row in [r for r in ROWS if r in runs["after"][0]]:
+        for name in runs:
+            rates = sorted(round(r[row][0] / r[row][1] / 1000) for r in runs[name])
+            print(f"{row} {name}: knodes/s {rates}", file=sys.stderr)
         nodes = {name: {r[row][0] for r in runs[name]} for name in runs}
         rate = {name: statistics.median(r[row][0] / r[row][1] for r in runs[name])
                 for name in runs}
