@@ -2,9 +2,9 @@
 
 :func:`kernel_alphabeta` is iterative-deepening negamax with a fixed-size table and principal
 variation search (null windows after the first move), :func:`kernel_deepening` the same
-search yielding every completed depth (the web's live view); :func:`kernel_mcts` is UCT with random
-play-outs. Both take any game whose ``kernel`` attribute is a
-:class:`~gamesearch.kernels.contract.GameKernel`.
+search yielding every completed depth (the web's live view), both on the shared anytime
+driver (:mod:`gamesearch.anytime`); :func:`kernel_mcts` is UCT with random play-outs. All
+take any game whose ``kernel`` attribute is a :class:`~gamesearch.kernels.contract.GameKernel`.
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def kernel_deepening(game: Game, state: State, depth: int | None = None,
                      pvs: bool = True, tt: bool = True, table: KernelTable | None = None,
                      pace: Pace = STEADY) -> Iterator[SearchResult]:
     """Compiled iterative deepening on the shared anytime driver
-    (:func:`gamesearch.search.anytime.iterations`), yielding each completed depth's result
+    (:func:`gamesearch.anytime.iterations`), yielding each completed depth's result
     (the live view streams them); the last result yielded says why it stopped
     (``stopped_by``).
 

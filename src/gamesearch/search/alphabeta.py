@@ -10,8 +10,9 @@ Around the core, each a switch so that tests can show none of them changes the v
 * move ordering: the game's ``order_actions``, the transposition-table move, killer moves
   (two per ply) and the history heuristic;
 * a bounded transposition table (:mod:`gamesearch.search.tt`) of exact values and bounds;
-* iterative deepening under a time budget (:func:`iterative_deepening` yields each completed
-  depth; :func:`alphabeta` with ``time=`` always returns a legal action);
+* iterative deepening under a time budget, on the shared anytime driver
+  (:mod:`gamesearch.anytime`): :func:`iterative_deepening` yields each completed depth;
+  :func:`alphabeta` with ``time=`` always returns a move searched to depth 1 at least;
 * quiescence search at the depth cut-off over the actions a game marks ``is_noisy``;
 * null-window search: principal variation search (``null_window="pvs"``) and MTD(f)
   (:func:`mtdf`).
