@@ -3,12 +3,15 @@ second of every search that moved onto it, two source trees interleaved in one s
 
 Run ``python bench/anytime_ab.py --before /path/to/old/checkout --after . --repeats 5``
 from the repository root: each repeat runs every row once in a fresh process per tree,
-alternating which tree goes first, and the table gives the median nodes per second of each
-tree over the repeats (processor time of the searching process: the machine may be shared)
-and the ratio after/before. The node counts of both trees must agree (the same search):
+alternating which tree goes first, and the table gives the median and the best nodes per
+second of each tree over the repeats (processor time of the searching process: the machine
+may be shared, and contention only ever slows a run, so the best is the steadier figure)
+and the ratios after/before. The node counts of both trees must agree (the same search):
 a row whose counts differ is marked. ``--one`` runs the rows once in this process (the
 tree on ``PYTHONPATH``) and prints them as JSON; the two API generations (the chess
 ``Limits`` and checkers ``go(depth=)`` before, ``Limit`` after) are both understood.
+``--overhead`` measures the driver's own cost in one tree: the chess search through it
+against a bare loop of the same iterations.
 """
 
 from __future__ import annotations
@@ -119,16 +122,59 @@ def one(only: str | None = None) -> dict[str, list[float]]:
             if only is None or only in row}
 
 
+def overhead(repeats: int) -> None:
+    """The driver's own cost, one tree, one process: the chess middlegame to depth 10
+    through ``ChessEngine.go`` (on the driver) against a bare loop over the same
+    ``_iterate`` calls, alternating; median and best nodes per processor second."""
+    import chess
+
+    from gamesearch.engines.chess.engine import ChessEngine
+    from gamesearch.result import Limit
+
+    eng = ChessEngine(hash_mb=16)
+    eng.warm_up()
+
+    def driver() -> int:
+        eng.new_game()
+        eng.position(chess.Board(CHESS_MIDDLE))
+        return eng.go(Limit(depth=10)).stats.nodes
+
+    def bare() -> int:
+        eng.new_game()
+        eng.position(chess.Board(CHESS_MIDDLE))
+        eng.info[:] = 0
+        eng.hist //= 8
+        arrays, score = eng._arrays(), 0
+        for depth in range(1, 11):
+            score = eng._iterate(arrays, eng.killers, eng.hist, eng.info, depth, score)
+        return int(eng.info[0])
+
+    rates: dict[str, list[float]] = {"driver": [], "bare": []}
+    for rep in range(repeats):
+        for name, run in (("driver", driver), ("bare", bare))[::1 if rep % 2 else -1]:
+            nodes, cpu, _ = _timed(run)
+            rates[name].append(nodes / cpu)
+    for name, got in rates.items():
+        print(f"{name}: median {statistics.median(got):,.0f}, best {max(got):,.0f} nodes/s")
+    median = statistics.median(rates["driver"]) / statistics.median(rates["bare"])
+    print(f"driver/bare: median {median:.3f}, best {max(rates['driver']) / max(rates['bare']):.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", help="the baseline checkout (its src/ is imported)")
     parser.add_argument("--after", default=".", help="the checkout under test")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--rows", help="only the rows whose names contain this text")
+    parser.add_argument("--overhead", action="store_true",
+                        help="the driver against a bare loop, in this process's tree")
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         print(json.dumps(one(args.rows)))
+        return
+    if args.overhead:
+        overhead(args.repeats)
         return
     if not args.before:
         parser.error("--before: the baseline checkout to compare against")
