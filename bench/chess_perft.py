@@ -126,7 +126,8 @@ def bench_perft(depth: int, kiwipete: int, python_depth: int, repeat: int = 3) -
 def bench_nps(seconds: float) -> None:
     import sunfish
 
-    from gamesearch.engines.chess.engine import ChessEngine, Limits
+    from gamesearch.engines.chess.engine import ChessEngine
+    from gamesearch.result import Limit
 
     ours = ChessEngine(64)
     ours.warm_up()
@@ -138,8 +139,8 @@ def bench_nps(seconds: float) -> None:
         ours.new_game()
         ours.position(board)
         start = time.perf_counter()
-        _, report = ours.go(Limits(movetime=seconds))
-        totals["ours"][0] += report.nodes if report else 0
+        report = ours.go(Limit(time=seconds))
+        totals["ours"][0] += report.stats.nodes if report else 0
         totals["ours"][1] += time.perf_counter() - start
         info = sf.analyse(board, chess.engine.Limit(time=seconds))
         totals["stockfish"][0] += info.get("nodes", 0)
@@ -320,14 +321,15 @@ def _record(board: chess.Board, result: str, g: int, who: str, clock: Clock,
 
 
 def bench_threads(seconds: float, depth: int, counts: list[int]) -> None:
-    from gamesearch.engines.chess.engine import ChessEngine, Limits
+    from gamesearch.engines.chess.engine import ChessEngine
+    from gamesearch.result import Limit
 
     engine = ChessEngine(64)
     engine.warm_up()
     for n in counts:  # the table's pages and each count's arrays touched before timing
         engine.set_threads(n)
         engine.position(chess.Board(KIWIPETE))
-        engine.go(Limits(movetime=min(seconds, 0.5)))
+        engine.go(Limit(time=min(seconds, 0.5)))
     cols = " | ".join(f"{n}T depth | {n}T knps | {n}T s to d{depth} | {n}T main kn to d{depth}"
                       for n in counts)
     print(f"| position | {cols} |")
@@ -339,14 +341,14 @@ def bench_threads(seconds: float, depth: int, counts: list[int]) -> None:
         for n in counts:
             engine.set_threads(n)
             runs = []
-            for limits in (Limits(movetime=seconds), Limits(depth=depth)):
+            for limit in (Limit(time=seconds), Limit(depth=depth)):
                 engine.new_game()
                 engine.position(chess.Board(fen))
                 start, cpu = time.perf_counter(), time.process_time()
-                _, report = engine.go(limits)
+                report = engine.go(limit)
                 used = time.perf_counter() - start
                 nodes = int(engine.info[0]) + sum(int(h.info[0]) for h in engine.helpers)
-                runs.append((report.depth, nodes, used, time.process_time() - cpu,
+                runs.append((report.stats.depth, nodes, used, time.process_time() - cpu,
                              int(engine.info[0])))
             (reached, nodes, used, cpu, _), (_, _, to_depth, _, main) = runs
             t = totals[n]

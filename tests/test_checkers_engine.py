@@ -21,6 +21,7 @@ from gamesearch.engines.checkers.tables import Tables
 from gamesearch.games import load_game
 from gamesearch.games.checkers.evaluation import HAND_WEIGHTS, features
 from gamesearch.games.checkers.kernel import encode_state
+from gamesearch.result import Limit
 from gamesearch.tables.retrograde import DRAW, LOSS, WIN
 
 GAMESEARCH = [sys.executable, "-m", "gamesearch"]
@@ -74,11 +75,12 @@ def test_the_engine_evaluation_is_the_readable_one(game) -> None:
 def test_what_the_search_proves_agrees_with_the_databases(game, tables) -> None:
     engine, proven = CheckersEngine(hash_mb=4), 0
     for state in random_positions(game, 3, 120, seed=1):
-        report = engine.go(encode_state(state), depth=40, nodes=200_000)
-        if report is not None and abs(report.score) > S.TB_WIN - 1000:
+        report = engine.go(encode_state(state), Limit(depth=40, nodes=200_000))
+        score = report.stats.extra["points"]
+        if report is not None and abs(score) > S.TB_WIN - 1000:
             proven += 1
             value, _ = tables.probe(state)
-            assert SIGN[value] == (1 if report.score > 0 else -1), state
+            assert SIGN[value] == (1 if score > 0 else -1), state
     assert proven > 60
 
 
@@ -86,11 +88,12 @@ def test_with_databases_every_value_is_exact(game, tables) -> None:
     engine = CheckersEngine(hash_mb=4, tables=tables)
     assert tables.complete_pieces() == 3
     for state in random_positions(game, 3, 150, seed=2):
-        report = engine.go(encode_state(state), depth=2)
+        report = engine.go(encode_state(state), Limit(depth=2))
+        score = report.stats.extra["points"]
         value, _ = tables.probe(state)
-        got = 0 if abs(report.score) < S.TB_WIN - 1000 else (1 if report.score > 0 else -1)
+        got = 0 if abs(score) < S.TB_WIN - 1000 else (1 if score > 0 else -1)
         assert got == SIGN[value], state
-        assert report.table_hits > 0 or abs(report.score) > S.MATE - 100  # or mate in 1
+        assert report.stats.extra["table_hits"] > 0 or abs(score) > S.MATE - 100  # or mate in 1
 
 
 def test_a_database_agent_converts_a_won_ending(game, tables) -> None:

@@ -194,7 +194,8 @@ def test_the_search_scores_a_position_the_tables_hold_exactly(tables3) -> None:
     """Below the root the search reads the tables: taking a loose knight (KQvKN, a table
     not built, into KQvK) is a mate at 1 + the tables' distance after it, seen at depth 2;
     without tables the same search sees no mate."""
-    from gamesearch.engines.chess.engine import ChessEngine, Limits
+    from gamesearch.engines.chess.engine import ChessEngine
+    from gamesearch.result import Limit
 
     board = chess.Board("8/8/8/4k3/8/3n4/8/K2Q4 w - - 0 1")
     tables = Tables(tables3[0])
@@ -205,13 +206,13 @@ def test_the_search_scores_a_position_the_tables_hold_exactly(tables3) -> None:
     assert value == LOSS
     engine = ChessEngine(hash_mb=1)
     engine.position(board)
-    _, plain = engine.go(Limits(depth=2))
+    plain = engine.go(Limit(depth=2))
     engine.set_tables(str(tables3[0]))
     engine.new_game()
-    best, report = engine.go(Limits(depth=2))
-    assert plain.mate is None
-    assert best == "d1d3" and report.mate == (plies + 2) // 2
-    assert report.score == 30000 - (plies + 1)  # MATE - plies from the root
+    report = engine.go(Limit(depth=2))
+    assert "mate" not in plain.stats.extra
+    assert report.action == "d1d3" and report.stats.extra["mate"] == (plies + 2) // 2
+    assert report.stats.extra["cp"] == 30000 - (plies + 1)  # MATE - plies from the root
 
 
 def test_uci_engine_takes_a_tables_path_and_announces_the_exact_mate(tables3, tmp_path) -> None:

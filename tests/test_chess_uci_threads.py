@@ -11,7 +11,8 @@ import pytest
 
 from budget import load_factor
 from gamesearch.cli.uci_session import UciSession
-from gamesearch.engines.chess.engine import MAX_THREADS, ChessEngine, Limits
+from gamesearch.engines.chess.engine import MAX_THREADS, ChessEngine
+from gamesearch.result import Limit
 
 ME = f"{sys.executable} -m gamesearch uci"
 POSITIONS = [
@@ -82,7 +83,7 @@ def test_helpers_search_and_their_nodes_are_counted():
     engine.position(chess.Board(POSITIONS[1]))
     seen: list[tuple[int, int]] = []
     # the main worker's count stands still while it reports (its own thread is reporting)
-    engine.go(Limits(movetime=0.5), lambda r: seen.append((r.nodes, int(engine.info[0]))))
+    engine.go(Limit(time=0.5), lambda r: seen.append((r.stats.nodes, int(engine.info[0]))))
     total, main = seen[-1]
     assert total > main > 0
     assert engine.helpers[0].info[0] > 1000

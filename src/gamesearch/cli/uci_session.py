@@ -17,16 +17,28 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import NamedTuple
 
 import chess
 
-from gamesearch.engines.chess.engine import MAX_THREADS, ChessEngine, Limits, Report
+from gamesearch.engines.chess.engine import MAX_THREADS, ChessEngine, clock_budget
 from gamesearch.errors import GameSearchError
+from gamesearch.result import Limit, SearchResult
 
 NAME = "gamesearch chess"
 MAX_HASH_MB = 4096
 GO_INTS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes",
            "mate")
+
+
+class Search(NamedTuple):
+    """What a ``go`` asks: the limit, the soft budget of a clock, and whether it is
+    ``infinite`` (or ``ponder``: search until ``stop``)."""
+
+    limit: Limit
+    soft: float | None
+    infinite: bool
 
 
 class UciError(ValueError):
@@ -189,15 +201,15 @@ class UciSession:
 
     def cmd_go(self, args: list[str]) -> None:
         self._idle("go")
-        limits = self.limits(args)
+        search = self.limits(args)
         self.warming.join()
         self.engine.position(self.board)
         self.busy = True
         self.engine.arm()
-        self.thread = threading.Thread(target=self._search, args=(limits,), daemon=True)
+        self.thread = threading.Thread(target=self._search, args=(search,), daemon=True)
         self.thread.start()
 
-    def limits(self, args: list[str]) -> Limits:
+    def limits(self, args: list[str]) -> Search:
         """The limits of a ``go`` command (times in milliseconds become seconds)."""
         values: dict[str, int] = {}
         flags = set()
@@ -226,33 +238,39 @@ class UciSession:
         depth = values.get("depth")
         if "mate" in values:
             depth = max(1, 2 * values["mate"] + 1)
-        return Limits(depth=max(1, depth) if depth is not None else None,
-                      nodes=max(1, values["nodes"]) if "nodes" in values else None,
-                      movetime=max(0, values["movetime"]) / 1000 if "movetime" in values
-                      else None,
-                      time_left=max(0, left) / 1000 if left is not None else None,
-                      increment=max(0, inc) / 1000,
-                      movestogo=values.get("movestogo"),
-                      infinite=bool(flags))
+        limit = Limit(depth=max(1, depth) if depth is not None else None,
+                      nodes=max(1, values["nodes"]) if "nodes" in values else None)
+        if flags:  # infinite or ponder: until 'stop'
+            return Search(limit, None, True)
+        if "movetime" in values:
+            return Search(replace(limit, time=max(1, values["movetime"]) / 1000), None, False)
+        if left is not None:
+            soft, hard = clock_budget(max(0, left) / 1000, max(0, inc) / 1000,
+                                      values.get("movestogo"))
+            return Search(replace(limit, time=hard), soft, False)
+        return Search(limit, None, False)
 
-    def _search(self, limits: Limits) -> None:
+    def _search(self, search: Search) -> None:
         try:
-            best, _ = self.engine.go(limits, self._info, armed=True)
+            result = self.engine.go(search.limit, self._info, armed=True, soft=search.soft,
+                                    infinite=search.infinite)
+            best = result.action if result is not None else None
         except Exception as err:  # noqa: BLE001 - the engine must answer with some move
             self.send(f"info string search failed: {type(err).__name__}: {err}")
             moves = list(self.board.legal_moves)
             best = moves[0].uci() if moves else None
-        if limits.infinite:  # UCI: after 'go infinite' the bestmove waits for 'stop'
-            while self.engine.info[1] == 0 and not self.quit:
+        if search.infinite:  # UCI: after 'go infinite' the bestmove waits for 'stop'
+            while not self.engine.stopped() and not self.quit:
                 time.sleep(0.005)
         with self._lock:
             self.busy = False  # the GUI may send 'position' as soon as it reads bestmove
             self._send(f"bestmove {best or '0000'}")
 
-    def _info(self, report: Report) -> None:
-        mate = report.mate
-        score = f"mate {mate}" if mate is not None else f"cp {report.score}"
-        nps = int(report.nodes / report.seconds) if report.seconds > 0 else 0
-        self.send(f"info depth {report.depth} seldepth {report.seldepth} score {score} "
-                  f"nodes {report.nodes} nps {nps} time {int(report.seconds * 1000)} "
-                  f"pv {' '.join(report.pv)}")
+    def _info(self, result: SearchResult) -> None:
+        stats = result.stats
+        mate = stats.extra.get("mate")
+        score = f"mate {mate}" if mate is not None else f"cp {stats.extra['cp']}"
+        nps = int(stats.nodes / stats.seconds) if stats.seconds > 0 else 0
+        self.send(f"info depth {stats.depth} seldepth {stats.extra['seldepth']} "
+                  f"score {score} nodes {stats.nodes} nps {nps} "
+                  f"time {int(stats.seconds * 1000)} pv {' '.join(result.pv)}")

@@ -2,21 +2,20 @@
 
 :func:`kernel_alphabeta` is iterative-deepening negamax with a fixed-size table and principal
 variation search (null windows after the first move), :func:`kernel_deepening` the same
-search yielding every completed depth (the web's live view); :func:`kernel_mcts` is UCT with random
-play-outs. Both take any game whose ``kernel`` attribute is a
-:class:`~gamesearch.kernels.contract.GameKernel`.
+search yielding every completed depth (the web's live view), both on the shared anytime
+driver (:mod:`gamesearch.anytime`); :func:`kernel_mcts` is UCT with random play-outs. All
+take any game whose ``kernel`` attribute is a :class:`~gamesearch.kernels.contract.GameKernel`.
 """
 
 from __future__ import annotations
 
-import copy
-import threading
 import time as _time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
+from gamesearch.anytime import STEADY, Budget, Pace, Stop, StopWatcher, as_callable, iterations
 from gamesearch.errors import GameSearchError
 from gamesearch.game import Game, State
 from gamesearch.kernels.contract import GameKernel
@@ -34,7 +33,7 @@ from gamesearch.kernels.table import (  # noqa: F401  (re-exported: callers impo
     KernelTable,
     table_entries,
 )
-from gamesearch.result import SearchResult, SearchStats
+from gamesearch.result import Limit, SearchResult, SearchStats
 
 
 def game_kernel(game: Game) -> GameKernel:
@@ -57,17 +56,19 @@ def kernel_alphabeta(game: Game, state: State, depth: int | None = None,
 
 
 def kernel_deepening(game: Game, state: State, depth: int | None = None,
-                     time: float | None = None, stop: Callable[[], bool] | None = None,
-                     pvs: bool = True, tt: bool = True,
-                     table: KernelTable | None = None) -> Iterator[SearchResult]:
-    """Compiled iterative deepening, yielding each completed depth's result (the live view
-    streams them), as :func:`gamesearch.search.alphabeta.iterative_deepening` does for the
-    readable search; the last result yielded says why it stopped (``stopped_by``).
+                     time: float | None = None, stop: Stop | None = None,
+                     pvs: bool = True, tt: bool = True, table: KernelTable | None = None,
+                     pace: Pace = STEADY) -> Iterator[SearchResult]:
+    """Compiled iterative deepening on the shared anytime driver
+    (:func:`gamesearch.anytime.iterations`), yielding each completed depth's result
+    (the live view streams them); the last result yielded says why it stopped
+    (``stopped_by``).
 
-    ``stop`` (polled every 10 ms by a watcher thread) ends the search inside an iteration,
-    as running out of time does: the watcher moves the compiled search's deadline to the
-    past, and the search reads its clock every 1,024 nodes. The first iteration always
-    finishes."""
+    ``time`` is the hard budget: the compiled search reads its clock every 1,024 nodes and
+    abandons the iteration (nothing of it is stored); ``stop`` (a callable or an Event,
+    polled every 10 ms by a watcher thread that moves the compiled search's deadline to the
+    past) ends it the same way. The first iteration always finishes; with a depth and no
+    time or stop, the search goes straight to that depth."""
     if game.is_terminal(state):
         raise GameSearchError("the game is over: there is nothing to search")
     kernel = game_kernel(game)
@@ -79,80 +80,40 @@ def kernel_deepening(game: Game, state: State, depth: int | None = None,
     root_move = np.zeros(1, np.int64)
     start = _time.perf_counter()
     limit = PROVEN_DEPTH - 1 if depth is None else depth
-    deadline = int((start + time) * 1e6) if time is not None else FAR_DEADLINE
-    last: SearchResult | None = None
-    stopped_by = "depth"
-    d = 1 if (time is not None or depth is None or stop is not None) else limit
-    watcher = _StopWatcher(stop, stats) if stop is not None else None
-    try:
-        while d <= limit:
-            unproven0 = stats[UNPROVEN]
-            if last is not None:  # the first iteration always finishes
-                if stop is not None and stop():
-                    stopped_by = "stop"
-                    break
-                if time is not None and _time.perf_counter() - start >= time:
-                    stopped_by = "time"
-                    break
-                if time is not None or stop is not None:
-                    stats[DEADLINE] = deadline  # the kernel reads the clock
-                    if watcher is not None:
-                        watcher.arm()
-            value = code.negamax(s, d, -np.inf, np.inf, 0, tt, pvs, *table.arrays(),
-                                 moves_buf, stats, root_move)
-            if stats[ABORTED]:  # this iteration did not fit: keep the previous one
-                stopped_by = "stop" if stop is not None and stop() else "time"
-                break
-            exact = bool(stats[UNPROVEN] == unproven0)  # every leaf was the end of the game
-            last = _result(game, state, kernel, table, value, int(root_move[0]), d, stats,
-                           start, tt, exact)
-            if exact:
-                last.stopped_by = "end"
-                yield last
-                return
-            if d == limit:
-                last.stopped_by = "depth"
-                yield last
-                return
-            yield last
-            d += 1
-    finally:
-        if watcher is not None:
-            watcher.close()
-    final = copy.copy(last)  # the deepest finished iteration, with the whole search's counts
-    final.stats = _stats(kernel, table, stats, last.stats.depth, start)
-    final.stopped_by = stopped_by
-    yield final
+    asked = as_callable(stop)
+    depths = None if (time is not None or depth is None or asked is not None) else [limit]
+
+    def on_stop() -> None:
+        stats[DEADLINE] = 1
+
+    def step(d: int, budget: Budget) -> SearchResult:
+        if budget.limited:  # the kernel reads the clock (a stop moves the deadline)
+            stats[DEADLINE] = budget.deadline_us or FAR_DEADLINE
+            if watcher is not None:
+                watcher.arm()
+        unproven0 = stats[UNPROVEN]
+        value = code.negamax(s, d, -np.inf, np.inf, 0, tt, pvs, *table.arrays(),
+                             moves_buf, stats, root_move)
+        if stats[ABORTED]:  # this iteration did not fit: the driver keeps the previous one
+            return SearchResult(None, None, [], _stats(kernel, table, stats, d, start),
+                                stopped_by="stop" if asked is not None and asked() else "time")
+        exact = bool(stats[UNPROVEN] == unproven0)  # every leaf was the end of the game
+        result = _result(game, state, kernel, table, value, int(root_move[0]), d, stats,
+                         start, tt, exact)
+        result.stopped_by = "end" if exact else None
+        return result
+
+    watcher = StopWatcher(asked, on_stop, name="kernel-stop-watcher") if asked is not None else None
+    bound = Limit(depth=limit, time=time)
+    if watcher is None:
+        yield from iterations(step, bound, pace=pace, stop=asked, depths=depths)
+        return
+    with watcher:
+        yield from iterations(step, bound, pace=pace, stop=asked, depths=depths)
 
 
 FAR_DEADLINE = 1 << 62
 """A deadline that never comes (microseconds): set so that a stop can move it."""
-
-
-class _StopWatcher:
-    """A daemon thread that moves the compiled search's deadline to the past once ``stop()``
-    says so (compiled code cannot call Python; it reads the deadline every 1,024 nodes)."""
-
-    def __init__(self, stop: Callable[[], bool], stats: np.ndarray) -> None:
-        self.stop, self.stats = stop, stats
-        self.armed = threading.Event()
-        self.done = threading.Event()
-        self.thread = threading.Thread(target=self._watch, name="kernel-stop-watcher",
-                                       daemon=True)
-        self.thread.start()
-
-    def arm(self) -> None:
-        self.armed.set()
-
-    def _watch(self) -> None:
-        while not self.done.wait(0.01):
-            if self.armed.is_set() and self.stop():
-                self.stats[DEADLINE] = 1
-                return
-
-    def close(self) -> None:
-        self.done.set()
-        self.thread.join()
 
 
 def _stats(kernel: GameKernel, table: KernelTable, stats: np.ndarray, depth: int,

@@ -1,5 +1,6 @@
 """Search algorithms over any game of the protocol; each returns a SearchResult."""
 
+from gamesearch.anytime import Budget, Pace, deepen, iterations
 from gamesearch.result import SearchResult, SearchStats
 from gamesearch.search.alphabeta import AlphaBeta, alphabeta, iterative_deepening, mtdf
 from gamesearch.search.minimax import minimax
@@ -7,10 +8,14 @@ from gamesearch.search.tt import TranspositionTable
 
 __all__ = [
     "AlphaBeta",
+    "Budget",
+    "Pace",
     "SearchResult",
     "SearchStats",
     "TranspositionTable",
     "alphabeta",
+    "deepen",
+    "iterations",
     "iterative_deepening",
     "minimax",
     "mtdf",

@@ -10,8 +10,9 @@ Around the core, each a switch so that tests can show none of them changes the v
 * move ordering: the game's ``order_actions``, the transposition-table move, killer moves
   (two per ply) and the history heuristic;
 * a bounded transposition table (:mod:`gamesearch.search.tt`) of exact values and bounds;
-* iterative deepening under a time budget (:func:`iterative_deepening` yields each completed
-  depth; :func:`alphabeta` with ``time=`` always returns a legal action);
+* iterative deepening under a time budget, on the shared anytime driver
+  (:mod:`gamesearch.anytime`): :func:`iterative_deepening` yields each completed depth;
+  :func:`alphabeta` with ``time=`` always returns a move searched to depth 1 at least;
 * quiescence search at the depth cut-off over the actions a game marks ``is_noisy``;
 * null-window search: principal variation search (``null_window="pvs"``) and MTD(f)
   (:func:`mtdf`).
@@ -26,9 +27,10 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from gamesearch.anytime import STEADY, Budget, Pace, Stop, iterations
 from gamesearch.errors import GameSearchError
 from gamesearch.game import CHANCE, Game, State
-from gamesearch.result import Clock, SearchResult, SearchStats, SearchTimeout
+from gamesearch.result import Clock, Limit, SearchResult, SearchStats, SearchTimeout
 from gamesearch.search.minimax import INFINITE_DEPTH, Trace, evaluator
 from gamesearch.search.tt import EXACT, LOWER, UPPER, TranspositionTable
 
@@ -410,57 +412,41 @@ def iterative_deepening(
     state: State,
     max_depth: int | None = None,
     time: float | None = None,
-    stop: Callable[[], bool] | None = None,
+    stop: Stop | None = None,
+    pace: Pace = STEADY,
     **options: Any,
 ) -> Iterator[SearchResult]:
-    """Search depth 1, 2, 3, ... yielding each completed result (sunfish style).
+    """Search depth 1, 2, 3, ... yielding each completed result (sunfish style), on the
+    shared anytime driver (:func:`gamesearch.anytime.iterations`).
 
     Stops after ``max_depth``, when a search reaches the end of the game everywhere (its
     value is exact), or when ``time`` runs out: then it yields a final result, the deepest
-    completed one (or, if not even depth 1 finished, the first legal action in order) with
-    the time actually spent. Callers may stop iterating at any point; ``stop`` (polled
+    completed one, with the time actually spent. Depth 1 always completes, whatever the
+    time. Callers may stop iterating at any point; ``stop`` (a callable or an Event, polled
     during the search) ends it inside an iteration, as running out of time does.
     """
     if game.is_terminal(state):
         raise GameSearchError("the game is over: there is nothing to search")
-    clock = Clock(time, stop)
     options.setdefault("tt", True)
-    searcher = AlphaBeta(game, clock=clock, **options)
-    best: SearchResult | None = None
-    depth = 1
-    while max_depth is None or depth <= max_depth:
+    searcher = AlphaBeta(game, **options)
+
+    def step(depth: int, budget: Budget) -> SearchResult:
+        searcher.clock = budget.clock()
+        searcher.timed = searcher.clock.limited
         try:
             result = searcher.search(state, depth)
-        except SearchTimeout:
-            break
-        result.stats = _snapshot(searcher.stats, depth, clock)
-        best = result
-        if searcher.unproven == 0:  # every leaf was the end of the game: the value is exact
-            yield result
-            return
-        yield result
-        if clock.expired():
-            break
-        depth += 1
-    else:
-        return
-    why = "stop" if stop is not None and stop() else "time"
-    if best is None:  # not even depth 1 completed: still answer with a legal action
-        actions = searcher._ordered(state, game.to_move(state), 0, None)
-        stats = _snapshot(searcher.stats, 0, clock)
-        best = SearchResult(None, actions[0], [actions[0]], stats, pov=searcher.root,
-                            stopped_by=why)
-    else:
-        best = SearchResult(best.value, best.action, best.pv,
-                            _snapshot(searcher.stats, best.stats.depth, clock),
-                            best.action_values, pov=best.pov, stopped_by=why)
-    yield best
+        except SearchTimeout:  # the iteration is void; its nodes count
+            return SearchResult(None, None, [], _snapshot(searcher.stats, depth),
+                                stopped_by="time")
+        result.stats = _snapshot(searcher.stats, depth)
+        return result  # stopped_by "end" where every leaf was the end of the game
+
+    yield from iterations(step, Limit(depth=max_depth, time=time), pace=pace, stop=stop)
 
 
-def _snapshot(stats: SearchStats, depth: int, clock: Clock) -> SearchStats:
+def _snapshot(stats: SearchStats, depth: int) -> SearchStats:
     copy = SearchStats(**{**stats.__dict__, "extra": dict(stats.extra)})
     copy.depth = depth
-    copy.seconds = clock.elapsed()
     return copy
 
 

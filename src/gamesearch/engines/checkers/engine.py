@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import json
 import math
-import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from gamesearch.agent import Agent
+from gamesearch.anytime import NO_LIMIT, Budget, Pace, Stop, StopWatcher, as_callable, deepen
 from gamesearch.engines.checkers import search as S
 from gamesearch.engines.checkers.scale import VALUE_SCALE
 from gamesearch.errors import GameSearchError
@@ -29,7 +30,7 @@ from gamesearch.games.checkers.kernel import (
     decode_action,
     encode_state,
 )
-from gamesearch.result import SearchResult, SearchStats
+from gamesearch.result import Limit, SearchResult, SearchStats
 from gamesearch.tables.retrograde import DRAW, LOSS, WIN
 
 MAX_DEPTH = 60
@@ -60,17 +61,9 @@ def parse_weights(text: str) -> tuple[float, ...]:
     return values
 
 
-@dataclass
-class Report:
-    """One finished iteration: depth, score (side to move), principal variation."""
-
-    depth: int
-    score: int
-    pv: list[int]
-    nodes: int
-    seconds: float
-    table_hits: int = 0
-    seldepth: int = 0
+PACE = Pace(growth=0.0, soft=0.5)
+"""The engine's pace on the shared anytime driver: no iteration starts after half the time
+(the next one is taken to cost at least all the ones before it)."""
 
 
 @dataclass
@@ -102,39 +95,54 @@ class CheckersEngine:
 
     def warm_up(self) -> None:
         """Compile (or load) the search before any clock runs."""
-        self.go(encode_state(("bbbbbbbbbbbb........wwwwwwwwwwww", 0, 0)), depth=2)
+        self.go(encode_state(("bbbbbbbbbbbb........wwwwwwwwwwww", 0, 0)), Limit(depth=2))
         self.new_game()
 
-    def go(self, s: tuple, depth: int | None = None, seconds: float | None = None,
-           nodes: int | None = None) -> Report | None:
-        """Iterative deepening from kernel state ``s`` to ``depth`` or until the budget
-        ends; the last finished iteration (None if not even depth 1 finished)."""
+    def go(self, s: tuple, limit: Limit = NO_LIMIT, stop: Stop | None = None,
+           on_iteration: Callable[[SearchResult], bool | None] | None = None
+           ) -> SearchResult:
+        """Iterative deepening from kernel state ``s`` on the shared anytime driver, within
+        ``limit`` (depth 1 always completes); the last finished iteration. Its ``action`` and
+        ``pv`` are kernel actions; its value the score for the mover squashed into (-1, 1)
+        (exact for proven results), the score itself in ``stats.extra["points"]``, database
+        hits in ``extra["table_hits"]``."""
         code = S.compiled()
         info = np.zeros(S.N_INFO, np.int64)
-        began = time.perf_counter()
-        if seconds is not None:
-            info[S.DEADLINE] = int((began + seconds) * 1e6)
-        if nodes is not None:
-            info[S.NODE_LIMIT] = nodes
         self.killers[:] = 0
         self.history //= 4
         meta, packed, tb_pieces = self.tb
-        last = None
-        for d in range(1, min(depth or MAX_DEPTH, MAX_DEPTH) + 1):
+        asked = as_callable(stop)
+
+        def step(d: int, budget: Budget) -> SearchResult | None:
+            info[S.DEADLINE] = budget.deadline_us
+            info[S.NODE_LIMIT] = budget.nodes or 0
+            if budget.stop is not None and watcher is not None:
+                watcher.arm()
             info[S.SELDEPTH] = 0
             score = code.search(s, d, -S.INF, S.INF, 0, self.w, *self.tt, self.killers,
                                 self.history, self.moves, self.order, self.pv, self.pv_len,
                                 info, meta, packed, tb_pieces, self.trail)
             if info[S.STOP]:
-                break
+                return None
             pv = [int(a) for a in self.pv[0, :self.pv_len[0]]] or [int(info[S.ROOT_MOVE])]
-            last = Report(d, int(score), pv, int(info[S.NODES]), time.perf_counter() - began,
-                          int(info[S.TB_HITS]), int(info[S.SELDEPTH]))
-            if abs(score) > S.TB_WIN - 1000 and d > S.MATE - abs(score):
-                break  # a proven result no deeper search changes
-            if seconds is not None and time.perf_counter() - began > seconds / 2:
-                break  # the next iteration would not finish
-        return last
+            proven = abs(score) > S.TB_WIN - 1000
+            value = math.copysign(1.0, score) if proven else score / (abs(score) + 400)
+            stats = SearchStats(nodes=int(info[S.NODES]), depth=d,
+                                extra={"points": int(score), "table_hits": int(info[S.TB_HITS]),
+                                       "seldepth": int(info[S.SELDEPTH])})
+            ended = proven and d > S.MATE - abs(score)  # a proven result no deeper changes
+            return SearchResult(value, pv[0], pv, stats, exact=proven,
+                                stopped_by="end" if ended else None)
+
+        def on_stop() -> None:
+            info[S.STOP] = 1
+
+        bound = replace(limit, depth=min(limit.depth or MAX_DEPTH, MAX_DEPTH))
+        watcher = StopWatcher(asked, on_stop) if asked is not None else None
+        if watcher is None:
+            return deepen(step, bound, pace=PACE, on_iteration=on_iteration)
+        with watcher:
+            return deepen(step, bound, pace=PACE, stop=asked, on_iteration=on_iteration)
 
 
 class CheckersAgent(Agent):
@@ -150,8 +158,8 @@ class CheckersAgent(Agent):
 
         self.tables = Tables(Path(tables)) if tables else None
         self.engine = CheckersEngine(hash_mb, parse_weights(weights), self.tables)
-        self.depth, self.nodes = depth, nodes
-        self.time = None if depth is not None or nodes is not None else time
+        self.bound = Limit(depth=depth, nodes=nodes,
+                           time=None if depth is not None or nodes is not None else time)
         bound = f"depth={depth}" if depth is not None else (
             f"nodes={nodes}" if nodes is not None else f"time={time:g}")
         self.spec = f"checkers-engine:{bound}" + ("" if weights == "hand"
@@ -169,19 +177,18 @@ class CheckersAgent(Agent):
         for the mover squashed into (-1, 1), exact for database and proven results."""
         if self.tables is not None and self.tables.covers(state[0]):
             return self._from_tables(game, state)
-        report = self.engine.go(encode_state(state), self.depth, self.time, self.nodes)
-        if report is None:  # not even depth 1 in time: the first legal move, said so
-            action = game.actions(state)[0]
-            return SearchResult(0.0, action, [action], SearchStats(), pov=state[1],
-                                stopped_by="time", engine_score=VALUE_SCALE.score(0, state[1]))
-        pv = [decode_action(a) for a in report.pv]
-        proven = abs(report.score) > S.TB_WIN - 1000
-        value = math.copysign(1.0, report.score) if proven else \
-            report.score / (abs(report.score) + 400)
-        stats = SearchStats(nodes=report.nodes, depth=report.depth)
-        stats.seconds = report.seconds
-        return SearchResult(value, pv[0], pv, stats, pov=state[1], exact=proven,
-                            engine_score=VALUE_SCALE.score(report.score, state[1], proven))
+        tell = self.on_progress
+        show = None if tell is None else lambda r: tell(self._decoded(r, state))
+        return self._decoded(self.engine.go(encode_state(state), self.bound,
+                                            on_iteration=show), state)
+
+    @staticmethod
+    def _decoded(result: SearchResult, state: tuple) -> SearchResult:
+        """The engine's result with its kernel actions as the rules' actions."""
+        pv = [decode_action(a) for a in result.pv]
+        return replace(result, action=pv[0], pv=pv, pov=state[1],
+                       engine_score=VALUE_SCALE.score(result.stats.extra["points"],
+                                                      state[1], result.exact))
 
     def _from_tables(self, game, state: tuple) -> SearchResult:
         value, _ = self.tables.probe(state)

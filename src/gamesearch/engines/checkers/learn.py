@@ -36,6 +36,7 @@ from gamesearch.games.checkers.kernel import (
 )
 from gamesearch.learn.checkpoint import load_checkpoint, save_checkpoint
 from gamesearch.learn.td_leaf import td_leaf_update
+from gamesearch.result import Limit
 
 KIND = "checkers-td-leaf"
 WEIGHTS_MARK = "checkers-weights"
@@ -89,7 +90,7 @@ def self_play(index: int, seed: int, weights: np.ndarray, depth: int, epsilon: f
         result = outcome_of(s)
         if result is not None:
             return predictions, gradients, result
-        report = engine.go(s, depth=depth)
+        report = engine.go(s, Limit(depth=depth))
         leaf = s
         for a in report.pv:
             leaf = prims.play(leaf, a)
@@ -129,7 +130,7 @@ def match(a: np.ndarray, b: np.ndarray, pairs: int, depth: int, seed: int,
                 if over is not None:
                     result = over
                     break
-                report = engines[int(s[3])].go(s, depth=depth)
+                report = engines[int(s[3])].go(s, Limit(depth=depth))
                 s = prims.play(s, report.pv[0])
             mine = result if a_is_black else -result
             points += (mine + 1) / 2

@@ -1,13 +1,17 @@
 """The chess engine (iterative deepening, aspiration windows, time management) and its agent.
 
-The compiled search is ``chess_search.search``; this module drives it: one iteration per
-depth, each first searched in a window of +-35 centipawns around the previous score
-(widened on failure), until the depth limit, the node limit or the time budget. Under a
-clock, a move gets ``time_left / moves_to_go + 3/4 increment`` (moves to go: 30 when the
-clock does not say); no new iteration starts after 60% of it, and the search stops at
-three times it (never more than a third of the time left). ``stop()`` from another thread
-ends the search at once (the compiled code reads the flag every 1,024 nodes; it releases
-the GIL).
+The compiled search is ``chess_search.search``; the shared anytime driver
+(:mod:`gamesearch.anytime`) deepens it: one iteration per depth, each first searched in a
+window of +-35 centipawns around the previous score (widened on failure), until the
+:class:`~gamesearch.result.Limit`'s depth, nodes or time. Under a clock
+(:func:`clock_budget`), a move gets ``time_left / moves_to_go + 3/4 increment`` (moves to
+go: 30 when the clock does not say); no new iteration starts after 60% of it, and the
+search stops at three times it (never more than a third of the time left). Depth 1 always
+completes (the driver arms the deadline, the node limit and the stop from depth 2 on).
+``stop()`` from another thread ends the search at once (the compiled code reads the flag
+every 1,024 nodes; it releases the GIL). Every finished depth is a
+:class:`~gamesearch.result.SearchResult` (the centipawn score in ``stats.extra["cp"]``,
+moves to mate in ``extra["mate"]``, the selective depth in ``extra["seldepth"]``).
 
 Threads (``set_threads``, UCI's ``Threads``): Lazy SMP. The compiled search is
 ``nogil``, so ``threads - 1`` helper *Python threads* each run it truly in parallel with
@@ -23,8 +27,10 @@ reaches the others through the table. The main worker alone keeps the clock, the
 node limits, the ``info`` reports and the result: the move played is the main worker's
 (its last finished iteration, which the helpers' table entries made cheaper or deeper).
 When it ends, for any reason, it raises every helper's stop flag and joins them, so no
-helper outlives ``go``; ``stop()`` raises all the flags at once. Reported nodes are all
-workers' together. A node limit counts the main worker's nodes only.
+helper outlives ``go``; ``stop()`` raises all the flags at once (during depth 1 it ends the
+search once depth 1 is done). Reported nodes are all
+workers' together. A node limit counts the main worker's nodes inside an iteration (the
+compiled check) and all workers' between iterations (the driver's).
 """
 
 from __future__ import annotations
@@ -33,16 +39,17 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import replace
 
 import chess
 import numpy as np
 
 from gamesearch.agent import Agent
+from gamesearch.anytime import NO_LIMIT, Budget, Pace, deepen, iterations
 from gamesearch.engines.chess.scale import VALUE_SCALE
 from gamesearch.games.chess import board as B
 from gamesearch.games.chess.kernel import arrays_of, uci_of
-from gamesearch.result import SearchResult, SearchStats
+from gamesearch.result import Limit, SearchResult, SearchStats
 
 MATE = 30000
 ENTRY_BYTES = 16
@@ -68,50 +75,30 @@ def skips(helper: int, depth: int) -> bool:
     return ((depth + SKIP_PHASE[i]) // SKIP_SIZE[i]) % 2 == 1
 
 
-@dataclass
-class Limits:
-    """What bounds one search (all optional; none at all means depth 64, i.e. infinite)."""
-
-    depth: int | None = None
-    nodes: int | None = None
-    movetime: float | None = None          # seconds
-    time_left: float | None = None         # seconds on the mover's clock
-    increment: float = 0.0
-    movestogo: int | None = None
-    infinite: bool = False
+PACE = Pace(growth=0.0)
+"""The engine's pace on the shared anytime driver: a new iteration starts while the soft
+budget lasts (under a clock 60% of the move's share, :func:`clock_budget`; with a fixed
+time per move all of it) and the hard deadline cuts what does not fit (a cut iteration's
+table entries still help the next move)."""
 
 
-@dataclass
-class Report:
-    """One finished iteration: what UCI's ``info`` line says."""
-
-    depth: int
-    seldepth: int
-    score: int
-    nodes: int
-    seconds: float
-    pv: list[str] = field(default_factory=list)
-
-    @property
-    def mate(self) -> int | None:
-        """Moves to mate (negative: we are mated), or None."""
-        if abs(self.score) < MATE - 1000:
-            return None
-        plies = MATE - abs(self.score)
-        return (plies + 1) // 2 if self.score > 0 else -((plies + 1) // 2)
+def mate_in(score: int) -> int | None:
+    """Moves to mate of a centipawn score (negative: the mover is mated), or None."""
+    if abs(score) < MATE - 1000:
+        return None
+    plies = MATE - abs(score)
+    return (plies + 1) // 2 if score > 0 else -((plies + 1) // 2)
 
 
-def budget(limits: Limits) -> tuple[float | None, float | None]:
-    """(soft, hard) seconds for one move: no new iteration after soft, stop at hard."""
-    if limits.infinite:
-        return None, None
-    if limits.movetime is not None:
-        return limits.movetime, limits.movetime
-    if limits.time_left is None:
-        return None, None
-    left = max(0.0, limits.time_left - 0.05)
-    togo = limits.movestogo if limits.movestogo else 30
-    share = left / max(1, togo) + 0.75 * limits.increment
+def clock_budget(time_left: float, increment: float = 0.0,
+                 movestogo: int | None = None) -> tuple[float, float]:
+    """(soft, hard) seconds for one move on a clock (UCI ``wtime``/``winc``/``movestogo``):
+    the move's share is ``time_left / moves_to_go + 3/4 increment`` (30 moves to go when the
+    clock does not say); no iteration starts after 60% of it, and the search stops at three
+    times it (never more than a third of the time left)."""
+    left = max(0.0, time_left - 0.05)
+    togo = movestogo if movestogo else 30
+    share = left / max(1, togo) + 0.75 * increment
     hard = min(3 * share, left / 3 if togo > 1 else left * 0.8)
     share = min(share, hard)
     return 0.6 * share, max(hard, 0.01)
@@ -122,6 +109,8 @@ class ChessEngine:
 
     def __init__(self, hash_mb: int = 64, threads: int = 1) -> None:
         self.info = np.zeros(8, np.int64)
+        self._halt = threading.Event()  # stop() was called
+        self._hard = False  # an iteration that a stop may cut is running (depth 2 on)
         self.helpers: list[_Worker] = []
         self.set_threads(threads)
         self.set_hash(hash_mb)
@@ -139,8 +128,8 @@ class ChessEngine:
         self.tables = Tables(folder) if folder else None
         self.tb = self.tables.search_arrays() if self.tables else no_tables()
 
-    def _from_tables(self) -> tuple[str, Report] | None:
-        """The tables' move and its report (score: mate in the tables' distance)."""
+    def _from_tables(self) -> SearchResult | None:
+        """The tables' move as a result (score: mate in the tables' distance)."""
         if self.tables is None:
             return None
         found = self.tables.probe_board(self.board)
@@ -149,7 +138,23 @@ class ChessEngine:
             return None
         value, plies = found
         score = 0 if value == 3 else (MATE - plies if value == 1 else -(MATE - plies))
-        return move.uci(), Report(plies, plies, score, 0, 0.0, [move.uci()])
+        return self._result(move.uci(), [move.uci()], score, plies, plies, 0, 0.0, "end")
+
+    def _result(self, best: str, pv: list[str], score: int, depth: int, seldepth: int,
+                nodes: int, seconds: float, stopped_by: str | None = None) -> SearchResult:
+        """One finished iteration as the library's result: the value is the centipawn score
+        squashed into (-1, 1) (a mate: +-1, exact); the score itself in ``extra``."""
+        mate = mate_in(score)
+        value = math.copysign(1.0, score) if mate is not None else math.tanh(score / 1000)
+        stats = SearchStats(nodes=nodes, depth=depth, seconds=seconds,
+                            extra={"cp": score, "seldepth": seldepth,
+                                   "score": f"mate {mate}" if mate is not None
+                                   else f"cp {score}"})
+        if mate is not None:
+            stats.extra["mate"] = mate
+        pov = 0 if self.board.turn else 1
+        return SearchResult(value, best, pv, stats, pov=pov, exact=mate is not None,
+                            stopped_by=stopped_by, engine_score=VALUE_SCALE.score(score, pov))
 
     def set_hash(self, megabytes: int) -> None:
         """A transposition table of the largest power of two entries within ``megabytes``."""
@@ -203,12 +208,22 @@ class ChessEngine:
             board = self.board
             self.position(chess.Board())
             # one thread compiles; and UCI's setoption Threads may come meanwhile
-            self._go(Limits(depth=1), None, False, [])
+            self._go(Limit(depth=1), None, False, None, False, [])
             self.position(board)
             self._warm = True
 
     def stop(self) -> None:
-        """End the running search as soon as possible (safe from another thread)."""
+        """End the running search as soon as possible (safe from another thread); a stop
+        during depth 1 ends the search once depth 1 is done."""
+        self._halt.set()
+        if self._hard:
+            self._raise_flags()
+
+    def stopped(self) -> bool:
+        """True once :meth:`stop` was called (since :meth:`arm` or the search's start)."""
+        return self._halt.is_set()
+
+    def _raise_flags(self) -> None:
         self.info[1] = 1
         for helper in self.helpers:
             helper.info[1] = 1
@@ -216,6 +231,7 @@ class ChessEngine:
     def arm(self) -> None:
         """Clear the stop flag (before starting a search thread: a ``stop`` that comes
         while the thread starts is then kept, not erased)."""
+        self._halt.clear()
         self.info[1] = 0
 
     def _arrays(self) -> tuple[np.ndarray, ...]:
@@ -253,95 +269,104 @@ class ChessEngine:
                 return int(value)
 
     def _help(self, k: int, worker: _Worker, arrays: tuple[np.ndarray, ...]) -> None:
-        """Helper thread ``k``'s search: deepening until its stop flag is raised."""
-        score = 0
-        for depth in range(1, 65):
-            if skips(k, depth):
-                continue
-            value = self._iterate(arrays, worker.killers, worker.hist, worker.info, depth,
-                                  score)
-            if worker.info[1]:
-                return
-            score = value
+        """Helper thread ``k``'s search: the depths it does not skip, on the anytime driver,
+        until its stop flag is raised (its results are never the answer: only the table
+        entries they leave are)."""
+        previous = {"score": 0}
 
-    def go(self, limits: Limits, on_iteration: Callable[[Report], None] | None = None,
-           armed: bool = False) -> tuple[str | None, Report | None]:
-        """Search the position; return the best move (UCI) and the last finished iteration
-        (``armed``: the caller has called :meth:`arm`, a stop since then counts)."""
-        return self._go(limits, on_iteration, armed, list(self.helpers))
+        def step(depth: int, budget: Budget) -> SearchResult:
+            previous["score"] = self._iterate(arrays, worker.killers, worker.hist,
+                                              worker.info, depth, previous["score"])
+            return SearchResult(previous["score"], None, [], SearchStats(depth=depth))
 
-    def _go(self, limits: Limits, on_iteration: Callable[[Report], None] | None,
-            armed: bool, workers: list[_Worker]) -> tuple[str | None, Report | None]:
+        helper_depths = (d for d in range(1, 65) if not skips(k, d))
+        for _ in iterations(step, stop=lambda: bool(worker.info[1]), depths=helper_depths):
+            pass
+
+    def go(self, limit: Limit = NO_LIMIT,
+           on_iteration: Callable[[SearchResult], bool | None] | None = None,
+           armed: bool = False, soft: float | None = None,
+           infinite: bool = False) -> SearchResult | None:
+        """Search the position within ``limit``; return the last finished iteration (its
+        ``action`` the best move in UCI, ``pv`` in UCI), None where there is no legal move.
+
+        ``on_iteration`` sees every finished depth (UCI ``info``, the web's live view); a
+        true return stops the search there. ``armed``: the caller has called :meth:`arm`, a
+        stop since then counts. ``soft``: the soft budget in seconds where a clock gives one
+        (:func:`clock_budget`; by default all of ``limit.time``). ``infinite``: search until
+        stopped (UCI ``go infinite``), a proven mate included."""
+        return self._go(limit, on_iteration, armed, soft, infinite, list(self.helpers))
+
+    def _go(self, limit: Limit, on_iteration: Callable[[SearchResult], bool | None] | None,
+            armed: bool, soft: float | None, infinite: bool,
+            workers: list[_Worker]) -> SearchResult | None:
         """:meth:`go` with these helpers."""
         legal = list(self.board.legal_moves)
         if not legal:
-            return None, None
+            return None
         known = self._from_tables()
         if known is not None:  # an endgame the tables hold: no search
             if on_iteration is not None:
-                on_iteration(known[1])
+                on_iteration(known)
             return known
-        arrays = self._arrays()
-        soft, hard = budget(limits)
-        start = time.perf_counter()
+        if not armed:
+            self.arm()
+        self._hard = False
         info = self.info
-        stop = info[1] if armed else 0
         info[:] = 0
-        info[1] = stop
-        if hard is not None:
-            info[2] = int((start + hard) * 1e6)
-        info[4] = limits.nodes or 0
-        infos = [info, *(helper.info for helper in workers)]
         helpers = []
         for k, helper in enumerate(workers, 1):
             helper.info[:] = 0
-            helper.info[1] = info[1]
-            helper.info[2] = info[2]
+            if limit.time is not None:  # helpers are never the answer: cut from the start
+                helper.info[2] = int((time.perf_counter() + limit.time) * 1e6)
             helpers.append(threading.Thread(target=self._help, name=f"chess helper {k}",
                                             args=(k, helper, self._arrays()), daemon=True))
         for hist in (self.hist, *(helper.hist for helper in workers)):
             hist //= 8
         for thread in helpers:
             thread.start()
+        step = self._step(limit, infinite, legal[0].uci(), [info, *(h.info for h in workers)])
         try:
-            return self._deepen(limits, on_iteration, arrays, soft, start, legal[0].uci(),
-                                infos)
+            return deepen(step, replace(limit, depth=min(limit.depth or 64, 64)), pace=PACE,
+                          soft=soft, stop=self._halt, on_iteration=on_iteration)
         finally:  # no helper outlives its search
+            self._hard = False
             for helper in workers:
                 helper.info[1] = 1
             for thread in helpers:
                 thread.join()
 
-    def _deepen(self, limits: Limits, on_iteration: Callable[[Report], None] | None,
-                arrays: tuple[np.ndarray, ...], soft: float | None, start: float,
-                best: str, infos: list[np.ndarray]) -> tuple[str | None, Report | None]:
-        """The main worker's iterative deepening (see :meth:`go`)."""
+    def _step(self, limit: Limit, infinite: bool, best: str,
+              infos: list[np.ndarray]) -> Callable[[int, Budget], SearchResult | None]:
+        """The main worker's one iteration for the anytime driver (see :meth:`go`)."""
+        arrays = self._arrays()
         info = self.info
         pv, pv_len = arrays[6], arrays[7]
-        last = None
-        max_depth = min(limits.depth or 64, 64)
-        score = 0
-        for depth in range(1, max_depth + 1):
-            value = self._iterate(arrays, self.killers, self.hist, info, depth, score)
-            if info[1] and depth > 1:
-                break
-            score = value
-            if pv_len[0] > 0:
-                best = uci_of(int(pv[0, 0]))
-            last = Report(depth, max(int(i[5]) for i in infos), score,
-                          sum(int(i[0]) for i in infos), time.perf_counter() - start,
-                          [uci_of(int(m)) for m in pv[0, :pv_len[0]]] or [best])
-            if on_iteration is not None:
-                on_iteration(last)
+        previous = {"score": 0, "best": best}
+
+        def step(depth: int, budget: Budget) -> SearchResult | None:
+            info[2] = budget.deadline_us
+            info[4] = budget.nodes or 0
+            if budget.stop is not None:  # from depth 2 on, a stop reaches the compiled code
+                self._hard = True
+                if self._halt.is_set():
+                    self._raise_flags()
+            score = self._iterate(arrays, self.killers, self.hist, info, depth,
+                                  previous["score"])
             if info[1]:
-                break
-            elapsed = time.perf_counter() - start
-            if soft is not None and elapsed >= soft and not limits.infinite:
-                break
-            if last.mate is not None and last.mate > 0 and depth >= 2 * last.mate + 2 \
-                    and not limits.infinite and limits.depth is None:
-                break
-        return best, last
+                return None
+            previous["score"] = score
+            if pv_len[0] > 0:
+                previous["best"] = uci_of(int(pv[0, 0]))
+            line = [uci_of(int(m)) for m in pv[0, :pv_len[0]]] or [previous["best"]]
+            mate = mate_in(score)
+            proven = mate is not None and mate > 0 and depth >= 2 * mate + 2 \
+                and not infinite and limit.depth is None
+            return self._result(previous["best"], line, score, depth,
+                                max(int(i[5]) for i in infos), sum(int(i[0]) for i in infos),
+                                0.0, "end" if proven else None)
+
+        return step
 
 
 class ChessAgent(Agent):
@@ -354,7 +379,7 @@ class ChessAgent(Agent):
                  hash_mb: int = 64, tables: str | None = None, threads: int = 1) -> None:
         self.engine = ChessEngine(hash_mb, threads)
         self.engine.set_tables(tables)
-        self.limits = Limits(depth=depth, movetime=None if depth is not None else time)
+        self.bound = Limit(depth=depth) if depth is not None else Limit(time=time)
         self.spec = (f"chess-engine:depth={depth}" if depth is not None else
                      f"chess-engine:time={time:g}") + (f",threads={threads}" if threads > 1
                                                         else "")
@@ -369,30 +394,10 @@ class ChessAgent(Agent):
 
     def __call__(self, game: object, state: str) -> SearchResult:
         """Search the FEN; the value is the score seen by the mover, squashed into (-1, 1).
-        Each finished depth goes to ``on_progress`` where one is set (the web's live view)."""
+        Each finished depth goes to ``on_progress`` where one is set (the web's live view);
+        a true answer from it ends the search with that depth's move."""
         self.engine.position(chess.Board(state))
-        tell = self.on_progress
-
-        def report(r: Report) -> None:
-            if tell(self._result(state, r.pv[0] if r.pv else None, r)):
-                self.engine.stop()  # the caller asks for the answer now: this depth's
-
-        best, last = self.engine.go(self.limits, None if tell is None else report)
-        return self._result(state, best, last)
-
-    @staticmethod
-    def _result(state: str, best: str | None, report: Report | None) -> SearchResult:
-        """A search report as the library's result (the centipawn score in ``extra``)."""
-        stats = SearchStats(nodes=report.nodes if report else 0,
-                            depth=report.depth if report else 0)
-        value = 0.0 if report is None else (
-            math.copysign(1.0, report.score) if report.mate is not None
-            else math.tanh(report.score / 1000))
-        stats.seconds = report.seconds if report else 0.0
-        if report is not None:
-            stats.extra["score"] = (f"mate {report.mate}" if report.mate is not None
-                                    else f"cp {report.score}")
-        pov = 0 if state.split(" ", 2)[1] == "w" else 1
-        return SearchResult(value, best, list(report.pv) if report else [best], stats,
-                            pov=pov, exact=report is not None and report.mate is not None,
-                            engine_score=VALUE_SCALE.score(report.score if report else 0, pov))
+        result = self.engine.go(self.bound, self.on_progress)
+        if result is None:
+            return SearchResult(0.0, None, [], SearchStats(), pov=int(not self.engine.board.turn))
+        return result

@@ -15,17 +15,19 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from gamesearch.agents import Agent
+from gamesearch.anytime import Budget, Pace, Stop, deepen
 from gamesearch.engines.othello import solver as S
 from gamesearch.engines.othello.scale import VALUE_SCALE
 from gamesearch.games.othello import kernel as K
 from gamesearch.games.othello.kernel import ONE, ZERO, flips_of, moves_of, popcount64
-from gamesearch.search.result import SearchResult, SearchStats
+from gamesearch.result import Limit, SearchResult, SearchStats
 from gamesearch.shipped import shipped
 
 N_FEATURES = 16
@@ -208,6 +210,11 @@ def load_weights(path: Path | None = None) -> np.ndarray:
         return np.array(data["weights"], dtype=np.float64)
 
 
+PACE = Pace(growth=6.0)
+"""The engine's pace on the shared anytime driver: the next depth costs 2-10 times the last
+(odd and even depths differ), taken as 6 times or the last growth seen, if larger."""
+
+
 class Engine:
     """Iterative deepening PVS from one position: the best move and its value in discs."""
 
@@ -221,31 +228,31 @@ class Engine:
         self.fbuf = np.zeros((80, 64), np.uint64)
         self.scratch = np.zeros(N_FEATURES)
 
-    def best(self, me: int, opp: int, depth: int,
-             seconds: float | None = None) -> tuple[int, float, int, int]:
-        """``(kernel move, value, nodes, depth reached)`` after depths 1..``depth``; with
-        ``seconds``, no new depth starts that the last one's growth says would not end in
-        time (an iteration cannot be cut short: the compiled search reads no clock)."""
+    def search(self, me: int, opp: int, limit: Limit, stop: Stop | None = None,
+               on_iteration: Callable[[SearchResult], bool | None] | None = None
+               ) -> SearchResult:
+        """Iterative deepening on the shared anytime driver within ``limit``: the deepest
+        finished iteration, its action a kernel square, its value in discs for ``me``.
+        An iteration cannot be cut short (the compiled search reads no clock), so the time
+        limit acts through :data:`PACE` alone: no depth starts that the last one's growth
+        says would not end in time; ``stop`` is obeyed between depths."""
         ns = compiled()
         stats = np.zeros(2, np.int64)
-        value, move, reached = 0.0, 0, 0
-        began = last = time.perf_counter()
-        previous = 0.0
-        for d in range(1, depth + 1):
+
+        def step(d: int, budget: Budget) -> SearchResult:
             value = ns.search(np.uint64(me), np.uint64(opp), np.int64(d), -1e9, 1e9,
                               np.int64(0), np.int64(0), self.weights, self.tkey, self.tinfo,
                               self.buf, self.keys, self.fbuf, self.scratch, stats)
-            move, reached = int(stats[1]), d
-            if seconds is None:
-                continue
-            now = time.perf_counter()
-            took, last = now - last, now
-            # the next depth costs 2-10 times this one (odd and even depths differ)
-            growth = max(6.0, took / previous) if previous > 1e-4 else 6.0
-            previous = took
-            if now - began + took * growth > seconds:
-                break
-        return move, float(value), int(stats[0]), reached
+            move = int(stats[1])
+            return SearchResult(float(value), move, [move],
+                                SearchStats(nodes=int(stats[0]), depth=d))
+
+        return deepen(step, limit, pace=PACE, stop=stop, on_iteration=on_iteration)
+
+    def best(self, me: int, opp: int, depth: int) -> tuple[int, float, int, int]:
+        """``(kernel move, value, nodes, depth reached)`` after depths 1..``depth``."""
+        found = self.search(me, opp, Limit(depth=depth))
+        return found.action, found.value, found.stats.nodes, found.stats.depth
 
 
 class OthelloAgent(Agent):
@@ -283,19 +290,34 @@ class OthelloAgent(Agent):
         if actions == [-1]:
             return SearchResult(None, -1, [-1], SearchStats())
         solved = state[0].count("-") <= self.solve_at
+        why = "end"
         if solved:
             value, move, nodes = S.solve_position(int(me), int(opp))
             reached = state[0].count("-")  # to the end of the game
         else:
-            move, value, nodes, reached = self.engine.best(int(me), int(opp), self.depth,
-                                                           self.time)
+            tell = self.on_progress
+            show = None if tell is None else lambda r: tell(self._decoded(r, game, state))
+            found = self.engine.search(int(me), int(opp),
+                                       Limit(depth=self.depth, time=self.time),
+                                       on_iteration=show)
+            move, value, nodes, reached = (found.action, found.value, found.stats.nodes,
+                                           found.stats.depth)
+            why = found.stopped_by
         action = K.decode_action(move, 8)
         stats = SearchStats()
         stats.nodes, stats.depth = nodes, reached
         stats.seconds = time.perf_counter() - began
         return SearchResult(value, action, [action], stats, pov=game.to_move(state),
-                            exact=solved, engine_score=engine_score(value, solved,
-                                                                    game.to_move(state)))
+                            exact=solved, stopped_by=why,
+                            engine_score=engine_score(value, solved, game.to_move(state)))
+
+    @staticmethod
+    def _decoded(found: SearchResult, game: Any, state: Any) -> SearchResult:
+        """An iteration's result with its kernel square as the rules' action."""
+        action = K.decode_action(found.action, 8)
+        return SearchResult(found.value, action, [action], found.stats,
+                            pov=game.to_move(state),
+                            engine_score=engine_score(found.value, False, game.to_move(state)))
 
 
 FINISHED = 1000.0
