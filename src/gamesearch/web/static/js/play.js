@@ -415,7 +415,6 @@ function humanMove(move) {
     state.moves = prefix;
   } else if (!isHumanTurn()) return;
   state.resigned = null;
-  state.sources.length = Math.min(state.sources.length, state.moves.length);
   state.moves = [...state.moves, move];
   clearPanels();
   load();
@@ -699,7 +698,7 @@ async function endByPerson(kind) {
 async function changeGame(fresh = true) {
   if (fresh) {
     state.moves = []; state.deal = null; state.fen = ""; state.ended = null;
-    state.lastValue = {}; state.sources = []; state.resigned = null;
+    state.lastValue = {}; state.resigned = null;
     resetTree();
   }
   clearPanels();
