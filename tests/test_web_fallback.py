@@ -190,7 +190,7 @@ def test_go_two_passes_end_the_game_with_the_score(client):
     # Black: 5 stones + 10 points (A, B); White: 8 stones + 2 eyes + komi 7 = 17
     assert view["utilities"] == [-1.0, 1.0]
     assert "W+2" in view["outcome"] and "both passed" in view["outcome"]
-    assert "Black 15" in view["outcome"] and "White 10" in view["outcome"]
+    assert "area black 15" in view["outcome"] and "white 10" in view["outcome"]
 
 
 def test_go_mcts_passes_through_the_api_and_the_game_ends_by_two_passes(client):
