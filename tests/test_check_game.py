@@ -216,14 +216,15 @@ def test_parsers_refuse_any_text_cleanly(name: str, text: str) -> None:
 
 
 def test_the_checks_are_core_they_import_no_game_no_face() -> None:
-    """gamesearch.testing sits in the core layer (shared/DESIGN.md): only game.py, errors and
-    itself, so any game (and any algorithm's test) may use it without a cycle."""
+    """gamesearch.testing sits in the core layer (shared/DESIGN.md): only game.py, errors,
+    the result contract (result.py: what check_agent checks) and itself, so any game (and any
+    algorithm's test) may use it without a cycle."""
     import ast
     from pathlib import Path
 
     import gamesearch.testing as testing
 
-    allowed = ("gamesearch.game", "gamesearch.errors", "gamesearch.testing")
+    allowed = ("gamesearch.game", "gamesearch.errors", "gamesearch.result", "gamesearch.testing")
     for path in Path(testing.__file__).parent.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             names = ([a.name for a in node.names] if isinstance(node, ast.Import)

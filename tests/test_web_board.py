@@ -15,22 +15,14 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+from web_browser import launched, require_browser, running_server
 
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-pytest.importorskip("uvicorn", reason="the web extras are not installed")
+sync_api = require_browser()
 pytest.importorskip("chess", reason="python-chess is not installed")
 
 PEOPLE = "&p1=human&p2=human"
@@ -46,35 +38,14 @@ def server():
             "s.close(); print(f'http://127.0.0.1:{port}/', flush=True);"
             "uvicorn.run(create_app(workers=1, warm=False), host='127.0.0.1', port=port,"
             " log_level='warning')")
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-    line = proc.stdout.readline()
-    match = re.search(r"http://[\d.]+:\d+/", line)
-    if not match:
-        proc.kill()
-        pytest.fail(f"the server did not start: {line!r}")
-    import time
-    import urllib.request
-    for _ in range(100):
-        try:
-            urllib.request.urlopen(match.group(0) + "api/games", timeout=2)
-            break
-        except OSError:
-            time.sleep(0.2)
-    yield match.group(0)
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    with running_server(code) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launched(sync_api) as b:
         yield b
-        b.close()
 
 
 def open_page(browser, viewport=DESK):

@@ -11,47 +11,25 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+from web_browser import launched, require_browser, running_server
 
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-pytest.importorskip("uvicorn", reason="the web extras are not installed")
+sync_api = require_browser()
 
 
 @pytest.fixture(scope="module")
 def server():
-    code = "from gamesearch.cli.main import main; main(['serve', '--port', '0', '--workers', '2'])"
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-    line = proc.stdout.readline()
-    match = re.search(r"http://[\d.]+:\d+/", line)
-    if not match:
-        proc.kill()
-        pytest.fail(f"the server did not start: {line!r}")
-    yield match.group(0)
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    with running_server() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with launched(sync_api) as b:
         yield b
-        b.close()
 
 
 @pytest.fixture

@@ -1,0 +1,83 @@
+"""What the browser tests share: Debian's Chromium driven by Playwright, and a server of the
+web app started in a process of its own and waited for until it answers."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+SERVE = "from gamesearch.cli.main import main; main(['serve', '--port', '0', '--workers', '2'])"
+"""``gamesearch serve`` as a user starts it (it warms the kernels before it listens)."""
+
+
+def require_browser() -> object:
+    """Skip the calling test module without Chromium, Playwright or the web extras; the
+    Playwright sync API where they are all there."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium)",
+                    allow_module_level=True)
+    api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    pytest.importorskip("uvicorn", reason="the web extras are not installed")
+    return api
+
+
+def ready(url: str, seconds: float = 180) -> None:
+    """Wait until the server answers ``/api/games`` (it loads its compiled kernels first:
+    seconds, or minutes on a busy machine), so that no test's first page pays for it."""
+    end = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(url + "api/games", timeout=5):
+                return
+        except OSError:
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.3)
+
+
+@contextlib.contextmanager
+def running_server(code: str = SERVE) -> Iterator[str]:
+    """The URL of a server that ``python -c code`` starts (its first line of output names
+    it), once it answers; stopped afterwards. GAMESEARCH_WEB_URL names one already running
+    instead (while editing the page)."""
+    if os.environ.get("GAMESEARCH_WEB_URL"):
+        yield os.environ["GAMESEARCH_WEB_URL"]
+        return
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        line = proc.stdout.readline()
+        match = re.search(r"http://[\d.]+:\d+/", line)
+        if not match:
+            pytest.fail(f"the server did not start: {line!r}")
+        ready(match.group(0))
+        yield match.group(0)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@contextlib.contextmanager
+def launched(api: object) -> Iterator[object]:
+    """A headless Chromium for a module's tests."""
+    with api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
