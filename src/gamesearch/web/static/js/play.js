@@ -597,6 +597,12 @@ export async function initPlay(params) {
   $("undo").addEventListener("click", () => undo().catch(showError));
   $("swap").addEventListener("click", () => {  // every seat moves one place on
     state.players.push(state.players.shift());
+    state.players.forEach((cfg, seat) => {  // an agent that cannot play its new seat (a
+      const info = state.seats[seat];       // ghost in Pacman's) gives way to the seat's own
+      if (cfg.kind !== "human" && info && !info.agents.includes(cfg.kind)) {
+        Object.assign(cfg, parseAgent(info.default));
+      }
+    });
     buildPlayers();
     if (state.hiddenGame) state.deal = null;
     state.moves = state.hiddenGame ? [] : state.moves;
