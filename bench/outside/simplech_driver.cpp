@@ -23,7 +23,21 @@
  * black 2). */
 #define qMin(a, b) ((a) < (b) ? (a) : (b))
 #define CB_CHANGECOLOR(color) ((color) ^ 3)
+
+/* simplech times its search with clock(), the processor time of its process; our engine
+ * with the wall clock. On a shared machine those differ by the load, so simplech is given
+ * the wall clock too (steady, in clock() units): a move time means the same for both. */
+#include <chrono>
+#include <ctime>
+static clock_t driver_wall_clock() {
+    auto now = std::chrono::steady_clock::now().time_since_epoch();
+    return static_cast<clock_t>(
+        std::chrono::duration_cast<std::chrono::microseconds>(now).count() *
+        (CLOCKS_PER_SEC / 1e6));
+}
+#define clock driver_wall_clock
 #include SIMPLECH_SOURCE
+#undef clock
 
 #include <cctype>
 #include <cstdlib>
@@ -143,7 +157,7 @@ void search_captures(int b[46], int color, double iteration_seconds) {
     int eval = firstalphabeta(b, 1, -10000, 10000, color, &best);
     lastbest = best;
     for (int depth = 2; depth <= MAXDEPTH &&
-         (clock() - starttime) / (double)CLOCKS_PER_SEC < iteration_seconds; depth++) {
+         (driver_wall_clock() - starttime) / (double)CLOCKS_PER_SEC < iteration_seconds; depth++) {
         lastbest = best;
         eval = firstalphabeta(b, depth, -10000, 10000, color, &best);
         if (*play || eval == 5000 || eval == -5000) break;
@@ -209,7 +223,7 @@ int main() {
             char info[1024] = "";
             stop = 0;
             play = &stop;
-            starttime = clock();
+            starttime = driver_wall_clock();
             /* simplech's own fixed-time settings (its getmove): iterations start until
              * 0.59 of the time is gone, a search is cut at three times the time. */
             absolute_maxtime = 3 * seconds;
