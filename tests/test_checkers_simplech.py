@@ -163,3 +163,30 @@ def test_real_simplech_plays_whole_games_in_the_arena(simplech: str, tmp_path: P
                            extra=["--seed", "5"])
     assert len(rows) == 2, rows
     assert all(not reason.startswith("forfeit") for _, reason, _ in rows), rows
+
+
+def test_the_processor_time_of_a_running_program_is_read() -> None:
+    """The benchmarks charge an outside program its own processor time (/proc/PID/stat):
+    a child that spins for a while shows at least most of it, one that sleeps almost none."""
+    from gamesearch.outside.line_client import process_cpu_seconds
+
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("no /proc here (not Linux)")
+    spin = subprocess.Popen([sys.executable, "-c", "import time, sys\nt = time.process_time()\n"
+                             "while time.process_time() - t < 0.5: pass\nprint(1, flush=True)\n"
+                             "sys.stdin.read()"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True)
+    sleep = subprocess.Popen([sys.executable, "-c", "import sys; print(1, flush=True); "
+                              "sys.stdin.read()"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             text=True)
+    try:
+        spin.stdout.readline()
+        sleep.stdout.readline()
+        spun, slept = process_cpu_seconds(spin.pid), process_cpu_seconds(sleep.pid)
+    finally:
+        for proc in (spin, sleep):
+            proc.stdin.close()
+            proc.wait(timeout=10)
+    assert spun is not None and spun >= 0.45, spun
+    assert slept is not None and slept < spun - 0.3, (slept, spun)
+    assert process_cpu_seconds(spin.pid) is None  # ended: nothing to read
