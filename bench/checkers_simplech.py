@@ -30,6 +30,7 @@ import random
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from gamesearch.arena.match import elo_difference, wilson_interval
@@ -37,6 +38,7 @@ from gamesearch.arena.match import elo_difference, wilson_interval
 HERE = Path(__file__).resolve().parent
 BALLOTS = HERE / "openings" / "checkers-3move-ballots.txt"
 RECORDS = HERE / "records" / "checkers-simplech"
+PROGRESS_SECONDS = 60.0
 
 
 def read_ballots(path: Path = BALLOTS) -> list[str]:
@@ -72,7 +74,35 @@ def play(db: Path, specs: list[str], openings: Path, ballots: int) -> int:
     for spec in specs:
         argv += ["--players", spec]
     print(" ".join(argv), flush=True)
-    return subprocess.call(argv)
+    proc = subprocess.Popen(argv)
+    try:
+        while proc.poll() is None:
+            time.sleep(PROGRESS_SECONDS)
+            if proc.poll() is None and db.exists():
+                print(progress(db), flush=True)
+    except KeyboardInterrupt:
+        proc.wait()
+    return proc.returncode
+
+
+def progress(db: Path) -> str:
+    """One line: games stored so far and each player's points (the tournament's live view
+    is drawn only on a terminal; a run in the background prints this instead)."""
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        try:
+            rows = con.execute("SELECT g.first, g.second, r.score_first FROM games g "
+                               "JOIN results r ON r.game = g.id").fetchall()
+        finally:
+            con.close()
+    except sqlite3.Error as err:
+        return f"progress: cannot read {db} now ({err})"
+    points = [0.0, 0.0, 0.0]
+    for first, second, score in rows:
+        points[first] += score
+        points[second] += 1 - score
+    return (f"{time.strftime('%H:%M:%S')} {len(rows)} games; points: simplech {points[0]:g}, "
+            f"ours without tables {points[1]:g}, with {points[2]:g}")
 
 
 def tally(db: Path) -> tuple[list[str], dict[tuple[int, int], list[float]]]:
