@@ -113,8 +113,18 @@ def tally(db: Path) -> tuple[list[str], dict[tuple[int, int], list[float]]]:
         rows = con.execute("SELECT g.first, g.second, r.score_first FROM games g "
                            "JOIN results r ON r.game = g.id ORDER BY g.id").fetchall()
         reasons = con.execute("SELECT reason, COUNT(*) FROM games GROUP BY reason").fetchall()
+        timed = con.execute("SELECT g.first, g.second, g.opening, m.ply, m.seconds FROM moves m "
+                            "JOIN games g ON g.id = m.game").fetchall()
     finally:
         con.close()
+    spent = [[0.0, 0] for _ in specs]
+    for first, second, opening, ply, seconds in timed:
+        player = (first, second)[(len(opening.split()) + ply) % 2]
+        spent[player][0] += seconds
+        spent[player][1] += 1
+    print("wall seconds a move, mean: " + ", ".join(
+        f"{spec.split(',tables=')[0] + (' +tables' if ',tables=' in spec else '')} "
+        f"{total / max(1, n):.3f} ({n} moves)" for spec, (total, n) in zip(specs, spent)))
     points: dict[tuple[int, int], list[float]] = {}
     for first, second, score in rows:
         i, j = min(first, second), max(first, second)
