@@ -38,6 +38,7 @@ from gamesearch.agents import make_agent
 from gamesearch.arena.match import elo_difference, wilson_interval
 from gamesearch.errors import GameSearchError
 from gamesearch.games import load_game
+from gamesearch.games.othello.notation import BLACK, WHITE
 from gamesearch.games.othello.rules import PASS_MOVE
 from gamesearch.outside.line_client import process_cpu_seconds
 
@@ -111,7 +112,7 @@ def play_one(game, ours, level: int, cmd: str, start_moves: list, our_seat: int,
     finally:
         theirs.close()
     cells = state[0]
-    mine, other = ("b", "w") if our_seat == 0 else ("w", "b")
+    mine, other = (BLACK, WHITE) if our_seat == 0 else (WHITE, BLACK)
     discs = [cells.count(mine), cells.count(other)]
     if reason.startswith("forfeit"):
         points = 1.0 if "GRhino" in reason else 0.0
