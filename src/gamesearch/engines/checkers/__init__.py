@@ -1,5 +1,6 @@
-"""The checkers engine: compiled PVS, Samuel-style learned weights, endgame databases, and
-checkers's ENTRY (what the command line and web app offer)."""
+"""The checkers engine: compiled PVS, Samuel-style learned weights, endgame databases, the
+adapter for simplech (an outside program, built with our driver), and checkers's ENTRY
+(what the command line and web app offer)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from gamesearch.entry import (
     VerdictPolicy,
     WarmupStep,
 )
+from gamesearch.spec import Range
 
 
 def _checkers() -> Any:
@@ -35,6 +37,15 @@ def _checkers_engine(time: float = 1.0, depth: int | None = None, nodes: int | N
 
     return CheckersAgent(time=time, depth=depth, nodes=nodes, hash_mb=hash, weights=weights,
                          tables=tables)
+
+
+def _simplech(cmd: str = "simplech", time: float = 1.0) -> Agent:
+    from gamesearch.engines.checkers.simplech_player import simplech_player
+
+    return simplech_player(cmd=cmd, time=time)
+
+
+_simplech.ranges = {"time": Range(0, 3600, low_open=True)}
 
 
 def _warmups(game: Any) -> list[WarmupStep]:
@@ -117,7 +128,10 @@ ENTRY = GameEntry(
     perft=_perft,
     agents=(AgentDecl("checkers-engine", _checkers_engine, "checkers: the compiled engine "
                       "(PVS, TT, killers, history), time=T, depth=N or nodes=N, "
-                      "weights=hand|learned, tables=DIR (endgame databases), hash=MB"),),
+                      "weights=hand|learned, tables=DIR (endgame databases), hash=MB"),
+            AgentDecl("simplech", _simplech, "checkers: simplech (Martin Fierz's engine of "
+                      "CheckerBoard) built with bench/outside/build_simplech.sh: "
+                      "cmd=PATH, time=T seconds a move", outside=True)),
     defaults=("checkers-engine:time=1",),
     warmups=_warmups,
     record=RecordFormat("pdn", "PDN file", _write_pdn, lambda text: text.startswith("["),

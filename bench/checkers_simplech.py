@@ -1,0 +1,236 @@
+"""Our checkers engine against simplech (Martin Fierz's engine of CheckerBoard) from the
+three-move ballots, with and without the endgame databases, at equal time per move.
+
+``python bench/checkers_simplech.py --simplech OUT/simplech --tables tables/checkers
+--ballots 100 --time 0.1 --db runs/checkers_simplech.sqlite`` plays a round robin of three
+players, each ballot once with each colour for every pair:
+
+* ``simplech:cmd=OUT/simplech,time=T``: built first with ``bench/outside/build_simplech.sh
+  SRC_DIR OUT`` from a simplech source folder (nothing is downloaded here);
+* ``checkers-engine:time=T``: ours without tables;
+* ``checkers-engine:time=T,tables=DIR``: ours with the databases of DIR (``gamesearch
+  tables build checkers --pieces 5``; the table says how many pieces they hold in full).
+
+The ballots are the first ``--ballots`` of bench/openings/checkers-3move-ballots.txt (the
+ACF's 156-opening deck, in the ACF's order, or shuffled with ``--shuffle SEED``). Round r
+plays ballot r for all three pairs, so a run stopped anywhere has played the same openings
+with the tables on and off. It is one ``gamesearch tournament`` with its SQLite database:
+the same command resumes a stopped run and replays nothing; ``--no-play`` only reads the
+database. Every game is written as PDN into ``--records`` (bench/records/checkers-simplech),
+then the table: for each pairing the games, wins, draws, losses, score with a 95% Wilson
+interval and the Elo difference; the last row, tables on against off, is the databases'
+gain in the same games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from gamesearch.arena.match import elo_difference, wilson_interval
+
+HERE = Path(__file__).resolve().parent
+BALLOTS = HERE / "openings" / "checkers-3move-ballots.txt"
+RECORDS = HERE / "records" / "checkers-simplech"
+PROGRESS_SECONDS = 60.0
+
+
+def read_ballots(path: Path = BALLOTS) -> list[str]:
+    """The ballots of the data file (moves, comments dropped), in its order."""
+    out = []
+    for line in path.read_text().splitlines():
+        moves = line.split("#", 1)[0].strip()
+        if moves:
+            out.append(moves)
+    return out
+
+
+def players(simplech: str, tables: str, seconds: float) -> list[str]:
+    """simplech, ours without tables, ours with them: the tournament's players in order."""
+    return [f"simplech:cmd={simplech},time={seconds:g}",
+            f"checkers-engine:time={seconds:g}",
+            f"checkers-engine:time={seconds:g},tables={tables}"]
+
+
+def write_openings(path: Path, ballots: list[str], pairs: int) -> None:
+    """Each ballot ``pairs`` times in a row: the schedule takes a new opening for each pair
+    of games, so round r plays ballot r for every pair."""
+    lines = [b for b in ballots for _ in range(pairs)]
+    text = "\n".join(lines) + "\n"
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+
+
+def play(db: Path, specs: list[str], openings: Path, ballots: int) -> int:
+    """Run (or resume) the tournament; its exit status."""
+    argv = [sys.executable, "-m", "gamesearch", "tournament", "checkers", "--games", "2",
+            "--rounds", str(ballots), "--openings", str(openings), "--db", str(db)]
+    for spec in specs:
+        argv += ["--players", spec]
+    print(" ".join(argv), flush=True)
+    proc = subprocess.Popen(argv)
+    try:
+        while proc.poll() is None:
+            time.sleep(PROGRESS_SECONDS)
+            if proc.poll() is None and db.exists():
+                print(progress(db), flush=True)
+    except KeyboardInterrupt:
+        proc.wait()
+    return proc.returncode
+
+
+def progress(db: Path) -> str:
+    """One line: games stored so far and each player's points (the tournament's live view
+    is drawn only on a terminal; a run in the background prints this instead)."""
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        try:
+            rows = con.execute("SELECT g.first, g.second, r.score_first FROM games g "
+                               "JOIN results r ON r.game = g.id").fetchall()
+        finally:
+            con.close()
+    except sqlite3.Error as err:
+        return f"progress: cannot read {db} now ({err})"
+    points = [0.0, 0.0, 0.0]
+    for first, second, score in rows:
+        points[first] += score
+        points[second] += 1 - score
+    return (f"{time.strftime('%H:%M:%S')} {len(rows)} games; points: simplech {points[0]:g}, "
+            f"ours without tables {points[1]:g}, with {points[2]:g}")
+
+
+def tally(db: Path) -> tuple[list[str], dict[tuple[int, int], list[float]]]:
+    """The players and, for each pair (i < j), player i's points in every game they met."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        specs = [row[0] for row in con.execute("SELECT spec FROM players ORDER BY id")]
+        rows = con.execute("SELECT g.first, g.second, r.score_first FROM games g "
+                           "JOIN results r ON r.game = g.id ORDER BY g.id").fetchall()
+        reasons = con.execute("SELECT reason, COUNT(*) FROM games GROUP BY reason").fetchall()
+        timed = con.execute("SELECT g.first, g.second, g.opening, m.ply, m.seconds FROM moves m "
+                            "JOIN games g ON g.id = m.game").fetchall()
+    finally:
+        con.close()
+    spent = [[0.0, 0] for _ in specs]
+    for first, second, opening, ply, seconds in timed:
+        player = (first, second)[(len(opening.split()) + ply) % 2]
+        spent[player][0] += seconds
+        spent[player][1] += 1
+    print("wall seconds a move, mean: " + ", ".join(
+        f"{spec.split(',tables=')[0] + (' +tables' if ',tables=' in spec else '')} "
+        f"{total / max(1, n):.3f} ({n} moves)" for spec, (total, n) in zip(specs, spent)))
+    points: dict[tuple[int, int], list[float]] = {}
+    for first, second, score in rows:
+        i, j = min(first, second), max(first, second)
+        points.setdefault((i, j), []).append(score if first == i else 1 - score)
+    print("game endings: " + ", ".join(f"{reason} {n}" for reason, n in reasons))
+    return specs, points
+
+
+def export(db: Path, folder: Path, paths: dict[str, str]) -> Path:
+    """Every game of the database as one PDN file in ``folder``, each machine path of
+    ``paths`` (the program, the tables) written as its short name."""
+    folder.mkdir(parents=True, exist_ok=True)
+    out = folder / f"{db.stem}.pdn"
+    subprocess.check_call([sys.executable, "-m", "gamesearch", "pdn", "write", str(db),
+                           str(out), "--event", "checkers-engine vs simplech, 3-move ballots",
+                           "--force"])
+    text = out.read_text()
+    for path, name in paths.items():
+        text = text.replace(path, name)
+    out.write_text(text)
+    return out
+
+
+def complete_pieces(tables: str) -> int:
+    """How many pieces the databases in ``tables`` hold in full (0 where they cannot be read)."""
+    from gamesearch.engines.checkers.tables import Tables
+    from gamesearch.errors import GameSearchError
+
+    try:
+        return Tables(Path(tables)).complete_pieces()
+    except (GameSearchError, OSError):
+        return 0
+
+
+def elo_text(score: float, n: int) -> str:
+    elo = elo_difference(score)
+    if math.isfinite(elo):
+        return f"{elo:+.0f}"
+    return "+inf" if elo > 0 else "-inf"
+
+
+def report(specs: list[str], points: dict[tuple[int, int], list[float]], seconds: float,
+           pieces: int) -> None:
+    """The table: each pairing from the first-named side's view."""
+    from rich.console import Console
+    from rich.table import Table
+
+    names = ["simplech", "ours, no tables", f"ours, tables ({pieces} pieces)"]
+    table = Table(title=f"checkers: {seconds:g} s a move, 3-move ballots, both colours")
+    for column in ("pairing", "games", "wins", "draws", "losses", "score", "95% interval",
+                   "Elo"):
+        table.add_column(column, justify="right" if column != "pairing" else "left")
+    for (i, j), label in (((1, 0), "ours, no tables vs simplech"),
+                          ((2, 0), "ours, tables vs simplech"),
+                          ((2, 1), "tables on vs off (the databases' gain)")):
+        got = points.get((min(i, j), max(i, j)), [])
+        if i > j:
+            got = [1 - p for p in got]
+        n = len(got)
+        if not n:
+            table.add_row(label, "0", "", "", "", "", "", "")
+            continue
+        score = sum(got) / n
+        low, high = wilson_interval(score, n)
+        table.add_row(label, str(n), str(got.count(1.0)), str(got.count(0.5)),
+                      str(got.count(0.0)), f"{score:.1%}", f"{low:.1%} - {high:.1%}",
+                      elo_text(score, n))
+    Console().print(table)
+    print("players: " + "; ".join(f"{name} = {spec}" for name, spec in zip(names, specs)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--simplech", required=True, help="the program build_simplech.sh made")
+    parser.add_argument("--tables", required=True, help="the checkers databases' folder")
+    parser.add_argument("--ballots", type=int, default=100,
+                        help="ballots played (each with both colours, every pair); 1-156")
+    parser.add_argument("--time", type=float, default=0.1, help="seconds a move, each side")
+    parser.add_argument("--shuffle", type=int, default=None,
+                        help="take the ballots in an order shuffled by this seed")
+    parser.add_argument("--db", type=Path, default=Path("checkers_simplech.sqlite"))
+    parser.add_argument("--records", type=Path, default=RECORDS)
+    parser.add_argument("--no-play", action="store_true", help="only read the database")
+    args = parser.parse_args()
+    ballots = read_ballots()
+    if not 1 <= args.ballots <= len(ballots):
+        parser.error(f"--ballots must be 1 to {len(ballots)}")
+    if not args.time > 0:
+        parser.error("--time must be above 0")
+    if args.shuffle is not None:
+        random.Random(args.shuffle).shuffle(ballots)
+    specs = players(args.simplech, args.tables, args.time)
+    if not args.no_play:
+        openings = args.db.with_suffix(".openings.txt")
+        args.db.parent.mkdir(parents=True, exist_ok=True)
+        write_openings(openings, ballots[:args.ballots], 3)
+        status = play(args.db, specs, openings, args.ballots)
+        if status not in (0, 130):  # 130: stopped with Ctrl-C, games kept
+            raise SystemExit(status)
+    if not args.db.exists():
+        raise SystemExit(f"checkers_simplech: no database {args.db}")
+    paths = {args.simplech: "simplech", args.tables: "TABLES"}
+    print(f"records: {export(args.db, args.records, paths)}")
+    specs, points = tally(args.db)
+    report(specs, points, args.time, complete_pieces(args.tables))
+
+
+if __name__ == "__main__":
+    main()
