@@ -37,7 +37,7 @@ def test_notebook_is_committed_without_outputs(path: Path) -> None:
         f"{path.name} has outputs: clear them before committing"
 
 
-@pytest.mark.slow
+@pytest.mark.ci_step  # its own CI step (.ci/run): a minute of kernels beside the suite
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every cell runs in a fresh kernel; a cell's error fails the test with its traceback.

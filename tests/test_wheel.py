@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "gamesearch"
 
 pytestmark = [
-    pytest.mark.slow,
+    pytest.mark.ci_step,  # its own CI step (.ci/run), beside the wheel smoke test
     pytest.mark.skipif(importlib.util.find_spec("build") is None,
                        reason="needs 'build' (the [dev] extra)"),
 ]
