@@ -120,6 +120,12 @@ class OthelloGtpPlayer(Agent):
         if self.client is None or self.known is None:
             self.prepare(game)
         self._sync(game, state)
+        if not self.sends_passes and game.actions(state) == [PASS_MOVE]:
+            # the program has passed for this side by itself: asking it would get the
+            # other side's move
+            self.known = game.result(state, PASS_MOVE)
+            return SearchResult(None, PASS_MOVE, [PASS_MOVE], SearchStats(),
+                                pov=game.to_move(state))
         colour = "bw"[game.to_move(state)]
         began = time.perf_counter()
         answer = self.client.ask(f"genmove {colour}", MOVE_SECONDS + GRACE_SECONDS).strip()
