@@ -177,6 +177,22 @@ def test_grhino_is_not_asked_to_move_where_it_has_passed_by_itself(tmp_path: Pat
     assert passes >= 1, "no game had the fake pass"
 
 
+def test_a_gtp_othello_program_starts_with_its_own_flags_only(tmp_path: Path) -> None:
+    cmd = argv_checking_fake(tmp_path, ["--quiet", "-x"], auto_pass=False)
+    rows = tournament_rows("othello", tmp_path / "r.sqlite",
+                           [f"gtp-othello:cmd={cmd} --quiet -x", "random"])
+    assert len(rows) == 2 and all(r[1] == "end of game" for r in rows), rows
+
+
+def test_a_babbling_grhino_forfeits(tmp_path: Path) -> None:
+    """An answer that is no move of the game (here: words) loses the game, one line."""
+    script = tmp_path / "babble.py"
+    script.write_text(FAKE.replace("__MOVE__", '"I think I will pass today"'))
+    rows = tournament_rows("othello", tmp_path / "r.sqlite",
+                           [f"grhino:cmd={sys.executable} {script}", "random"])
+    assert all(r[1].startswith("forfeit") for r in rows), rows
+
+
 @pytest.mark.parametrize(("spec", "words"), [
     ("grhino:level=9", "level: 9 is out of range (give 1..5)"),
     ("grhino:mid=0", "mid: 0 is out of range (give 1..20)"),
