@@ -84,3 +84,20 @@ def test_every_notebook_has_a_page(site: Path) -> None:
                if not (site / "notebooks" / p.stem / "index.html").is_file()]
     assert not missing, f"notebooks without a page: {missing}"
     assert (site / "getting-started" / "index.html").is_file()
+
+
+def test_sphinx_roles_in_docstrings_become_links(site: Path) -> None:
+    """``:class:`Score``` and friends are links on the API pages (docs/hooks/sphinx_roles.py),
+    never left as role text; a module named by a role links to its page, which exists."""
+    api = site / "reference/api"
+    pages = sorted(api.glob("*/index.html"))
+    leftover = [p.parent.name for p in pages
+                if re.search(r":(func|class|meth|mod|data|attr|exc):", _text(p))]
+    assert not leftover, f"API pages still showing Sphinx roles: {leftover}"
+    result = (api / "gamesearch.result/index.html").read_text(encoding="utf-8")
+    assert re.search(r'<a class="autorefs autorefs-internal"[^>]*href="#gamesearch\.result\.Score'
+                     r'[^"]*"', result)
+    for page in pages:
+        for target in re.findall(r'<a href="\.\./(gamesearch[\w.]*)/"><code>', page.read_text(
+                encoding="utf-8")):
+            assert (api / target / "index.html").is_file(), f"{page.parent.name} -> {target}"

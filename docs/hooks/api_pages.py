@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-CORE = ["gamesearch.game", "gamesearch.result", "gamesearch.agent", "gamesearch.entry"]
+CORE = ["gamesearch.game", "gamesearch.result", "gamesearch.agent", "gamesearch.entry",
+        "gamesearch.loop", "gamesearch.anytime", "gamesearch.display", "gamesearch.errors"]
 """The core modules, one page each."""
 
-PACKAGES = ["search", "theory", "imperfect", "tables", "arena", "testing", "interop"]
+PACKAGES = ["search", "theory", "imperfect", "tables", "arena", "testing", "interop", "kernels"]
 """The public packages: the package's own page, then one per module."""
 
 
