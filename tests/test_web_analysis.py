@@ -92,3 +92,19 @@ def test_bad_analysis_requests_answer_one_line(client, body, status, words):
     assert answer.status_code == status, answer.text
     error = answer.json()["error"]
     assert words in error and "\n" not in error and "Traceback" not in error
+
+
+def test_a_resignation_is_the_saved_records_result(client):
+    pytest.importorskip("chess", reason="python-chess is not installed")
+    moves = ["e2e4", "e7e5"]
+    pgn = client.post("/api/record", json={"game": "chess", "moves": moves, "resigned": 0})
+    assert pgn.status_code == 200 and '[Result "0-1"]' in pgn.json()["text"]
+    black = client.post("/api/record", json={"game": "chess", "moves": moves, "resigned": 1})
+    assert '[Result "1-0"]' in black.json()["text"]
+    going = client.post("/api/record", json={"game": "chess", "moves": moves}).json()["text"]
+    assert '[Result "*"]' in going
+    sgf = client.post("/api/record", json={"game": "go:size=9", "moves": ["E5"],
+                                           "resigned": 1}).json()["text"]
+    assert "RE[B+R]" in sgf  # White gave up: Black wins by resignation, as SGF writes it
+    over = client.post("/api/record", json={"game": "chess", "resigned": 2, "moves": moves})
+    assert over.status_code == 400 and "seat 2" in over.json()["error"]

@@ -26,7 +26,7 @@ from gamesearch.web.validate import (
     StopRequest,
     ThinkRequest,
 )
-from gamesearch.web.views import first_move, position_view, roll_chance
+from gamesearch.web.views import first_move, position_view, resigned_utilities, roll_chance
 
 router = APIRouter()
 log = logging.getLogger("gamesearch.web")
@@ -187,15 +187,19 @@ async def position(request: Request, body: PositionRequest) -> JSONResponse:
 @router.post("/record")
 async def record(request: Request, body: RecordRequest) -> dict:
     """The game so far as its kind's record file (PGN for chess, SGF for Go, PDN for
-    checkers), for the page's "Save game"; 400 for a game without a record format."""
+    checkers), for the page's "Save game"; 400 for a game without a record format. A
+    resignation (``resigned``, the seat that gave up) is the record's result."""
     from gamesearch.catalog.game_records import record_format, record_text
     from gamesearch.game import final_utilities
 
     spec, game, state, repeated = load_position(body.game, body.moves)
     suffix, _ = record_format(game)
     over = game.is_terminal(state) or repeated
-    text = record_text(game, game.initial_state(), body.moves, body.players,
-                       list(final_utilities(game, state)) if over else None)
+    utilities = list(final_utilities(game, state)) if over else None
+    if body.resigned is not None:  # checked as the position checks it: a seat, in play
+        position_view(spec, game, body.moves, state, repeated, body.resigned)
+        utilities = resigned_utilities(game, body.resigned)
+    text = record_text(game, game.initial_state(), body.moves, body.players, utilities)
     return {"format": suffix, "filename": f"gamesearch-{game.name}.{suffix}", "text": text}
 
 

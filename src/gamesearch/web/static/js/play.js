@@ -667,6 +667,9 @@ async function maybeThink() {
 // writes the record of the moves so far, the page hands it to the browser as a download.
 async function saveGame() {
   const body = { ...request(state.moves), players: state.players.map(agentSpec) };
+  const token = state.ended?.token || "";
+  const resigned = state.resigned ?? (token.startsWith("resign-") ? Number(token.slice(7)) : null);
+  if (resigned !== null) body.resigned = resigned;  // the record's result: a resignation
   const record = await postJSON("/api/record", body);
   const url = URL.createObjectURL(new Blob([record.text], { type: "text/plain" }));
   const link = h("a", { href: url, download: record.filename });
