@@ -152,3 +152,14 @@ def test_a_link_with_variations_reloads_the_same_tree(page):
     page.wait_for_function("(t) => document.getElementById('movelist').textContent === t", arg=tree)
     assert sorted(moves_shown(page)) == ["1", "3", "5", "9"]
     assert "resigned" in page.text_content("#status")
+
+
+def test_the_bar_follows_the_thinking_ai_without_analysis(page):
+    if page.kind == "phone":
+        pytest.skip("one width is enough: the bar is the same element")
+    # the AI (X) opens; the bar shows its search's score (the draw, once it is proven)
+    open_play(page, "game=tictactoe&p1=alphabeta:time=0.5&p2=human")
+    page.wait_for_selector("#movelist button.move")
+    assert 0 <= share(page) <= 1 and page.text_content("#eval-bar .eval-text")
+    assert page.is_hidden("#analysis-box")
+    assert page.locator("#board .arrow-best").count() == 0  # no hints for the person

@@ -233,8 +233,12 @@ def analyse(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
                 else f"1 line: too little time to search {len(legal)} moves each"
                 if seconds / 2 / max(1, len(legal) - 1) < MIN_CHILD_SECONDS else "")
     multi = wanted > 1 and not note
+
+    def relay(kind: str, data: Any) -> None:  # each depth's line, as people write it too
+        send(kind, {**data, "notation": notation_of(game, state, data.get("pv") or [])})
+
     first = search_position(game, state, spec, seconds / 2 if multi else seconds,
-                            stop_flag, send)
+                            stop_flag, relay)
     lines = [line_of(first, [])]
     if multi and first.get("action") is not None and not stop_flag.value:
         others = [a for a in legal if game.action_to_string(state, a) != first["action"]]
@@ -254,8 +258,30 @@ def analyse(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
         found = [line for line in found if line["score"] is not None]
         found.sort(key=lambda line: -mover_share(line["score"], mover))
         lines += found[:wanted - 1]
+    for line in lines:
+        line["notation"] = notation_of(game, state, line["pv"])
+    if multi:
         send("lines", {"lines": lines, "note": note})
     send("result", {**first, "lines": lines, "note": note})
+
+
+def notation_of(game: Any, state: Any, pv: list[str]) -> list[str]:
+    """A line's moves as people write them (the entry's ``notation``: chess's SAN), else
+    as the game writes them; the moves as given where one does not read."""
+    from gamesearch.games import game_entry
+
+    write = game_entry(game.name).notation
+    if write is None:
+        return list(pv)
+    out, at = [], state
+    try:
+        for text in pv:
+            action = game.string_to_action(at, text)
+            out.append(write(game, at, action))
+            at = game.result(at, action)
+    except (GameSearchError, ValueError):
+        return list(pv)
+    return out
 
 
 def line_of(data: dict, before: list[str]) -> dict:

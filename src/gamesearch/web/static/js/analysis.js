@@ -32,7 +32,7 @@ export function renderLines(list, lines, pick) {
       : null,
     ...line.pv.map((move, i) => h("button", {
       class: "pv-move", dataset: { index: i, move }, title: "play the line up to here",
-      onclick: () => pick(line.pv.slice(0, i + 1)) }, move)))));
+      onclick: () => pick(line.pv.slice(0, i + 1)) }, (line.notation || [])[i] || move)))));
 }
 
 // One position's analysis: calls show(analysis) whenever it learns something. The object
@@ -42,7 +42,7 @@ export function startAnalysis(body, show) {
   const analysis = { score: null, pv: [], lines: [], note: "", done: false,
                      abort: () => ctl.abort() };
   const first = (data) => ({ move: (data.pv || [])[0], pv: data.pv || [], score: data.score,
-                             depth: (data.stats || {}).depth });
+                             depth: (data.stats || {}).depth, notation: data.notation });
   streamEvents("/api/analyse", body, (name, data) => {
     if (ctl.signal.aborted) return;  // a position left: its late answers are dropped
     if (name === "start") analysis.agent = data.agent;

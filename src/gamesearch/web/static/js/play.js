@@ -295,6 +295,10 @@ function evaluation() {
   }
   const t = state.thinkEval;
   if (t && t.key === positionKey()) return { score: t.score, pv: t.pv, arrows: t.live };
+  // a person's move since: the bar keeps the AI's last score (no flicker) until it thinks
+  if (t && !browsing() && !analysisOn() && t.key.startsWith(`${gameSpec()}|`)) {
+    return { score: t.score, pv: [], arrows: false };
+  }
   return null;
 }
 
@@ -341,8 +345,9 @@ function renderAnalysis() {
   const a = state.analysis;
   if (!a) return;
   renderLines($("analysis-list"), a.lines, playLine);
-  $("analysis-note").textContent = a.note
-    || (a.done ? `${a.agent || "the engine"}` : `${a.agent || "the engine"} is analysing…`);
+  const engine = `engine: ${a.agent || "the game's default"}`;
+  $("analysis-note").textContent = a.note ? `${a.note} (${engine})`
+    : a.done ? engine : `${engine}, analysing…`;
   showEvaluation();
 }
 
@@ -531,6 +536,7 @@ function accept(pos) {
 
 function newGame() {
   state.resigned = null;
+  state.thinkEval = null;
   state.moves = [];
   state.deal = null;
   state.ended = null;
@@ -862,6 +868,7 @@ async function endByPerson(kind) {
 }
 
 async function changeGame(fresh = true) {
+  state.thinkEval = null;
   if (fresh) {
     state.moves = []; state.deal = null; state.fen = ""; state.ended = null;
     state.lastValue = {}; state.resigned = null;
