@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from test_web_labs import CONTRAST, UNLABELLED
 from web_browser import launched, require_browser, running_server
 
 sync_api = require_browser()
@@ -97,6 +98,8 @@ def test_the_bar_moves_after_a_blunder(page):
     # the best move is marked on its cell, and X (an AI seat) waits while analysis is on
     page.wait_for_selector("#board .arrow-best")
     assert page.text_content("#status").endswith("(your move)")
+    page.wait_for_selector("#analysis-list button.pv-move")
+    assert page.evaluate(CONTRAST) == [] and page.evaluate(UNLABELLED) == []
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"]  # no sideways scrolling on a phone
 
