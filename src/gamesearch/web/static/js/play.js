@@ -19,6 +19,8 @@ import { verdictWords } from "./verdict.js";
 const $ = (id) => document.getElementById(id);
 const AI_PAUSE_MS = 250;  // between two AI moves, so a person can follow an AI-vs-AI game
 const ANALYSIS_SECONDS = 3;  // the engine's time for the analysis of one position
+const ANALYSIS_SETTLE_MS = 200;  // a position shown this long is analysed: stepping quickly
+                                 // through the moves starts no search per step
 
 const state = {
   games: [], game: "tictactoe", params: "",
@@ -41,6 +43,7 @@ const state = {
   analysis: null, analysisKey: null,  // the analysis of the position on screen, its key
   engine: "",  // the analysis's engine (an agent spec, `engine=` in the link); "": the default
   thinkEval: null,  // the thinking AI's latest score and line: { key, score, pv }
+  analysisTimer: null,  // the analysis about to start, once the position has settled
 };
 
 // --- the move tree ----------------------------------------------------------------------------
@@ -324,6 +327,7 @@ function analyse() {
   if (key === state.analysisKey) return;
   state.analysis?.abort();
   state.analysis = null;
+  clearTimeout(state.analysisTimer);
   state.analysisKey = key;
   $("analysis-list").replaceChildren();
   $("analysis-note").textContent = "";
@@ -335,10 +339,11 @@ function analyse() {
   $("analysis-note").textContent = "analysing…";
   const body = { ...request(shownMoves()), lines, time: ANALYSIS_SECONDS };
   if (state.engine) body.agent = state.engine;
-  const analysis = startAnalysis(body,
-                                 (a) => { if (a === state.analysis) renderAnalysis(); });
-  state.analysis = analysis;
   showEvaluation();
+  state.analysisTimer = setTimeout(() => {
+    if (state.analysisKey !== key) return;  // the page moved on meanwhile
+    state.analysis = startAnalysis(body, (a) => { if (a === state.analysis) renderAnalysis(); });
+  }, ANALYSIS_SETTLE_MS);
 }
 
 function renderAnalysis() {
