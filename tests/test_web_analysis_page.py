@@ -115,6 +115,13 @@ def test_the_best_move_arrow_and_a_clicked_line(page, shots):
     assert line["x"] <= d8["x"] + d8["width"] and line["x"] + line["width"] >= h4["x"]
     page.wait_for_function("document.querySelectorAll('#analysis-list li').length === 2")
     page.screenshot(path=str(shots / f"play-chess-analysis-{page.kind}.png"))
+    # White, at the bottom, is mated: the bar is Black's; flipped, Black is at the bottom
+    white = share(page)
+    assert white < 0.5 and page.text_content("#eval-bar .eval-text").startswith("-")
+    page.click("#flip")
+    page.wait_for_function("(w) => Math.abs(Number(document.querySelector('#eval-bar')"
+                           ".dataset.share) - (1 - w)) < 1e-9", arg=white)
+    assert page.get_attribute("#board .arrow-best", "data-to") == "h4"
     # a click on the second line's first move puts it on the board as a variation
     second = page.locator("#analysis-list li").nth(1).locator("button.pv-move").first
     move = second.get_attribute("data-move")

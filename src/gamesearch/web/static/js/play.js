@@ -313,7 +313,9 @@ function currentArrows() {
 
 function showEvaluation() {
   const e = evaluation();
-  showEvalBar($("eval-bar"), e ? e.score : null, state.flip ? 1 : 0);
+  // the second player is at the bottom only on a board that turns round (files and ranks)
+  const turns = Boolean(shownPosition()?.board?.files);
+  showEvalBar($("eval-bar"), e ? e.score : null, state.flip && turns ? 1 : 0);
   showArrows($("board"), currentArrows());
 }
 
