@@ -108,3 +108,20 @@ def test_a_resignation_is_the_saved_records_result(client):
     assert "RE[B+R]" in sgf  # White gave up: Black wins by resignation, as SGF writes it
     over = client.post("/api/record", json={"game": "chess", "resigned": 2, "moves": moves})
     assert over.status_code == 400 and "seat 2" in over.json()["error"]
+
+
+def test_a_replys_mate_is_one_move_longer_for_the_player_who_gives_it():
+    """After 1. Qa1+ (7k/8/6K1/8/8/8/8/1Q6 w) the reply's search sees White mate in 1 (Qg7#
+    after Kg8); from the root that line is a mate in 2 for White. A mate the other side
+    gives keeps its distance (the root's move was the loser's)."""
+    from gamesearch.result import Score
+    from gamesearch.web.worker import one_move_earlier
+
+    reply = Score(30000, 0, True, "centipawns", 100.0, mate_in=1).as_dict()
+    root = one_move_earlier(reply, mover=0)
+    assert root["mate_in"] == 2 and root["text"] == "#2" and root["win_probability"] == 1.0
+    assert one_move_earlier(reply, mover=1) == reply
+    lost = Score(-30000, 0, True, "centipawns", 100.0, mate_in=-3).as_dict()
+    assert one_move_earlier(lost, mover=1)["text"] == "#-4"
+    plain = Score(35, 0, False, "centipawns", 100.0).as_dict()
+    assert one_move_earlier(plain, mover=0) == plain and one_move_earlier(None, 0) is None

@@ -254,7 +254,8 @@ def analyse(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
                 continue
             reply = search_position(game, child, spec, each, stop_flag, lambda *_: None,
                                     engine)
-            found.append(line_of(reply, [text]))
+            found.append({**line_of(reply, [text]), "score": one_move_earlier(
+                reply.get("score"), mover)})
         found = [line for line in found if line["score"] is not None]
         found.sort(key=lambda line: -mover_share(line["score"], mover))
         lines += found[:wanted - 1]
@@ -290,6 +291,21 @@ def line_of(data: dict, before: list[str]) -> dict:
     pv = [*before, *(data.get("pv") or [])]
     return {"move": pv[0] if pv else None, "pv": pv, "score": data.get("score"),
             "depth": (data.get("stats") or {}).get("depth")}
+
+
+def one_move_earlier(score: dict | None, mover: int) -> dict | None:
+    """A reply's score (player 1's viewpoint) as the root sees it: a won game's distance
+    (``mate_in``, the winner's moves to the end) is one move longer when the winner is the
+    player who moves at the root, whose move led to the reply."""
+    from gamesearch.result import Score
+
+    if not score or score.get("mate_in") is None:
+        return score
+    mate = score["mate_in"]
+    if (0 if mate > 0 else 1) != mover:
+        return score
+    longer = mate + 1 if mate > 0 else mate - 1
+    return Score(score["value"], 0, score["exact"], score["kind"], mate_in=longer).as_dict()
 
 
 def ended_line(game: Any, state: Any, move: str) -> dict:
