@@ -114,6 +114,8 @@ def test_the_best_move_arrow_and_a_clicked_line(page, shots):
     h4 = page.locator('#board rect.square[data-square="h4"]').bounding_box()
     assert line["x"] <= d8["x"] + d8["width"] and line["x"] + line["width"] >= h4["x"]
     page.wait_for_function("document.querySelectorAll('#analysis-list li').length === 2")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"]  # the lines wrap on a phone
     page.screenshot(path=str(shots / f"play-chess-analysis-{page.kind}.png"))
     # White, at the bottom, is mated: the bar is Black's; flipped, Black is at the bottom
     white = share(page)
