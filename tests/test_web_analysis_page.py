@@ -142,8 +142,13 @@ def test_stepping_back_analyses_the_browsed_position(page):
     page.click("#back")  # back to O's choice after the centre: a draw again
     page.wait_for_function("document.querySelector('#eval-bar').dataset.share === '0.5'")
     best = page.wait_for_selector("#analysis-list li button.pv-move")
-    assert best.get_attribute("data-move") in {"1", "3", "7", "9"}
+    corner = best.get_attribute("data-move")
+    assert corner in {"1", "3", "7", "9"}
     assert "ply=1" in page.url
+    best.click()  # the line goes in as a variation beside the edge move played
+    page.wait_for_function(f"location.hash.includes('moves=5+{corner}')")
+    assert sorted(moves_shown(page)) == sorted(["5", "2", corner])
+    assert "(" in page.text_content("#movelist") and "tree=" in page.url
 
 
 def test_a_link_with_variations_reloads_the_same_tree(page):
