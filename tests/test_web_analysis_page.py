@@ -100,6 +100,12 @@ def test_the_bar_moves_after_a_blunder(page):
     assert page.text_content("#status").endswith("(your move)")
     page.wait_for_selector("#analysis-list button.pv-move")
     assert page.evaluate(CONTRAST) == [] and page.evaluate(UNLABELLED) == []
+    page.click("#analysis-longer")  # the same position, searched longer: the same verdict
+    page.wait_for_selector("#analysis-longer", state="detached")
+    page.wait_for_function("(n => n.startsWith('engine:') && !n.includes('analysing'))"
+                           "(document.getElementById('analysis-note').textContent)")
+    assert page.locator("#analysis-longer").count() == 0  # 10 s is the most
+    assert share(page) == 1.0
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"]  # no sideways scrolling on a phone
 

@@ -19,6 +19,7 @@ import { verdictWords } from "./verdict.js";
 const $ = (id) => document.getElementById(id);
 const AI_PAUSE_MS = 250;  // between two AI moves, so a person can follow an AI-vs-AI game
 const ANALYSIS_SECONDS = 3;  // the engine's time for the analysis of one position
+const ANALYSIS_LONGER = 10;  // seconds of "Search longer" (the server's most)
 const ANALYSIS_SETTLE_MS = 200;  // a position shown this long is analysed: stepping quickly
                                  // through the moves starts no search per step
 
@@ -344,8 +345,14 @@ function analyse() {
   showEvaluation();
   state.analysisTimer = setTimeout(() => {
     if (state.analysisKey !== key) return;  // the page moved on meanwhile
-    state.analysis = startAnalysis(body, (a) => { if (a === state.analysis) renderAnalysis(); });
+    startLines(body);
   }, ANALYSIS_SETTLE_MS);
+}
+
+function startLines(body) {
+  state.analysis?.abort();
+  state.analysis = startAnalysis(body, (a) => { if (a === state.analysis) renderAnalysis(); });
+  state.analysis.body = body;
 }
 
 function renderAnalysis() {
@@ -355,6 +362,11 @@ function renderAnalysis() {
   const engine = `engine: ${a.agent || "the game's default"}`;
   $("analysis-note").textContent = a.note ? `${a.note} (${engine})`
     : a.done ? engine : `${engine}, analysing…`;
+  if (a.done && a.lines.length && a.body.time < ANALYSIS_LONGER) {  // the same, longer
+    $("analysis-note").append(" ", h("button", {
+      id: "analysis-longer", title: `analyse this position for ${ANALYSIS_LONGER} s`,
+      onclick: () => startLines({ ...a.body, time: ANALYSIS_LONGER }) }, "Search longer"));
+  }
   showEvaluation();
 }
 
