@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import math
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -203,6 +204,9 @@ move's reply is searched on its own (no engine here has a multi-PV search of its
 the lines cost one search per move; Go's 82 points would leave each a few milliseconds."""
 MIN_CHILD_SECONDS = 0.02
 """The least time a move's own search gets in a multi-line analysis (else one line)."""
+REPLY_SLACK = 1.0
+"""Seconds past its time that an analysis may go on searching replies (each may overrun a
+little; the server waits ``api_play.ANALYSIS_GRACE``, more than this, before it stops it)."""
 
 
 def analyse(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
@@ -216,6 +220,7 @@ def analyse(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
     from gamesearch.game import CHANCE, has_chance
     from gamesearch.spec import parse_spec
 
+    began = time.monotonic()
     game, state = position(payload["game"], payload["moves"])
     if game.is_terminal(state):
         raise GameSearchError("the game is over: there is nothing to analyse")
@@ -243,9 +248,10 @@ def analyse(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
     if multi and first.get("action") is not None and not stop_flag.value:
         others = [a for a in legal if game.action_to_string(state, a) != first["action"]]
         each = max(MIN_CHILD_SECONDS, seconds / 2 / max(1, len(others)))
-        found, engine = [], timed_agent(spec, each)
+        # the engine's own clock gets all of `each` (timed_agent keeps a margin back)
+        found, engine = [], timed_agent(spec, each + agent_margin(each))
         for action in others:
-            if stop_flag.value:
+            if stop_flag.value or time.monotonic() - began > seconds + REPLY_SLACK:
                 break
             text = game.action_to_string(state, action)
             child = game.result(state, action)
@@ -256,9 +262,13 @@ def analyse(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
                                     engine)
             found.append({**line_of(reply, [text]), "score": one_move_earlier(
                 reply.get("score"), mover)})
+        searched = len(found)
         found = [line for line in found if line["score"] is not None]
         found.sort(key=lambda line: -mover_share(line["score"], mover))
         lines += found[:wanted - 1]
+        if searched < len(others):  # stopped, or out of time: say so
+            note = (f"{len(lines)} of {min(wanted, len(legal))} lines: the time ran out "
+                    f"after {searched} of the other {len(others)} moves")
     for line in lines:
         line["notation"] = notation_of(game, state, line["pv"])
     if multi:
