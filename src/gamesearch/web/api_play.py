@@ -50,6 +50,9 @@ DISCONNECT_POLL = 0.25
 ANALYSIS_GRACE = 3.0
 """Seconds an analysis may run past its time before its worker is stopped (its replies'
 searches may overrun by a little each)."""
+ANALYSIS_QUEUE = 10.0
+"""Seconds an analysis may wait for the analysis lane (behind a verdict: a solver gets
+5 s) and still get its whole time once it starts."""
 ANSWER_WAIT = 1.0
 """Seconds the server waits, past the moment a worker overrunning its hard budget is
 killed, for the pool to say so (a safety: the pool always ends a job)."""
@@ -434,8 +437,8 @@ async def analyse(request: Request, body: AnalyseRequest) -> StreamingResponse:
     body = unmasked(request, body)
     spec, agent = analysed(request, body)
     job = request.app.state.pool.submit(
-        "analyse", {"game": spec, "moves": body.moves, "agent": agent, "lines": body.lines},
-        body.time + ANALYSIS_GRACE, search=body.time)
+        "analyse", {"game": spec, "moves": body.moves, "agent": agent, "lines": body.lines,
+                    "time": body.time}, body.time + ANALYSIS_GRACE + ANALYSIS_QUEUE)
 
     def event(kind: str, data: Any) -> str:
         return f"event: {kind}\ndata: {json.dumps(data)}\n\n"

@@ -214,13 +214,18 @@ def analyse(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
     the evaluation bar and arrow), then, for ``lines`` > 1, every other legal move's reply is
     searched in what is left of the time and the best lines are sent as "lines". A game
     with chance or more than two players, or too many moves to search each, gets one line
-    and a note that says why. The result names the lines and that note."""
+    and a note that says why. The result names the lines and that note. ``seconds`` is the
+    time to the job's deadline; the analysis takes the payload's ``time`` of it, whenever it
+    started (a job that waited in the queue still gets its whole time), less where the
+    deadline is nearer."""
     from gamesearch.agents import AGENTS
     from gamesearch.catalog import check_agent_fits
     from gamesearch.game import CHANCE, has_chance
     from gamesearch.spec import parse_spec
 
     began = time.monotonic()
+    seconds = min(float(payload.get("time", seconds)),
+                  max(MIN_CHILD_SECONDS, seconds - REPLY_SLACK - SAFETY))
     game, state = position(payload["game"], payload["moves"])
     if game.is_terminal(state):
         raise GameSearchError("the game is over: there is nothing to analyse")
