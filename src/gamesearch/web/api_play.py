@@ -18,9 +18,15 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from gamesearch.game import CHANCE, drawn_by_repetition, replay, replay_game
 from gamesearch.web import hidden, validate
-from gamesearch.web.pool import KILL_GRACE, Job, WorkerCrashed
-from gamesearch.web.validate import PositionRequest, RecordRequest, StopRequest, ThinkRequest
-from gamesearch.web.views import first_move, position_view, roll_chance
+from gamesearch.web.pool import KILL_GRACE, Job, JobFailed, WorkerCrashed
+from gamesearch.web.validate import (
+    AnalyseRequest,
+    PositionRequest,
+    RecordRequest,
+    StopRequest,
+    ThinkRequest,
+)
+from gamesearch.web.views import first_move, position_view, resigned_utilities, roll_chance
 
 router = APIRouter()
 log = logging.getLogger("gamesearch.web")
@@ -41,6 +47,12 @@ VERDICT_CACHE_SIZE = 5_000
 """Finished verdicts remembered across requests."""
 DISCONNECT_POLL = 0.25
 """Seconds between checks that the client of a long job is still there."""
+ANALYSIS_GRACE = 3.0
+"""Seconds an analysis may run past its time before its worker is stopped (its replies'
+searches may overrun by a little each)."""
+ANALYSIS_QUEUE = 10.0
+"""Seconds an analysis may wait for the analysis lane (behind a verdict: a solver gets
+5 s) and still get its whole time once it starts."""
 ANSWER_WAIT = 1.0
 """Seconds the server waits, past the moment a worker overrunning its hard budget is
 killed, for the pool to say so (a safety: the pool always ends a job)."""
@@ -178,15 +190,19 @@ async def position(request: Request, body: PositionRequest) -> JSONResponse:
 @router.post("/record")
 async def record(request: Request, body: RecordRequest) -> dict:
     """The game so far as its kind's record file (PGN for chess, SGF for Go, PDN for
-    checkers), for the page's "Save game"; 400 for a game without a record format."""
+    checkers), for the page's "Save game"; 400 for a game without a record format. A
+    resignation (``resigned``, the seat that gave up) is the record's result."""
     from gamesearch.catalog.game_records import record_format, record_text
     from gamesearch.game import final_utilities
 
     spec, game, state, repeated = load_position(body.game, body.moves)
     suffix, _ = record_format(game)
     over = game.is_terminal(state) or repeated
-    text = record_text(game, game.initial_state(), body.moves, body.players,
-                       list(final_utilities(game, state)) if over else None)
+    utilities = list(final_utilities(game, state)) if over else None
+    if body.resigned is not None:  # checked as the position checks it: a seat, in play
+        position_view(spec, game, body.moves, state, repeated, body.resigned)
+        utilities = resigned_utilities(game, body.resigned)
+    text = record_text(game, game.initial_state(), body.moves, body.players, utilities)
     return {"format": suffix, "filename": f"gamesearch-{game.name}.{suffix}", "text": text}
 
 
@@ -384,6 +400,64 @@ async def think_stream(request: Request, body: ThinkRequest) -> StreamingRespons
         finally:
             task.cancel()
             watch.cancel()
+
+    return StreamingResponse(events(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache"})
+
+
+def analysed(request: Request, body: AnalyseRequest) -> tuple[str, str]:
+    """The game spec and the engine of an analysis request, refused (4xx, one line) where
+    there is nothing to analyse or the engine cannot play the side to move. The engine is
+    the request's agent, else the default agent of that side."""
+    from gamesearch.catalog import check_agent_fits, default_agent
+
+    spec, game, state, repeated = load_position(body.game, body.moves)
+    if body.viewer is not None and hidden.is_hidden_game(game):
+        raise validate.GameSearchError("no analysis while cards are hidden "
+                                       "(it would tell what the others hold)")
+    if game.is_terminal(state) or repeated or body.resigned is not None:
+        raise validate.GameSearchError("the game is over: there is nothing to analyse")
+    mover = game.to_move(state)
+    if mover == CHANCE:
+        raise validate.GameSearchError("chance is to move: there is nothing to analyse")
+    agent = body.agent if body.agent else default_agent(game, mover)
+    agent, _ = validate.agent_spec(agent, request.app.state.programs)
+    check_agent_fits(agent, game, mover)
+    return spec, agent
+
+
+@router.post("/analyse")
+async def analyse(request: Request, body: AnalyseRequest) -> StreamingResponse:
+    """Analyse the position after the moves, in the analysis lane: server-sent events
+    "start" (the engine), "progress" per completed depth of the first line (its ``score``
+    drives the page's evaluation bar and arrows), "lines" (the best ``lines`` moves, each
+    with its principal variation and score, where the engine can give several), then
+    "done" (every line and a note: why there is only one) or "error". A page that moves on
+    closes the stream, which stops the search."""
+    body = unmasked(request, body)
+    spec, agent = analysed(request, body)
+    job = request.app.state.pool.submit(
+        "analyse", {"game": spec, "moves": body.moves, "agent": agent, "lines": body.lines,
+                    "time": body.time}, body.time + ANALYSIS_GRACE + ANALYSIS_QUEUE)
+
+    def event(kind: str, data: Any) -> str:
+        return f"event: {kind}\ndata: {json.dumps(data)}\n\n"
+
+    async def events() -> AsyncIterator[str]:
+        yield event("start", {"agent": agent, "lines": body.lines})
+        try:
+            async for kind, data in until_done(request, job, job.deadline + ANSWER_WAIT):
+                if kind in ("progress", "lines"):
+                    yield event(kind, data)
+                elif kind == "result":
+                    yield event("done", {"lines": data["lines"], "note": data["note"]})
+                    return
+                elif kind in ("late", "timeout"):
+                    yield event("error", {"error": "no worker was free for the analysis"
+                                          if kind == "late" else "the analysis overran"})
+                    return
+        except JobFailed as err:
+            yield event("error", {"error": validate.public_message(str(err))})
 
     return StreamingResponse(events(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache"})

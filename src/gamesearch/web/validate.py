@@ -67,6 +67,15 @@ class ThinkRequest(PositionRequest):
     agent: str = Field(max_length=200)
 
 
+class AnalyseRequest(PositionRequest):
+    agent: str | None = Field(default=None, max_length=200)
+    """The engine (an agent spec); None: the default agent of the seat to move."""
+    lines: int = Field(default=1, ge=1, le=3)
+    """How many best lines (multi-PV) to show."""
+    time: float = Field(default=2.0, gt=0, le=10)
+    """Seconds the analysis of the position may take."""
+
+
 class RecordRequest(PositionRequest):
     players: list[Annotated[str, Field(max_length=200)]] = Field(default_factory=list,
                                                                  max_length=8)

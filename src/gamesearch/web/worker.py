@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import inspect
 import math
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -136,15 +137,24 @@ def think(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
     depth. Every other agent gets the server's deadline as its time limit where it takes
     one, and reports its best answer so far where it can (``Agent.on_progress``)."""
     from gamesearch.catalog import check_agent_fits
-    from gamesearch.search.alphabeta import iterative_deepening
-    from gamesearch.spec import parse_spec
 
     game, state = position(payload["game"], payload["moves"])
     if game.is_terminal(state):
         raise GameSearchError("the game is over: there is no move to make")
     spec = payload["agent"]
     check_agent_fits(spec, game, game.to_move(state))
-    agent = timed_agent(spec, seconds)
+    send("result", search_position(game, state, spec, seconds, stop_flag, send))
+
+
+def search_position(game: Any, state: Any, spec: str, seconds: float, stop_flag: Any,
+                    send: Send, agent: Any = None) -> dict:
+    """The agent's answer in ``state`` as plain data, each answer so far sent as "progress"
+    (a move's search and an analysis's first line are the same search). ``agent``: one
+    already made for ``seconds`` (an analysis searches many replies with one engine)."""
+    from gamesearch.search.alphabeta import iterative_deepening
+    from gamesearch.spec import parse_spec
+
+    agent = agent if agent is not None else timed_agent(spec, seconds)
     if parse_spec(spec)[0] != "alphabeta":
         # an agent that reports as it searches (the chess engine, go-mcts) streams its
         # answers so far; the others send only their move
@@ -159,8 +169,7 @@ def think(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
             close = getattr(agent, "close", None)
             if close is not None:
                 close()
-        send("result", describe(result, game, state))
-        return
+        return describe(result, game, state)
     budget = max(0.001, seconds - SAFETY)
     stop = lambda: bool(stop_flag.value)  # noqa: E731
     if agent.uses_kernel(game):  # the compiled engine, loaded by this worker's warm-up
@@ -186,7 +195,151 @@ def think(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
     data = describe(last, game, state)
     data["proven"] = not stopped and (last.exact if last.stats.extra.get("kernel")
                                       else proven(depths, agent.depth))
-    send("result", data)
+    return data
+
+
+MULTI_PV_MOVES = 40
+"""The most legal moves for which an analysis computes more lines than one: each other
+move's reply is searched on its own (no engine here has a multi-PV search of its own), so
+the lines cost one search per move; Go's 82 points would leave each a few milliseconds."""
+MIN_CHILD_SECONDS = 0.02
+"""The least time a move's own search gets in a multi-line analysis (else one line)."""
+REPLY_SLACK = 1.0
+"""Seconds past its time that an analysis may go on searching replies (each may overrun a
+little; the server waits ``api_play.ANALYSIS_GRACE``, more than this, before it stops it)."""
+
+
+def analyse(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
+    """Analyse a position: the agent's search of it streams as "progress" (the first line,
+    the evaluation bar and arrow), then, for ``lines`` > 1, every other legal move's reply is
+    searched in what is left of the time and the best lines are sent as "lines". A game
+    with chance or more than two players, or too many moves to search each, gets one line
+    and a note that says why. The result names the lines and that note. ``seconds`` is the
+    time to the job's deadline; the analysis takes the payload's ``time`` of it, whenever it
+    started (a job that waited in the queue still gets its whole time), less where the
+    deadline is nearer."""
+    from gamesearch.agents import AGENTS
+    from gamesearch.catalog import check_agent_fits
+    from gamesearch.game import CHANCE, has_chance
+    from gamesearch.spec import parse_spec
+
+    began = time.monotonic()
+    seconds = min(float(payload.get("time", seconds)),
+                  max(MIN_CHILD_SECONDS, seconds - REPLY_SLACK - SAFETY))
+    game, state = position(payload["game"], payload["moves"])
+    if game.is_terminal(state):
+        raise GameSearchError("the game is over: there is nothing to analyse")
+    spec, wanted = payload["agent"], int(payload.get("lines", 1))
+    mover = game.to_move(state)
+    check_agent_fits(spec, game, mover)
+    legal = list(game.actions(state))
+    note = ""
+    if wanted > 1:
+        note = ("1 line: chance moves in this game" if has_chance(game)
+                else "1 line: more than two players" if game.num_players != 2
+                else "1 line: an outside program" if AGENTS[parse_spec(spec)[0]].outside
+                else f"1 line: {len(legal)} moves are too many to search each"
+                if len(legal) > MULTI_PV_MOVES
+                else f"1 line: too little time to search {len(legal)} moves each"
+                if seconds / 2 / max(1, len(legal) - 1) < MIN_CHILD_SECONDS else "")
+    multi = wanted > 1 and not note
+
+    def relay(kind: str, data: Any) -> None:  # each depth's line, as people write it too
+        send(kind, {**data, "notation": notation_of(game, state, data.get("pv") or [])})
+
+    first = search_position(game, state, spec, seconds / 2 if multi else seconds,
+                            stop_flag, relay)
+    lines = [line_of(first, [])]
+    if multi and first.get("action") is not None and not stop_flag.value:
+        others = [a for a in legal if game.action_to_string(state, a) != first["action"]]
+        each = max(MIN_CHILD_SECONDS, seconds / 2 / max(1, len(others)))
+        # the engine's own clock gets all of `each` (timed_agent keeps a margin back)
+        found, engine = [], timed_agent(spec, each + agent_margin(each))
+        for action in others:
+            if stop_flag.value or time.monotonic() - began > seconds + REPLY_SLACK:
+                break
+            text = game.action_to_string(state, action)
+            child = game.result(state, action)
+            if game.is_terminal(child) or game.to_move(child) == CHANCE:
+                found.append(ended_line(game, child, text))
+                continue
+            reply = search_position(game, child, spec, each, stop_flag, lambda *_: None,
+                                    engine)
+            found.append({**line_of(reply, [text]), "score": one_move_earlier(
+                reply.get("score"), mover)})
+        searched = len(found)
+        found = [line for line in found if line["score"] is not None]
+        found.sort(key=lambda line: -mover_share(line["score"], mover))
+        lines += found[:wanted - 1]
+        if searched < len(others):  # stopped, or out of time: say so
+            note = (f"{len(lines)} of {min(wanted, len(legal))} lines: the time ran out "
+                    f"after {searched} of the other {len(others)} moves")
+    for line in lines:
+        line["notation"] = notation_of(game, state, line["pv"])
+    if multi:
+        send("lines", {"lines": lines, "note": note})
+    send("result", {**first, "lines": lines, "note": note})
+
+
+def notation_of(game: Any, state: Any, pv: list[str]) -> list[str]:
+    """A line's moves as people write them (the entry's ``notation``: chess's SAN), else
+    as the game writes them; the moves as given where one does not read."""
+    from gamesearch.games import game_entry
+
+    write = game_entry(game.name).notation
+    if write is None:
+        return list(pv)
+    out, at = [], state
+    try:
+        for text in pv:
+            action = game.string_to_action(at, text)
+            out.append(write(game, at, action))
+            at = game.result(at, action)
+    except (GameSearchError, ValueError):
+        return list(pv)
+    return out
+
+
+def line_of(data: dict, before: list[str]) -> dict:
+    """One line of an analysis: its moves (``before``, then the search's principal
+    variation), its score (player 1's viewpoint, as every answer's) and depth."""
+    pv = [*before, *(data.get("pv") or [])]
+    return {"move": pv[0] if pv else None, "pv": pv, "score": data.get("score"),
+            "depth": (data.get("stats") or {}).get("depth")}
+
+
+def one_move_earlier(score: dict | None, mover: int) -> dict | None:
+    """A reply's score (player 1's viewpoint) as the root sees it: a won game's distance
+    (``mate_in``, the winner's moves to the end) is one move longer when the winner is the
+    player who moves at the root, whose move led to the reply."""
+    from gamesearch.result import Score
+
+    if not score or score.get("mate_in") is None:
+        return score
+    mate = score["mate_in"]
+    if (0 if mate > 0 else 1) != mover:
+        return score
+    longer = mate + 1 if mate > 0 else mate - 1
+    return Score(score["value"], 0, score["exact"], score["kind"], mate_in=longer).as_dict()
+
+
+def ended_line(game: Any, state: Any, move: str) -> dict:
+    """The line of a move that ends the game (or hands it to chance: no score)."""
+    from gamesearch.game import final_utilities
+    from gamesearch.result import Score
+
+    if not game.is_terminal(state):
+        return {"move": move, "pv": [move], "score": None, "depth": 0}
+    first = final_utilities(game, state)[0]
+    return {"move": move, "pv": [move], "depth": 0,
+            "score": Score(first, 0, exact=True).as_dict()}
+
+
+def mover_share(score: dict, mover: int) -> float:
+    """The win probability of the player to move from a score's dict (player 1's view)."""
+    p = score.get("win_probability")
+    p = 0.5 if p is None else float(p)
+    return p if mover == 0 else 1.0 - p
 
 
 WEB_TABLE_MB = 16
@@ -334,6 +487,7 @@ _plain = plain_data  # the one JSON normaliser (gamesearch.result), as the CLI's
 
 JOBS: dict[str, Callable[[dict, float, Any, Send], None]] = {
     "think": think,
+    "analyse": analyse,
     "verdict": verdict,
     "tree": tree,
     "matrix": matrix,

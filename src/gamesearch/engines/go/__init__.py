@@ -50,7 +50,16 @@ def _write_sgf(game: Any, start: Any, actions: list, moves: list[str], players: 
         else (start[0], start[1])
     return write_sgf(SgfRecord(game.size, game.komi, actions, setup,
                                {"black": players[0], "white": players[1]},
-                               result_text(game, end) if game.is_terminal(end) else None))
+                               result_text(game, end) if game.is_terminal(end)
+                               else resign_text(utilities)))
+
+
+def resign_text(utilities: list[float] | None) -> str | None:
+    """SGF's result of a game that ended before its end by rules (a resignation: ``B+R``
+    when Black won, ``W+R`` when White did); None while it goes on."""
+    if utilities is None or utilities[0] == utilities[1]:
+        return None if utilities is None else "0"
+    return "B+R" if utilities[0] > utilities[1] else "W+R"
 
 
 def _board(game: Any, state: Any) -> dict:

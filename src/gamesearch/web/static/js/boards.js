@@ -63,6 +63,28 @@ function tictactoe(into, position, play, active, values, marks) {
       if (active && position.legal.includes(move)) cell.addEventListener("click", () => play(move));
     }
   });
+  markerLayer(into, picture, marks, (move, group) => {  // the analysed move: a ring
+    const i = Number(move) - 1;
+    if (!(i >= 0 && i < 9)) return;
+    el("circle", { cx: (i % 3) * size + 50, cy: Math.floor(i / 3) * size + 50, r: 42,
+                   class: "arrow-ring" }, group);
+  });
+}
+
+// A marker per analysed move over a board of cells or columns (marks.arrows: [{move,
+// kind}]): into.arrowLayer draws new ones without drawing the board again.
+function markerLayer(into, picture, marks, place) {
+  const paint = (arrows) => {
+    picture.querySelector(".arrows")?.remove();
+    const layer = el("g", { class: "arrows", "pointer-events": "none" }, picture);
+    for (const { move, kind } of arrows || []) {
+      const group = el("g", { class: `arrow arrow-${kind}`, "data-move": move,
+                              "data-from": move, "data-to": move }, layer);
+      place(move, group);
+    }
+  };
+  into.arrowLayer = paint;
+  paint(marks.arrows);
 }
 
 function connect4(into, position, play, active, values, marks) {
@@ -90,6 +112,15 @@ function connect4(into, position, play, active, values, marks) {
                       picture);
     if (active && position.legal.includes(move)) column.addEventListener("click", () => play(move));
   }
+  // The analysed move: an arrow down into its column.
+  markerLayer(into, picture, marks, (move, group) => {
+    const c = Number(move) - 1;
+    if (!(c >= 0 && c < width)) return;
+    const x = c * size + size / 2, y = top + size * 0.55;
+    el("line", { x1: x, y1: top - 18, x2: x, y2: y - 14, class: "arrow-shaft" }, group);
+    el("polygon", { class: "arrow-head", points: `${x},${y} ${x - 12},${y - 16} ${x + 12},${y - 16}` },
+       group);
+  });
 }
 
 // Nim: pointing at a stick marks every stick a click there takes (it and those above it);
@@ -170,8 +201,20 @@ function answerOpen() {
 
 export function redrawBoard() { if (lastDrawn) renderBoard(...lastDrawn); }
 
+// New arrows for the board drawn last (the analysis's best move, its line's next move),
+// without drawing the board again; boards without an arrow layer draw none.
+export function showArrows(into, arrows) {
+  const key = JSON.stringify(arrows || []);
+  if (key === into.arrowKey) return;  // the same arrows stay (no flicker, no new nodes)
+  into.arrowKey = key;
+  if (lastDrawn && lastDrawn[0] === into) lastDrawn[5] = { ...lastDrawn[5], arrows };
+  into.arrowLayer?.(arrows);
+}
+
 export function renderBoard(into, position, play, active, values = {}, marks = {}) {
   lastDrawn = [into, position, play, active, values, marks];
+  into.arrowLayer = null;
+  into.arrowKey = JSON.stringify((marks && marks.arrows) || []);
   if (!answerOpen()) values = {};
   const renderer = (position.board && (STYLES[position.board.style]
                                        || RENDERERS[position.kind])) || generic;

@@ -4,9 +4,13 @@
 // text (FEN) and record files (PGN, SGF, PDN) to open, resigning and draw offers. In
 // hidden-information games the server sends only the viewer's information set (cards it
 // may not see come as "?"), and a move made while browsing replaces the later ones.
+// Analysis as on lichess (analysis.js): an evaluation bar, arrows for the best move and
+// the line's next move, the best lines of the position on screen (browsed or live), each
+// move of a line a button that puts it in the move tree; the link keeps the tree.
 
+import { renderLines, showEvalBar, startAnalysis } from "./analysis.js";
 import { ApiError, getJSON, postJSON, streamEvents } from "./api.js";
-import { renderBoard } from "./boards.js";
+import { renderBoard, showArrows } from "./boards.js";
 import { h, setOptions } from "./dom.js";
 import { gameOverText, offerDraw, personSeat, replayEnd, resign } from "./ending.js";
 import { writeHash } from "./url.js";
@@ -14,6 +18,10 @@ import { verdictWords } from "./verdict.js";
 
 const $ = (id) => document.getElementById(id);
 const AI_PAUSE_MS = 250;  // between two AI moves, so a person can follow an AI-vs-AI game
+const ANALYSIS_SECONDS = 3;  // the engine's time for the analysis of one position
+const ANALYSIS_LONGER = 10;  // seconds of "Search longer" (the server's most)
+const ANALYSIS_SETTLE_MS = 200;  // a position shown this long is analysed: stepping quickly
+                                 // through the moves starts no search per step
 
 const state = {
   games: [], game: "tictactoe", params: "",
@@ -33,6 +41,10 @@ const state = {
   ended: null,  // an end a person chose: { outcome, token }
   wantedPly: null, wantedEnd: null,  // from the address, applied once the game is loaded
   lastValue: {},  // per seat: the value of its AI's last search (its own viewpoint)
+  analysis: null, analysisKey: null,  // the analysis of the position on screen, its key
+  engine: "",  // the analysis's engine (an agent spec, `engine=` in the link); "": the default
+  thinkEval: null,  // the thinking AI's latest score and line: { key, score, pv }
+  analysisTimer: null,  // the analysis about to start, once the position has settled
 };
 
 // --- the move tree ----------------------------------------------------------------------------
@@ -54,6 +66,48 @@ function graft(moves, notation = null) {
     node = child;
   });
   return nodes;
+}
+
+// The whole tree as the link writes it, PGN's way: the first child's line, each other
+// child in parentheses after the move it replaces ("e2e4 e7e5 ( c7c5 g1f3 ) g1f3").
+function treeText() {
+  const line = (node) => {
+    const out = [];
+    for (let n = node; n.children.length; n = n.children[0]) {
+      const [main, ...others] = n.children;
+      out.push(main.move);
+      for (const other of others) out.push("(", other.move, ...line(other), ")");
+    }
+    return out;
+  };
+  return state.root ? line(state.root).join(" ") : "";
+}
+
+function hasVariations(node = state.root) {
+  return Boolean(node) && (node.children.length > 1 || node.children.some(hasVariations));
+}
+
+// The tree of a link's `tree` text; false (and an empty tree) where it does not read.
+function readTree(text) {
+  resetTree();
+  const open = [];
+  let at = state.root;
+  for (const token of text.split(" ").filter(Boolean)) {
+    if (token === "(") {  // another move instead of the last one
+      if (!at.parent) { resetTree(); return false; }
+      open.push(at);
+      at = at.parent;
+    } else if (token === ")") {
+      if (!open.length) { resetTree(); return false; }
+      at = open.pop();
+    } else {
+      let child = at.children.find((c) => c.move === token);
+      if (!child) { child = newNode(token, at); at.children.push(child); }
+      at = child;
+    }
+  }
+  if (open.length) { resetTree(); return false; }
+  return true;
 }
 
 function pathOf(node) {
@@ -135,7 +189,10 @@ function saveHash() {
   const params = { game: spec, fen: positionParam() ? state.fen : "",
                    moves: state.moves.join(" "), deal: state.deal,
                    ply: browsing() ? state.cursor : "", flip: state.flip ? "1" : "",
-                   end: state.ended ? state.ended.token : "" };
+                   end: state.ended ? state.ended.token : "",
+                   tree: !state.hiddenGame && hasVariations() ? treeText() : "",
+                   analysis: analysisOn() ? $("analysis-count").value : "",
+                   engine: state.engine };
   if (state.resigned !== null) params.resigned = state.resigned;
   state.players.forEach((cfg, seat) => { params[`p${seat + 1}`] = agentSpec(cfg); });
   writeHash("play", params);
@@ -212,23 +269,125 @@ function isHumanTurn() {
   return pos && !pos.terminal && !state.ended && state.players[pos.to_move]?.kind === "human";
 }
 
+// Whether a person makes the move in `pos`: their seat's, or any while analysis is on (as
+// on lichess's analysis board, the AI then waits).
+function personMoves(pos) {
+  return Boolean(pos) && !pos.terminal && !state.ended && pos.to_move !== null && pos.to_move >= 0
+    && (state.players[pos.to_move]?.kind === "human" || (analysisOn() && !state.hiddenGame));
+}
+
 function browsing() { return state.cursor !== null && state.cursor < state.moves.length; }
 
 function shownPosition() { return browsing() && state.browsed ? state.browsed : state.position; }
 
 function lastMoveIndex() { return (browsing() ? state.cursor : state.moves.length) - 1; }
 
+// The moves to the position on screen, and that position's key (analyses are its own).
+function shownMoves() { return browsing() ? state.moves.slice(0, state.cursor) : state.moves; }
+
+function positionKey() { return `${gameSpec()}|${state.deal || ""}|${shownMoves().join(" ")}`; }
+
+// --- analysis -------------------------------------------------------------------------------
+function analysisOn() { return $("analysis-on").checked; }
+
+// The score and line known for the position on screen: the analysis's, else the thinking
+// AI's (its bar stays after its move: the score of the line it played).
+function evaluation() {
+  const a = state.analysis;
+  if (a && state.analysisKey?.startsWith(`${positionKey()}|`) && (a.score || a.pv.length)) {
+    return { score: a.score, pv: a.pv, arrows: true };
+  }
+  const t = state.thinkEval;
+  if (t && t.key === positionKey()) return { score: t.score, pv: t.pv, arrows: t.live };
+  // a person's move since: the bar keeps the AI's last score (no flicker) until it thinks
+  if (t && !browsing() && !analysisOn() && t.key.startsWith(`${gameSpec()}|`)) {
+    return { score: t.score, pv: [], arrows: false };
+  }
+  return null;
+}
+
+function currentArrows() {
+  const e = evaluation();
+  if (!e || !e.arrows) return [];
+  return e.pv.slice(0, 2).map((move, i) => ({ move, kind: i === 0 ? "best" : "next" }));
+}
+
+function showEvaluation() {
+  const e = evaluation();
+  // the second player is at the bottom only on a board that turns round (files and ranks)
+  const turns = Boolean(shownPosition()?.board?.files);
+  showEvalBar($("eval-bar"), e ? e.score : null, state.flip && turns ? 1 : 0);
+  showArrows($("board"), currentArrows());
+}
+
+// Analyse the position on screen (a move, a step back: a new analysis, the old one's
+// answers dropped); nothing while analysis is off, the game is over or cards are hidden.
+function analyse() {
+  const pos = shownPosition();
+  const lines = Number($("analysis-count").value) || 1;
+  const key = analysisOn() && pos ? `${positionKey()}|${lines}` : null;
+  $("analysis-box").hidden = !analysisOn();
+  if (key === state.analysisKey) return;
+  state.analysis?.abort();
+  state.analysis = null;
+  clearTimeout(state.analysisTimer);
+  state.analysisKey = key;
+  $("analysis-list").replaceChildren();
+  $("analysis-note").textContent = "";
+  if (key === null) { showEvaluation(); return; }
+  const why = pos.terminal || (!browsing() && state.ended) ? "the game is over"
+    : pos.to_move === null || pos.to_move < 0 ? "chance is to move"
+      : viewer() !== null ? "no analysis while cards are hidden" : null;
+  if (why) { $("analysis-note").textContent = `Nothing to analyse: ${why}.`; showEvaluation(); return; }
+  $("analysis-note").textContent = "analysing…";
+  const body = { ...request(shownMoves()), lines, time: ANALYSIS_SECONDS };
+  if (state.engine) body.agent = state.engine;
+  showEvaluation();
+  state.analysisTimer = setTimeout(() => {
+    if (state.analysisKey !== key) return;  // the page moved on meanwhile
+    startLines(body);
+  }, ANALYSIS_SETTLE_MS);
+}
+
+function startLines(body) {
+  state.analysis?.abort();
+  state.analysis = startAnalysis(body, (a) => { if (a === state.analysis) renderAnalysis(); });
+  state.analysis.body = body;
+}
+
+function renderAnalysis() {
+  const a = state.analysis;
+  if (!a) return;
+  renderLines($("analysis-list"), a.lines, playLine);
+  const engine = `engine: ${a.agent || "the game's default"}`;
+  $("analysis-note").textContent = a.note ? `${a.note} (${engine})`
+    : a.done ? engine : `${engine}, analysing…`;
+  if (a.done && a.lines.length && a.body.time < ANALYSIS_LONGER) {  // the same, longer
+    $("analysis-note").append(" ", h("button", {
+      id: "analysis-longer", title: `analyse this position for ${ANALYSIS_LONGER} s`,
+      onclick: () => startLines({ ...a.body, time: ANALYSIS_LONGER }) }, "Search longer"));
+  }
+  showEvaluation();
+}
+
+// A line's moves from the position on screen go into the move tree (a variation where the
+// tree has other moves there) and the board shows the last of them.
+function playLine(line) {
+  if (state.thinking) return;
+  const nodes = graft([...shownMoves(), ...line]);
+  goTo(nodes[nodes.length - 1]);
+}
+
 function render() {
   const pos = shownPosition();
   if (!pos) return;
   $("save-game").hidden = !state.games.find((g) => g.name === state.game)?.record;
   const live = !browsing();
-  const active = live ? isHumanTurn() && !state.thinking
-    : !pos.terminal && !state.ended && state.players[pos.to_move]?.kind === "human"
-      && !state.thinking;
+  const active = personMoves(pos) && !state.thinking;
   const last = lastMoveIndex();
   renderBoard($("board"), pos, humanMove, active, live ? state.values : {},
-              { lastMove: last >= 0 ? pos.moves[last] : null, flip: state.flip });
+              { lastMove: last >= 0 ? pos.moves[last] : null, flip: state.flip,
+                arrows: currentArrows() });
   renderMoveList();
   renderPositionText(pos);
   const two = pos.players.length === 2 && !state.hiddenGame;
@@ -246,12 +405,15 @@ function render() {
     status.textContent = "chance to move";
   } else {
     const who = pos.players[pos.to_move];
-    status.textContent = `${who} to move` + (isHumanTurn() ? " (your move)" : " (AI)");
+    status.textContent = `${who} to move` + (isHumanTurn() ? " (your move)"
+      : personMoves(pos) ? " (analysis: the AI waits)" : " (AI)");
   }
   $("busy").hidden = !state.thinking;
   $("board").setAttribute("aria-busy", state.thinking ? "true" : "false");
   $("stop").disabled = !state.thinking;
   $("resign").disabled = !live || resigningSeat() === null;
+  analyse();
+  showEvaluation();
 }
 
 // The position's text (FEN), copyable, where the game has one.
@@ -393,6 +555,7 @@ function accept(pos) {
 
 function newGame() {
   state.resigned = null;
+  state.thinkEval = null;
   state.moves = [];
   state.deal = null;
   state.ended = null;
@@ -405,7 +568,7 @@ function newGame() {
 function humanMove(move) {
   if (state.thinking || state.ended) return;
   if (browsing()) {  // play from the position shown: a variation (hidden games: a new line)
-    if (state.browsed.terminal || state.players[state.browsed.to_move]?.kind !== "human") return;
+    if (!personMoves(state.browsed)) return;
     const prefix = state.moves.slice(0, state.cursor);
     if (!state.hiddenGame) {
       const parent = state.cursor ? graft(prefix)[state.cursor - 1] : state.root;
@@ -413,7 +576,7 @@ function humanMove(move) {
       if (known) { goTo(known); return; }  // the move played before: go on along it
     }
     state.moves = prefix;
-  } else if (!isHumanTurn()) return;
+  } else if (!personMoves(state.position)) return;
   state.resigned = null;
   state.moves = [...state.moves, move];
   clearPanels();
@@ -464,6 +627,11 @@ async function maybeThink() {
   if (!pos || pos.terminal || state.thinking || state.ended) return;
   const cfg = state.players[pos.to_move];
   if (!cfg || cfg.kind === "human") return;
+  if (analysisOn()) {  // as on lichess's analysis board: both sides are the person's
+    $("think-note").textContent = `${pos.players[pos.to_move]} (${agentSpec(cfg)}) waits ` +
+      "while analysis is on";
+    return;
+  }
   const generation = state.generation;
   const ctl = new AbortController();
   state.thinking = ctl;
@@ -476,7 +644,12 @@ async function maybeThink() {
                        (name, data) => {
       if (generation !== state.generation) return;
       if (name === "start") state.searchId = data.search;
-      else if (name === "progress") addThinkingRow(data);
+      else if (name === "progress") {
+        addThinkingRow(data);
+        state.thinkEval = { key: positionKey(), score: data.score || null, pv: data.pv || [],
+                            live: true };
+        showEvaluation();
+      }
       else if (name === "move") played = data;
       else if (name === "error") showError(new ApiError(data.error));
     }, ctl.signal);
@@ -501,6 +674,9 @@ async function maybeThink() {
   const index = state.moves.length, mover = pos.to_move;
   if (typeof played.value === "number") state.lastValue[mover] = played.value;
   accept(played.position);
+  // the bar keeps the played line's score; its arrows were the search's, now played
+  state.thinkEval = played.score ? { key: positionKey(), score: played.score,
+                                     pv: (played.pv || []).slice(1), live: false } : null;
   const node = graft(state.moves)[index];
   if (node) node.source = played.source;
   state.values = {};
@@ -516,6 +692,9 @@ async function maybeThink() {
 // writes the record of the moves so far, the page hands it to the browser as a download.
 async function saveGame() {
   const body = { ...request(state.moves), players: state.players.map(agentSpec) };
+  const token = state.ended?.token || "";
+  const resigned = state.resigned ?? (token.startsWith("resign-") ? Number(token.slice(7)) : null);
+  if (resigned !== null) body.resigned = resigned;  // the record's result: a resignation
   const record = await postJSON("/api/record", body);
   const url = URL.createObjectURL(new Blob([record.text], { type: "text/plain" }));
   const link = h("a", { href: url, download: record.filename });
@@ -650,6 +829,12 @@ export async function initPlay(params) {
   });
   $("offer-draw").addEventListener("click", () => endByPerson("draw").catch(showError));
   $("verdict-on").addEventListener("change", requestVerdict);
+  $("analysis-on").addEventListener("change", () => {
+    render();
+    saveHash();
+    if (!analysisOn()) { $("think-note").textContent = ""; maybeThink(); }
+  });
+  $("analysis-count").addEventListener("change", () => { analyse(); saveHash(); });
   $("save-game").addEventListener("click", () => saveGame().catch(showError));
   await changeGame(false);
   return {
@@ -702,6 +887,7 @@ async function endByPerson(kind) {
 }
 
 async function changeGame(fresh = true) {
+  state.thinkEval = null;
   if (fresh) {
     state.moves = []; state.deal = null; state.fen = ""; state.ended = null;
     state.lastValue = {}; state.resigned = null;
@@ -740,6 +926,7 @@ function applyParams(params) {
     state.moves = (params.get("moves") || "").split(" ").filter(Boolean);
     state.deal = params.get("deal") || null;
     resetTree();
+    if (params.get("tree")) readTree(params.get("tree"));  // the variations too
     state.ended = null;
     const resigned = params.get("resigned");
     state.resigned = resigned !== null && /^\d+$/.test(resigned) ? Number(resigned) : null;
@@ -748,6 +935,11 @@ function applyParams(params) {
   const ply = Number.parseInt(params.get("ply") || "", 10);
   state.wantedPly = Number.isFinite(ply) && ply >= 0 ? ply : null;
   state.wantedEnd = params.get("end") || null;
+  // analysis=N: analysis on with N lines; engine: its agent spec
+  const lines = params.get("analysis");
+  $("analysis-on").checked = /^[123]$/.test(lines || "");
+  if ($("analysis-on").checked) $("analysis-count").value = lines;
+  state.engine = params.get("engine") || "";
   state.wanted = {};
   for (const [key, value] of params) if (/^p\d+$/.test(key)) state.wanted[key] = value;
 }

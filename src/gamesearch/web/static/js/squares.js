@@ -8,7 +8,10 @@
 // the square, queen first; other cases (two checkers jump paths) a row of buttons. The
 // keyboard plays too: the squares are focusable (one tab stop), the arrows move between
 // them, Enter or Space picks and drops. marks.flip turns the board round. Checkers names
-// squares by number: board.labels holds them, drawn in each square.
+// squares by number: board.labels holds them, drawn in each square. marks.arrows
+// ([{move, kind}], kind "best" or "next") are drawn over the board, from a move's first
+// square to its last (a point marker for a one-square move: Othello, Go); into.arrowLayer
+// draws new ones without drawing the board again (a drag goes on under them).
 
 import { el, svg } from "./svg.js";
 
@@ -324,12 +327,52 @@ export function squares(into, position, play, active, values, marks) {
                                            "text-anchor": "middle", class: "coord coord-rank",
                                            text: n }, picture));
     }
+    paintArrows();
     if (promoting) drawPromotion();
     if (keyboard.focused && !promoting) {
       // at once: a key pressed next must reach the board, not the page behind it
       picture.querySelector(`.square-hit[data-key="${keyboard.key}"]`)?.focus();
     }
   }
+
+  let arrows = marks.arrows || [];
+  const centre = (key) => {
+    const [r, c] = key.split(",").map(Number);
+    return [MARGIN + shownCol(c) * SIZE + SIZE / 2, shownRow(r) * SIZE + SIZE / 2];
+  };
+  // The squares a move goes from and to: a legal move's own, else those its text names
+  // (the principal variation's next move is not legal on this board yet).
+  const endsOf = (move) => {
+    if (board.moves[move]) {
+      const [a, b] = board.moves[move];
+      return [`${a[0]},${a[1]}`, `${b[0]},${b[1]}`];
+    }
+    const named = namedSquares(move, files, ranks, labels);
+    return named.length ? [named[0], named[named.length - 1]] : null;
+  };
+  const named = (key) => { const [r, c] = key.split(",").map(Number); return nameOf(r, c); };
+  function paintArrows() {
+    picture.querySelector(".arrows")?.remove();
+    const layer = el("g", { class: "arrows", "pointer-events": "none" }, picture);
+    for (const { move, kind } of arrows) {
+      const ends = endsOf(move);
+      if (!ends) continue;  // a pass: nothing on the board to point at
+      const group = el("g", { class: `arrow arrow-${kind}`, "data-move": move,
+                              "data-from": named(ends[0]), "data-to": named(ends[1]) }, layer);
+      const [x1, y1] = centre(ends[0]), [x2, y2] = centre(ends[1]);
+      if (ends[0] === ends[1]) {
+        el("circle", { cx: x1, cy: y1, r: SIZE * 0.42, class: "arrow-ring" }, group);
+        continue;
+      }
+      const length = Math.hypot(x2 - x1, y2 - y1), ux = (x2 - x1) / length, uy = (y2 - y1) / length;
+      const head = SIZE * 0.38, half = SIZE * 0.2;
+      const bx = x2 - ux * head, by = y2 - uy * head;
+      el("line", { x1, y1, x2: bx, y2: by, class: "arrow-shaft" }, group);
+      el("polygon", { class: "arrow-head", points: `${x2},${y2} ${bx - uy * half},${by + ux * half} `
+                      + `${bx + uy * half},${by - ux * half}` }, group);
+    }
+  }
+  into.arrowLayer = (next) => { arrows = next || []; paintArrows(); };
 
   draw();
   const extra = document.createElement("div");
