@@ -31,6 +31,12 @@ helper outlives ``go``; ``stop()`` raises all the flags at once (during depth 1 
 search once depth 1 is done). Reported nodes are all
 workers' together. A node limit counts the main worker's nodes inside an iteration (the
 compiled check) and all workers' between iterations (the driver's).
+
+Evaluation (``evaluation=``, ``set_evaluation``, UCI ``Use NNUE`` and ``EvalFile``): the
+hand-written terms (``evaluation.py``), the default and the baseline, or a network
+(``nnue/``, by default the file that ships), whose search is a compiled function of its
+own (``nnue/search.py``: the same templates with the network's static value), compiled
+on first use. Each worker has its own accumulators (in its ``tb``); the weights are shared.
 """
 
 from __future__ import annotations
@@ -142,6 +148,8 @@ class ChessEngine:
         ships with the package. A missing or corrupt file raises NetworkError (one line) and
         leaves the evaluation as it was; an unknown name raises ValueError."""
         if evaluation == "hand":
+            if self.quantised is not None:
+                self._warm = False  # the hand search may not be loaded yet
             self.quantised = None
             return
         if evaluation != "nnue":

@@ -36,7 +36,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import objmode
+from numba import njit, objmode
 
 from gamesearch.engines.chess import evaluation
 from gamesearch.engines.chess.evaluation import evaluate
@@ -160,6 +160,7 @@ def no_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
             np.zeros(1, np.int64))
 
 
+@njit(inline="always", cache=True)  # numba inlines it: the hand search calls evaluate
 def static_value(board, st, undo, tb):
     """The static evaluation the search reads: the hand-written one (``evaluation.py``).
     The NNUE search (``nnue/search.py``) is this search compiled with the network's
@@ -357,7 +358,7 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
 
 
 TEMPLATES = (now_us, _out_of_budget, _tt_store, _score_moves, _pick, _repeated, _has_pieces,
-             packed_value, _probe, static_value, search)
+             packed_value, _probe, search)
 """The functions compiled together (by ``kernels.specialize``), calls between them included."""
 COMPILED_IN = (evaluation, B, bitboards, L, TI, store, sweep)
 """The other modules whose compiled code and constants the search holds: numba keys a cached
@@ -372,7 +373,7 @@ def search_tag(sources: dict[str, str] | None = None) -> str:
     from gamesearch.kernels.specialize import source_tag
 
     texts = sources or {}
-    return "chess_search_" + source_tag(*TEMPLATES, *(
+    return "chess_search_" + source_tag(*TEMPLATES, static_value.py_func, *(
         (m.__name__, texts[m.__name__]) if m.__name__ in texts else m for m in COMPILED_IN))
 
 

@@ -17,7 +17,7 @@ from gamesearch.engines.chess import search as hand
 from gamesearch.engines.chess.nnue import features, kernel, network
 from gamesearch.kernels.specialize import source_tag, specialize
 
-TEMPLATES = tuple(t for t in hand.TEMPLATES if t.__name__ != "static_value")
+TEMPLATES = hand.TEMPLATES
 
 
 def search_tag() -> str:
