@@ -70,9 +70,10 @@ class Quantised:
     ft: np.ndarray
     """int16 [769, H]: rows 0..767 the features, row 768 the bias (scale QA)."""
     w1: np.ndarray
-    """int16 [2H, L1] (scale QB)."""
+    """int16 [L1, 2H], ``l1_w`` transposed (scale QB): one row per output, so each output
+    is a dot product over contiguous memory (vectorised)."""
     w2: np.ndarray
-    """int16 [L1, L2] (scale QB)."""
+    """int16 [L2, L1], ``l2_w`` transposed (scale QB)."""
     wo: np.ndarray
     """int16 [L2] (scale QB)."""
     bias: np.ndarray
@@ -83,7 +84,7 @@ class Quantised:
     @property
     def widths(self) -> tuple[int, int, int]:
         """(H, L1, L2)."""
-        return int(self.ft.shape[1]), int(self.w1.shape[1]), int(self.w2.shape[1])
+        return int(self.ft.shape[1]), int(self.w1.shape[0]), int(self.w2.shape[0])
 
 
 def _to_int(values: np.ndarray, scale: float, limit: int, what: str, dtype: type) -> np.ndarray:
@@ -118,7 +119,8 @@ def quantise(net: Network) -> Quantised:
     _check_sums(w1, b1, "l1")
     _check_sums(w2, b2, "l2")
     multiplier = int(round(net.scale * 2.0**OUT_SHIFT / (QA * QB)))
-    return Quantised(ft_q, w1, w2, wo, np.concatenate([b1, b2, bo]).astype(np.int32),
+    return Quantised(ft_q, np.ascontiguousarray(w1.T), np.ascontiguousarray(w2.T), wo,
+                     np.concatenate([b1, b2, bo]).astype(np.int32),
                      np.array([multiplier], np.int64))
 
 
@@ -133,9 +135,9 @@ def reference(q: Quantised, board: chess.Board) -> int:
 
     x = np.clip(np.concatenate([acc(board.turn), acc(not board.turn)]), 0, QA)
     bias = q.bias.astype(np.int64)
-    s1 = x @ q.w1.astype(np.int64) + bias[:l1]
+    s1 = x @ q.w1.T.astype(np.int64) + bias[:l1]
     a1 = np.clip(s1 >> QB_SHIFT, 0, QA)
-    s2 = a1 @ q.w2.astype(np.int64) + bias[l1:l1 + l2]
+    s2 = a1 @ q.w2.T.astype(np.int64) + bias[l1:l1 + l2]
     a2 = np.clip(s2 >> QB_SHIFT, 0, QA)
     out = int(a2 @ q.wo.astype(np.int64) + bias[l1 + l2])
     return max(-CLAMP, min(CLAMP, (out * int(q.params[0])) >> OUT_SHIFT))
@@ -143,12 +145,12 @@ def reference(q: Quantised, board: chess.Board) -> int:
 
 def state(q: Quantised) -> tuple[np.ndarray, ...]:
     """One search thread's arrays for the compiled network: the shared weights and its own
-    accumulator stack, tags and scratch (order: FT, W1, W2, WO, BIAS, PARAMS, ACC, TAGS,
-    SCRATCH)."""
+    accumulator stack, tags and scratch (the activations of one forward pass; order: FT,
+    W1, W2, WO, BIAS, PARAMS, ACC, TAGS, SCRATCH)."""
     hidden, l1, l2 = q.widths
     return (q.ft, q.w1, q.w2, q.wo, q.bias, q.params,
             np.zeros((B.MAX_PLY + 1, 2, hidden), np.int16), np.zeros(B.MAX_PLY + 1, np.int64),
-            np.zeros(l1 + l2, np.int32))
+            np.zeros(2 * hidden + l1 + l2, np.int16))
 
 
 # --- compiled ----------------------------------------------------------------------------
@@ -268,7 +270,12 @@ def ensure(board, st, undo, nn):
 
 
 def forward(nn, ply, side):
-    """The network's centipawns from the accumulators at ``ply``, ``side`` to move."""
+    """The network's centipawns from the accumulators at ``ply``, ``side`` to move: each
+    layer's activations (clipped, int16) into the scratch, then every output a dot product
+    with its weight row (the sums stay in the int32 range, checked by :func:`quantise`).
+    Written for numba's vectoriser: int32 arithmetic spelt out (numba would widen it to
+    int64) and slices for the layers (an index with an offset keeps a bounds select in the
+    loop); each change measured about 3x faster."""
     acc = nn[6]
     w1 = nn[1]
     w2 = nn[2]
@@ -276,30 +283,31 @@ def forward(nn, ply, side):
     bias = nn[4]
     scratch = nn[8]
     hidden = acc.shape[2]
-    l1 = w1.shape[1]
-    l2 = w2.shape[1]
-    for j in range(l1):
-        scratch[j] = bias[j]
+    l1 = w1.shape[0]
+    l2 = w2.shape[0]
+    n = 2 * hidden
+    x = scratch[:n]
+    a1 = scratch[n:n + l1]
+    a2 = scratch[n + l1:n + l1 + l2]
     for half in range(2):
         s = side ^ half
         for i in range(hidden):
-            x = np.int32(min(acc[ply, s, i], QA))
-            if x > 0:
-                r = half * hidden + i
-                for j in range(l1):
-                    scratch[j] += x * np.int32(w1[r, j])
+            x[half * hidden + i] = max(0, min(acc[ply, s, i], QA))
+    for j in range(l1):
+        row = w1[j]
+        total = np.int32(bias[j])
+        for i in range(n):
+            total = np.int32(total + np.int32(x[i]) * np.int32(row[i]))
+        a1[j] = max(0, min(total >> QB_SHIFT, QA))
     for j in range(l2):
-        scratch[l1 + j] = bias[l1 + j]
-    for i in range(l1):
-        x = np.int32(min(scratch[i] >> QB_SHIFT, QA))
-        if x > 0:
-            for j in range(l2):
-                scratch[l1 + j] += x * np.int32(w2[i, j])
+        row = w2[j]
+        total = np.int32(bias[l1 + j])
+        for i in range(l1):
+            total = np.int32(total + np.int32(a1[i]) * np.int32(row[i]))
+        a2[j] = max(0, min(total >> QB_SHIFT, QA))
     out = np.int64(bias[l1 + l2])
     for j in range(l2):
-        x = min(scratch[l1 + j] >> QB_SHIFT, QA)
-        if x > 0:
-            out += x * np.int64(wo[j])
+        out += a2[j] * np.int64(wo[j])
     cp = (out * nn[5][0]) >> OUT_SHIFT
     return max(-CLAMP, min(CLAMP, cp))
 
