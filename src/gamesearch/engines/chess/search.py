@@ -160,7 +160,8 @@ def no_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
             np.zeros(1, np.int64))
 
 
-@njit(inline="always", cache=True)  # numba inlines it: the hand search calls evaluate
+@njit(inline="always")  # numba inlines it into the search (no cache of its own: the
+# search's tag covers it and what it calls, tests/test_numba_cache_keys.py)
 def static_value(board, st, undo, tb):
     """The static evaluation the search reads: the hand-written one (``evaluation.py``).
     The NNUE search (``nnue/search.py``) is this search compiled with the network's
