@@ -168,3 +168,23 @@ def test_the_web_takes_no_network_file() -> None:
     with pytest.raises(GameSearchError, match="not available on the web"):
         agent_spec("chess-engine:eval=nnue,net=nnue")
     assert agent_spec("chess-engine:eval=nnue,time=1")[0].startswith("chess-engine")
+
+
+def test_a_shipped_network_is_the_default_and_is_warmed_up(tmp_path, monkeypatch,
+                                                           net_file) -> None:
+    import shutil
+
+    import gamesearch.shipped
+    from gamesearch.engines.chess import ENTRY
+
+    game = load_game("chess")
+    assert len(ENTRY.warmups(game)) == 2 or E.default_network().is_file()
+    shutil.copy(net_file, tmp_path / "nnue.npz")
+    monkeypatch.setattr(gamesearch.shipped, "shipped", lambda *parts: tmp_path / parts[-1])
+    steps = ENTRY.warmups(game)
+    assert "network" in steps[-1][0]
+    steps[-1][1]()  # compiles (or loads) the NNUE search with the shipped file
+    engine = E.ChessEngine(1, evaluation="nnue")
+    assert engine.quantised is not None
+    assert K.reference(engine.quantised, chess.Board()) == \
+        K.reference(K.quantise(N.load(net_file)), chess.Board())

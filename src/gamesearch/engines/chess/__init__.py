@@ -56,7 +56,17 @@ def _warmups(game: Any) -> list[WarmupStep]:
 
         ChessEngine(1).warm_up()
 
-    return [("chess move generator (perft)", perft), ("chess engine search", search)]
+    def network_search() -> None:
+        from gamesearch.engines.chess.engine import ChessEngine
+
+        ChessEngine(1, evaluation="nnue").warm_up()
+
+    from gamesearch.shipped import shipped
+
+    steps = [("chess move generator (perft)", perft), ("chess engine search", search)]
+    if shipped("chess", "nnue.npz").is_file():  # engine.default_network(), once one ships
+        steps.append(("chess engine search with the network", network_search))
+    return steps
 
 
 def _write_pgn(game: Any, start: Any, actions: list, moves: list[str], players: list[str],
