@@ -71,6 +71,19 @@ def test_hand_and_network_searches_are_different_compiled_functions(net_file) ->
     assert engine.evaluation == "hand" and engine._search_function() is hand.search
 
 
+def test_the_search_reads_every_static_value_through_static_value() -> None:
+    """The NNUE search is the hand search's templates with ``static_value`` rebound: a
+    template that called the hand evaluation directly would use it in the NNUE search too."""
+    import inspect
+
+    from gamesearch.engines.chess import search as hand
+
+    for template in hand.TEMPLATES:
+        source = inspect.getsource(template)
+        assert "evaluate(" not in source and "evaluation." not in source, template.__name__
+    assert "static_value(board, st, undo, tb)" in inspect.getsource(hand.TEMPLATES[-1])
+
+
 def test_the_nnue_agent_passes_the_agent_checks(net_file) -> None:
     agent = make_agent(f"chess-engine:depth=2,eval=nnue,net={net_file}")
     report = check_agent(load_game("chess"), agent, positions=2, timing=False)
