@@ -43,43 +43,11 @@ def _network(path: str | None, widths: tuple[int, int, int], folder: str) -> str
         return path
     if default_network().is_file():
         return str(default_network())
+    from gamesearch.engines.chess.nnue.material import material_network
+
     out = Path(folder) / "material.npz"
     N.save(material_network(*widths), out)
     return str(out)
-
-
-PIECE_VALUES = (100, 320, 330, 500, 900, 0)
-MATERIAL_UNIT = 8000.0
-"""Material in centipawns over this is one accumulator unit (all of one side's < 1)."""
-
-
-def material_network(hidden: int, l1: int, l2: int, seed: int = 1):
-    """A network of these widths whose value is the material balance (to +-2000 cp) plus
-    a little noise: accumulator unit 0 holds our material, unit 1 theirs; ``l1`` unit 0
-    is 0.5 + (ours - theirs) / 4000, passed on by ``l2`` unit 0 to the output."""
-    import numpy as np
-
-    from gamesearch.engines.chess.nnue import network as N
-
-    net = N.random_network(hidden, l1, l2, seed=seed)
-    w = {name: getattr(net, name).copy() for name in N.ARRAYS}
-    for name in N.ARRAYS:
-        w[name] *= np.float32(0.02)
-    for colour in range(2):
-        for piece in range(6):
-            rows = slice((colour * 6 + piece) * 64, (colour * 6 + piece + 1) * 64)
-            w["ft_w"][rows, 0] = PIECE_VALUES[piece] / MATERIAL_UNIT if colour == 0 else 0.0
-            w["ft_w"][rows, 1] = PIECE_VALUES[piece] / MATERIAL_UNIT if colour == 1 else 0.0
-    w["ft_b"][:2] = 0.0
-    w["l1_w"][:, 0] = 0.0
-    w["l1_w"][0, 0], w["l1_w"][1, 0] = MATERIAL_UNIT / 4000, -MATERIAL_UNIT / 4000
-    w["l1_b"][0] = 0.5
-    w["l2_w"][:, 0] = 0.0
-    w["l2_w"][0, 0] = 1.0
-    w["l2_b"][0] = 0.0
-    w["out_w"][0, 0] = 4000 / net.scale
-    w["out_b"][0] = -0.5 * 4000 / net.scale
-    return N.Network(**w, scale=net.scale)
 
 
 def _searcher(evaluation: str, net: str | None, depth: int):

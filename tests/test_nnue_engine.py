@@ -59,6 +59,22 @@ def test_the_nnue_search_plays_legal_moves_and_scores_by_the_network(net_file) -
     assert result.stats.extra["cp"] == max(children)
 
 
+def test_with_a_material_network_the_search_wins_material(tmp_path) -> None:
+    """The stand-in network counts material: the NNUE search takes a hanging queen and sees
+    that a defended one is not hanging (quiescence on the network's accumulators)."""
+    from gamesearch.engines.chess.nnue.material import material_network
+
+    path = tmp_path / "material.npz"
+    N.save(material_network(64, 8, 8), path)
+    engine = E.ChessEngine(4, evaluation="nnue", network=path)
+    engine.position(chess.Board("4k3/8/8/3q4/8/8/8/3QK3 w - - 0 1"))
+    result = engine.go(Limit(depth=3))
+    assert result.action == "d1d5" and result.stats.extra["cp"] > 700
+    engine.position(chess.Board("4k3/8/1n6/3r4/8/8/8/3QK3 w - - 0 1"))  # Qxd5 Nxd5
+    result = engine.go(Limit(depth=3))  # a queen against rook and knight: about +80
+    assert result.action != "d1d5" and 0 < result.stats.extra["cp"] < 200
+
+
 def test_hand_and_network_searches_are_different_compiled_functions(net_file) -> None:
     from gamesearch.engines.chess import search as hand
     from gamesearch.engines.chess.nnue import search as nnue
