@@ -5,9 +5,10 @@ at least half the hand-written speed).
 Run ``python bench/chess_nnue_speed.py`` from the repository root (``--repeats``,
 ``--depth``, ``--net FILE``; without ``--net`` the shipped network, else a stand-in of
 ``--widths H,L1,L2``: the cost of a node depends on the widths, not on the weights, but
-the tree does, so the stand-in counts material through one unit of each layer, with small
-random weights in the rest: a purely random network makes quiescence search nearly every
-capture sequence, ten million nodes at depth 1 on kiwipete at 256-32-32). Each repeat
+the tree does, so the stand-in (``engines/chess/nnue/material.py``) counts material through
+one unit of each layer, with small random weights in the rest: a purely random network
+makes quiescence search nearly every capture sequence, ten million nodes at depth 1 on
+kiwipete at 256-32-32). Each repeat
 searches every position once with each evaluation, interleaved (hand, nnue, hand, ...,
 the table cleared before each search), so a machine that gets busier slows both alike.
 Nodes per second are counted on processor time (the search runs on one thread; a shared
