@@ -4,7 +4,11 @@
 Commands: ``uci``, ``isready``, ``ucinewgame``, ``position startpos|fen F [moves ...]``,
 ``go`` (``wtime btime winc binc movestogo movetime depth nodes infinite``), ``stop``,
 ``ponderhit``, ``setoption name Hash|Threads value N``, ``setoption name TablesPath value
-DIR`` (endgame tables, probed before searching), ``quit``. The search runs in a
+DIR`` (endgame tables, probed before searching), ``setoption name Use NNUE value
+true|false`` (evaluate with the network instead of the hand-written terms), ``setoption
+name EvalFile value FILE`` (the network file; empty: the one that ships), ``quit``. A
+network file that is missing or corrupt is answered with an ``info string`` and the engine
+evaluates with the hand-written terms. The search runs in a
 thread, so ``stop``, ``isready`` and ``quit`` are answered while it thinks; with
 ``Threads`` N > 1 that thread runs N - 1 helper threads beside it (Lazy SMP on one shared
 table, ``engines/chess/engine.py``), all stopped and joined before its ``bestmove``. Nothing the GUI
@@ -54,6 +58,8 @@ class UciSession:
         self.engine = ChessEngine(hash_mb)
         self.board = chess.Board()
         self.thread: threading.Thread | None = None
+        self.use_nnue = False
+        self.eval_file: str | None = None
         self.quit = False
         self.busy = False
         # loading the compiled search takes a second or two (30 s the very first time):
@@ -108,6 +114,8 @@ class UciSession:
         self.send(f"option name Hash type spin default 64 min 1 max {MAX_HASH_MB}")
         self.send(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
         self.send("option name TablesPath type string default <empty>")
+        self.send("option name Use NNUE type check default false")
+        self.send("option name EvalFile type string default <empty>")
         self.send("uciok")
 
     def cmd_isready(self, args: list[str]) -> None:
@@ -145,6 +153,9 @@ class UciSession:
             raise UciError("setoption: expected 'setoption name NAME value VALUE'")
         name, value = text[5:].split(" value ", 1)
         name = name.strip().lower()
+        if name in ("use nnue", "evalfile"):
+            self._set_evaluation(name, value.strip())
+            return
         if name == "tablespath":
             try:
                 self.engine.set_tables(value.strip() if value.strip() not in ("", "<empty>")
@@ -167,7 +178,30 @@ class UciSession:
             except ValueError as err:
                 raise UciError(str(err)) from None
         else:
-            raise UciError(f"unknown option {name[:40]!r} (known: Hash, Threads, TablesPath)")
+            raise UciError(f"unknown option {name[:40]!r} (known: Hash, Threads, TablesPath, "
+                           "Use NNUE, EvalFile)")
+
+    def _set_evaluation(self, name: str, value: str) -> None:
+        """``Use NNUE`` or ``EvalFile``: load the network where it is asked for (compiling its
+        search in the background, as at the start: ``isready`` waits); a file that does not
+        load leaves the hand-written evaluation, said in an ``info string``."""
+        if name == "use nnue":
+            if value.lower() not in ("true", "false"):
+                raise UciError(f"Use NNUE must be true or false, got {value[:20]!r}")
+            self.use_nnue = value.lower() == "true"
+        else:
+            self.eval_file = value if value not in ("", "<empty>") else None
+        self.warming.join()
+        if not self.use_nnue:
+            self.engine.set_evaluation("hand")
+            return
+        try:
+            self.engine.set_evaluation("nnue", self.eval_file)
+        except GameSearchError as err:
+            self.engine.set_evaluation("hand")
+            raise UciError(f"{err}; evaluating with the hand-written evaluation") from None
+        self.warming = threading.Thread(target=self.engine.warm_up, daemon=True)
+        self.warming.start()
 
     def cmd_position(self, args: list[str]) -> None:
         self._idle("position")

@@ -45,7 +45,8 @@ FILE_LIKE = re.compile(r"\.[A-Za-z]")
 """A dot followed by a letter (``pyproject.toml``, ``x.lay``): a file name, never a value."""
 EXCLUDED_GAMES = {"tree"}  # trees belong to the tree lab (and the game reads a file)
 EXCLUDED_AGENTS = {"human"}
-FILE_PARAMS = re.compile(r"file|path|dir|book|weights|model|table|load|save", re.I)
+FILE_PARAMS = re.compile(r"file|path|dir|book|weights|model|table|load|save|^net$", re.I)
+"""Parameters that name a file (``net``: a chess network): never taken from a request."""
 SAFE_VALUE = re.compile(r"^[A-Za-z0-9_.+\-]*$")
 
 

@@ -30,10 +30,12 @@ def _perft(game: Any, state: Any, depth: int) -> int:
 
 
 def _chess_engine(time: float = 1.0, depth: int | None = None, hash: int = 64,
-                  tables: str | None = None, threads: int = 1) -> Agent:
+                  tables: str | None = None, threads: int = 1, eval: str = "hand",
+                  net: str | None = None) -> Agent:
     from gamesearch.engines.chess.engine import ChessAgent
 
-    return ChessAgent(time=time, depth=depth, hash_mb=hash, tables=tables, threads=threads)
+    return ChessAgent(time=time, depth=depth, hash_mb=hash, tables=tables, threads=threads,
+                      evaluation=eval, network=net)
 
 
 def _uci(cmd: str = "stockfish", time: float | None = 0.1, depth: int | None = None,
@@ -54,7 +56,17 @@ def _warmups(game: Any) -> list[WarmupStep]:
 
         ChessEngine(1).warm_up()
 
-    return [("chess move generator (perft)", perft), ("chess engine search", search)]
+    def network_search() -> None:
+        from gamesearch.engines.chess.engine import ChessEngine
+
+        ChessEngine(1, evaluation="nnue").warm_up()
+
+    from gamesearch.shipped import shipped
+
+    steps = [("chess move generator (perft)", perft), ("chess engine search", search)]
+    if shipped("chess", "nnue.npz").is_file():  # engine.default_network(), once one ships
+        steps.append(("chess engine search with the network", network_search))
+    return steps
 
 
 def _write_pgn(game: Any, start: Any, actions: list, moves: list[str], players: list[str],
@@ -119,7 +131,9 @@ ENTRY = GameEntry(
         AgentDecl("chess-engine", _chess_engine, "chess: the compiled engine (PVS, TT, "
                   "quiescence), time=T seconds a move or depth=N plies, hash=MB, "
                   "tables=DIR (endgame tables: perfect play where they hold the position), "
-                  "threads=N (Lazy SMP, 1-64)"),
+                  "threads=N (Lazy SMP, 1-64), eval=hand|nnue (the hand-written "
+                  "evaluation or the network), net=FILE (a network file for eval=nnue; "
+                  "default: the one that ships)"),
         AgentDecl("uci", _uci, "chess: an outside UCI engine (cmd=stockfish, or "
                   "cmd=gamesearch uci), time=T seconds a move or depth=N, elo=N "
                   "(UCI_LimitStrength), threads, hash=MB", outside=True),

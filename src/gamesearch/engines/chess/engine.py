@@ -31,15 +31,23 @@ helper outlives ``go``; ``stop()`` raises all the flags at once (during depth 1 
 search once depth 1 is done). Reported nodes are all
 workers' together. A node limit counts the main worker's nodes inside an iteration (the
 compiled check) and all workers' between iterations (the driver's).
+
+Evaluation (``evaluation=``, ``set_evaluation``, UCI ``Use NNUE`` and ``EvalFile``): the
+hand-written terms (``evaluation.py``), the default and the baseline, or a network
+(``nnue/``, by default the file that ships), whose search is a compiled function of its
+own (``nnue/search.py``: the same templates with the network's static value), compiled
+on first use. Each worker has its own accumulators (in its ``tb``); the weights are shared.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 import chess
 import numpy as np
@@ -58,6 +66,13 @@ MAX_THREADS = 64
 SKIP_SIZE = (1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4)
 SKIP_PHASE = (0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7)
 """Lazy SMP's depth skipping for helper threads (Stockfish 10, ``search.cpp``)."""
+
+
+def default_network() -> Path:
+    """The network file that ships with the package (it may not exist yet)."""
+    from gamesearch.shipped import shipped
+
+    return shipped("chess", "nnue.npz")
 
 
 class _Worker:
@@ -107,7 +122,8 @@ def clock_budget(time_left: float, increment: float = 0.0,
 class ChessEngine:
     """A searcher with its own table; ``position`` then ``go``."""
 
-    def __init__(self, hash_mb: int = 64, threads: int = 1) -> None:
+    def __init__(self, hash_mb: int = 64, threads: int = 1, evaluation: str = "hand",
+                 network: str | os.PathLike[str] | None = None) -> None:
         self.info = np.zeros(8, np.int64)
         self._halt = threading.Event()  # stop() was called
         self._hard = False  # an iteration that a stop may cut is running (depth 2 on)
@@ -117,6 +133,44 @@ class ChessEngine:
         self.board = chess.Board()
         self.history: list[int] = []
         self.set_tables(None)
+        self.quantised = None
+        self.set_evaluation(evaluation, network)
+
+    @property
+    def evaluation(self) -> str:
+        """``hand`` (the hand-written evaluation, the default) or ``nnue`` (the network)."""
+        return "hand" if self.quantised is None else "nnue"
+
+    def set_evaluation(self, evaluation: str = "hand",
+                       network: str | os.PathLike[str] | None = None) -> None:
+        """Evaluate with the hand-written terms (``hand``) or a network (``nnue``): the file
+        ``network`` (``engines/chess/nnue/network.py``'s format), by default the one that
+        ships with the package. A missing or corrupt file raises NetworkError (one line) and
+        leaves the evaluation as it was; an unknown name raises ValueError."""
+        if evaluation == "hand":
+            if self.quantised is not None:
+                self._warm = False  # the hand search may not be loaded yet
+            self.quantised = None
+            return
+        if evaluation != "nnue":
+            raise ValueError(f"evaluation must be 'hand' or 'nnue', got {evaluation[:20]!r}")
+        from gamesearch.engines.chess.nnue import kernel
+        from gamesearch.engines.chess.nnue import network as nn
+
+        path = Path(network) if network is not None else default_network()
+        if network is None and not path.is_file():
+            raise nn.NetworkError("no network ships with this install yet (data/chess/"
+                                  "nnue.npz): name a network file")
+        self.quantised = kernel.quantise(nn.load(path))
+        self._warm = False  # the NNUE search is its own compiled function: load it
+
+    def _search_function(self) -> Callable[..., int]:
+        """The compiled search of this evaluation (the NNUE one is compiled on first use)."""
+        if self.quantised is None:
+            from gamesearch.engines.chess.search import search
+        else:
+            from gamesearch.engines.chess.nnue.search import search
+        return search
 
     def set_tables(self, folder: str | None) -> None:
         """Probe the endgame tables in ``folder`` (``tables build chess``) before searching:
@@ -234,8 +288,9 @@ class ChessEngine:
         self._halt.clear()
         self.info[1] = 0
 
-    def _arrays(self) -> tuple[np.ndarray, ...]:
-        """A worker's own board, state, undo stack, keys, move stacks and PV (chess_search)."""
+    def _arrays(self) -> tuple:
+        """A worker's own board, state, undo stack, keys, move stacks, PV and ``tb`` (the
+        tables, and with a network this worker's accumulators: chess_search)."""
         b, st, undo = arrays_of(self.board)
         keys = np.zeros(B.MAX_PLY, np.int64)
         keys[:len(self.history)] = self.history
@@ -244,21 +299,27 @@ class ChessEngine:
         scores = np.zeros((B.MAX_PLY, B.MAX_MOVES), np.int64)
         pv = np.zeros((B.MAX_PLY, B.MAX_PLY), np.int64)
         pv_len = np.zeros(B.MAX_PLY, np.int64)
-        return b, st, undo, keys, moves, scores, pv, pv_len
+        tb = self.tb
+        if self.quantised is not None:
+            from gamesearch.engines.chess.nnue.search import arguments
 
-    def _iterate(self, arrays: tuple[np.ndarray, ...], killers: np.ndarray,
+            tb = arguments(self.tb, self.quantised)
+        return b, st, undo, keys, moves, scores, pv, pv_len, tb
+
+    def _iterate(self, arrays: tuple, killers: np.ndarray,
                  hist: np.ndarray, info: np.ndarray, depth: int, score: int) -> int:
         """One iteration at ``depth`` in an aspiration window around ``score``, widened
         until the value falls inside (or the stop flag is up: the value is then void)."""
-        from gamesearch.engines.chess.search import INF, search
+        from gamesearch.engines.chess.search import INF
 
-        b, st, undo, keys, moves, scores, pv, pv_len = arrays
+        search = self._search_function()
+        b, st, undo, keys, moves, scores, pv, pv_len, tb = arrays
         delta = 35
         alpha, beta = (score - delta, score + delta) if depth >= 4 else (-INF, INF)
         while True:
             info[3] = 0
             value = search(b, st, undo, keys, moves, scores, depth, alpha, beta, 0, False,
-                           self.tt_key, self.tt_data, killers, hist, pv, pv_len, info, self.tb)
+                           self.tt_key, self.tt_data, killers, hist, pv, pv_len, info, tb)
             if info[1]:
                 return int(value)
             if value <= alpha:
@@ -268,7 +329,7 @@ class ChessEngine:
             else:
                 return int(value)
 
-    def _help(self, k: int, worker: _Worker, arrays: tuple[np.ndarray, ...]) -> None:
+    def _help(self, k: int, worker: _Worker, arrays: tuple) -> None:
         """Helper thread ``k``'s search: the depths it does not skip, on the anytime driver,
         until its stop flag is raised (its results are never the answer: only the table
         entries they leave are)."""
@@ -376,13 +437,15 @@ class ChessAgent(Agent):
     interactive = False
 
     def __init__(self, time: float | None = 1.0, depth: int | None = None,
-                 hash_mb: int = 64, tables: str | None = None, threads: int = 1) -> None:
-        self.engine = ChessEngine(hash_mb, threads)
+                 hash_mb: int = 64, tables: str | None = None, threads: int = 1,
+                 evaluation: str = "hand", network: str | None = None) -> None:
+        self.engine = ChessEngine(hash_mb, threads, evaluation, network)
         self.engine.set_tables(tables)
         self.bound = Limit(depth=depth) if depth is not None else Limit(time=time)
         self.spec = (f"chess-engine:depth={depth}" if depth is not None else
                      f"chess-engine:time={time:g}") + (f",threads={threads}" if threads > 1
-                                                        else "")
+                                                        else "") + \
+            (",eval=nnue" if evaluation == "nnue" else "")
 
     def prepare(self, game: object) -> None:
         """Load the compiled search before any clock runs."""

@@ -36,7 +36,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import objmode
+from numba import njit, objmode
 
 from gamesearch.engines.chess import evaluation
 from gamesearch.engines.chess.evaluation import evaluate
@@ -144,7 +144,7 @@ def _has_pieces(board, side):
 def _probe(board, side, ep, tb):
     """``4 * distance + value`` of a position the tables hold, -1 where they do not: the
     slot as the tables' own index finds it (``tables_index.locate``)."""
-    packed, dist, sig_to_slice, base = tb
+    packed, dist, sig_to_slice, base = tb[0], tb[1], tb[2], tb[3]  # the NNUE's follow
     j = TI.locate((sig_to_slice, base), TI.position_key(board, side, ep))
     if j < 0:
         return -1
@@ -160,11 +160,20 @@ def no_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
             np.zeros(1, np.int64))
 
 
+@njit(inline="always")  # numba inlines it into the search (no cache of its own: the
+# search's tag covers it and what it calls, tests/test_numba_cache_keys.py)
+def static_value(board, st, undo, tb):
+    """The static evaluation the search reads: the hand-written one (``evaluation.py``).
+    The NNUE search (``nnue/search.py``) is this search compiled with the network's
+    ``static_value`` bound in its place (its state rides in ``tb`` after the tables)."""
+    return evaluate(board, st)
+
+
 def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_ok,
            tt_key, tt_data, killers, history, pv, pv_len, info, tb):
     """Negamax value of the position for the side to move, within (alpha, beta); ``tb``
     the endgame tables (``no_tables()`` or ``Tables.search_arrays()``), probed below the
-    root."""
+    root, and in the NNUE search the thread's network state after them (``tb[4]``)."""
     info[NODES] += 1
     pv_len[ply] = 0
     yes = ply >= 0  # typed booleans: literal True/False in a recursive call crash numba's
@@ -178,7 +187,7 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
     us = st[B.SIDE]
     checked = B.in_check(board, st, us)
     if ply >= MAX_DEPTH * 2 or st[B.PLY] >= B.MAX_PLY - 2:
-        return evaluate(board, st)
+        return static_value(board, st, undo, tb)
     if ply > 0:
         if st[B.HALFMOVE] >= 100 or _repeated(st, keys) or B.insufficient_material(board):
             return 0
@@ -204,7 +213,7 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
     srow = scores[ply]
 
     if depth <= 0:  # quiescence: stand pat, then captures and promotions
-        stand = evaluate(board, st)
+        stand = static_value(board, st, undo, tb)
         if stand >= beta:
             return stand
         if stand > alpha:
@@ -255,7 +264,7 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
                 or (tflag == UPPER and tscore <= alpha)):
             return tscore
 
-    static = -INF if checked or pv_node else evaluate(board, st)  # read at non-PV nodes only
+    static = -INF if checked or pv_node else static_value(board, st, undo, tb)  # non-PV only
     if not pv_node and not checked and ply > 0 and depth <= 6 and abs(beta) < MATE - 1000 \
             and static - STATIC_MARGIN * depth >= beta:
         return static  # reverse futility: too far above beta to fall below it so soon
@@ -365,7 +374,7 @@ def search_tag(sources: dict[str, str] | None = None) -> str:
     from gamesearch.kernels.specialize import source_tag
 
     texts = sources or {}
-    return "chess_search_" + source_tag(*TEMPLATES, *(
+    return "chess_search_" + source_tag(*TEMPLATES, static_value.py_func, *(
         (m.__name__, texts[m.__name__]) if m.__name__ in texts else m for m in COMPILED_IN))
 
 
