@@ -399,13 +399,17 @@ async def stop(request: Request, body: StopRequest) -> dict:
     return {"stopped": True}
 
 
-async def until_done(request: Request, job: Job, until: float) -> AsyncIterator[tuple]:
+async def until_done(request: Request, job: Job,
+                     until: float | None = None) -> AsyncIterator[tuple]:
     """The job's events, ending early (cancelling the job) when the client disconnects: a
-    page that moved on must not keep a worker busy."""
+    page that moved on must not keep a worker busy. ``until`` (monotonic): when to give up;
+    None: half a second past the job's deadline, which moves when a job timed from its
+    start gets a worker."""
     pool = request.app.state.pool
     try:
         while True:
-            step = min(until, time.monotonic() + DISCONNECT_POLL)
+            end = job.deadline + 0.5 if until is None else until
+            step = min(end, time.monotonic() + DISCONNECT_POLL)
             last = None
             async for kind, data in job.stream(step):
                 last = kind
@@ -413,7 +417,7 @@ async def until_done(request: Request, job: Job, until: float) -> AsyncIterator[
                     yield kind, data
             if last != "timeout":
                 return
-            if time.monotonic() >= until:
+            if time.monotonic() >= (job.deadline + 0.5 if until is None else until):
                 yield "timeout", None
                 return
             if await request.is_disconnected():
@@ -444,7 +448,8 @@ async def verdict(request: Request, body: PositionRequest) -> dict:
         return known
     solver = game_entry(parse_spec(spec)[0]).solver is not None
     budget = SOLVER_BUDGET if solver else VERDICT_BUDGET
-    job = request.app.state.pool.submit("verdict", {"game": spec, "moves": body.moves}, budget)
+    job = request.app.state.pool.submit("verdict", {"game": spec, "moves": body.moves}, budget,
+                                        client=validate.client_key(request))
     async for kind, data in until_done(request, job, job.deadline + 0.5):
         if kind == "result":
             if data.get("kind") != "unknown":
