@@ -154,6 +154,35 @@ def test_pacman_draws_the_maze() -> None:
     assert count(root, "arrow") == len(game.actions(state))
 
 
+def lastmove_cells(root: ET.Element) -> list[tuple[float, float]]:
+    """The (row, column) of each cell marked ``lastmove`` in a Pacman picture (24 px)."""
+    return [((float(e.get("y")) - 1) / 24, (float(e.get("x")) - 1) / 24) for e in root.iter()
+            if "lastmove" in e.get("class", "").split()]
+
+
+def test_pacman_marks_the_last_move_of_whoever_made_it() -> None:
+    """Pacman's and the ghosts' moves interleave: the last move is its mover's, drawn from
+    the cell it left to the cell it reached (Stop: the one cell)."""
+    game = load_game("pacman", ghosts=1, rules="simple")
+    state = game.initial_state()
+    assert count(parse(display.svg(game, state)), "lastmove") == 0
+    move = next(a for a in game.actions(state) if a != "Stop")
+    after, last = display.play_out(game, [move], state)
+    assert lastmove_cells(parse(display.svg(game, after, lastmove=last))) == [
+        tuple(map(float, state.pacman)), tuple(map(float, after.pacman))]
+    ghost = next(a for a in game.actions(after) if a != "Stop")
+    later, last = display.play_out(game, [ghost], after)
+    assert lastmove_cells(parse(display.svg(game, later, lastmove=last))) == [
+        tuple(map(float, after.ghosts[0])), tuple(map(float, later.ghosts[0]))]
+    stopped, last = display.play_out(game, ["Stop"], later)
+    assert lastmove_cells(parse(display.svg(game, stopped, lastmove=last))) == [
+        tuple(map(float, later.pacman))]
+    from gamesearch.errors import GameSearchError
+
+    with pytest.raises(GameSearchError, match="last move 'Up'"):
+        display.svg(game, stopped, lastmove="Up")
+
+
 def test_search_tree_marks_the_lectures_cut_offs() -> None:
     """The classic tree: alpha-beta prunes the 2nd MIN node's last two leaves (4 and 6)."""
     root = parse(display.search_tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]]))

@@ -215,6 +215,7 @@ def test_pacman_is_a_maze_with_animated_agents(server, open_page, shots, viewpor
     assert page.locator("#board [data-agent^=ghost]").count() >= 1
     where = page.locator("#board [data-agent=pacman]").get_attribute("style")
     page.wait_for_selector("#board .maze-buttons button:not([disabled])")
+    assert page.locator("#board .maze-last").count() == 0  # no move yet
     page.locator("#board .maze-target").first.click()  # a neighbouring cell
     page.wait_for_function("document.getElementById('status').textContent.includes('your move')"
                            " && document.querySelectorAll('#movelist li').length >= 2")
@@ -222,6 +223,15 @@ def test_pacman_is_a_maze_with_animated_agents(server, open_page, shots, viewpor
     assert pacman.evaluate("g => getComputedStyle(g).transitionDuration") != "0s"
     page.wait_for_timeout(400)
     assert pacman.get_attribute("style") != where  # it went somewhere
+    # the last move (the last ghost's) is marked as on the other boards: the cell its mover
+    # reached is where one of the agents now stands (a Stop marks that one cell alone)
+    assert page.locator("#board .maze-last").count() in (1, 2)
+    to = page.locator("#board .maze-last[data-last=to]")
+    cell = (float(to.get_attribute("y")) - 1, float(to.get_attribute("x")) - 1)
+    stands = page.evaluate("""() => [...document.querySelectorAll('#board [data-agent]')]
+        .map((g) => g.style.transform.match(/[-\\d.]+/g).map(Number))""")
+    assert any(abs(x - 13 - cell[1]) < 1 and abs(y - 13 - cell[0]) < 1 for x, y in stands), \
+        (cell, stands)
     no_sideways_scroll(page)
     page.screenshot(path=str(shots / f"pacman-{viewport['width']}.png"))
 
