@@ -20,7 +20,7 @@ from gamesearch.game import CHANCE, drawn_by_repetition, replay, replay_game
 from gamesearch.web import hidden, validate
 from gamesearch.web.pool import KILL_GRACE, Job, WorkerCrashed
 from gamesearch.web.validate import PositionRequest, RecordRequest, StopRequest, ThinkRequest
-from gamesearch.web.views import first_move, position_view, roll_chance
+from gamesearch.web.views import chance_rng, first_move, position_view, roll_chance
 
 router = APIRouter()
 log = logging.getLogger("gamesearch.web")
@@ -169,7 +169,7 @@ async def position(request: Request, body: PositionRequest) -> JSONResponse:
     spec, game, state, repeated = load_position(body.game, body.moves)
     moves = body.moves
     if not body.browse and body.resigned is None:
-        state, moves = roll_chance(game, state, moves)
+        state, moves = roll_chance(game, state, moves, chance_rng(body.seed, moves))
     view = position_view(spec, game, moves, state, repeated, body.resigned)
     return JSONResponse(hidden.present(request.app, game, spec, view, state, body.deal,
                                        body.viewer, store=not body.browse))
@@ -251,7 +251,8 @@ async def think(request: Request, body: ThinkRequest,
         if on_event is not None:
             await on_event("start", {"search": "", "budget": budget})
             await on_event("progress", known)
-        return answer(game, state, spec, body.moves, known, "cache", "", budget, arrival)
+        return answer(game, state, spec, body.moves, known, "cache", "", budget, arrival,
+                      body.seed)
     pool = app.state.pool
     reserve = min(MAX_RESERVE * budget, LAG_RESERVE * app.state.lag.estimate())
     now = time.monotonic()
@@ -281,7 +282,8 @@ async def think(request: Request, body: ThinkRequest,
                 "note": cause}
         source = "fallback"
         app.state.fallbacks.note(cause, spec, agent, len(body.moves))
-    return answer(game, state, spec, body.moves, best, source, search_id, budget, arrival)
+    return answer(game, state, spec, body.moves, best, source, search_id, budget, arrival,
+                  body.seed)
 
 
 async def wait_for_answer(job: Job, soft_end: float, last_wait: float,
@@ -326,11 +328,13 @@ async def wait_for_answer(job: Job, soft_end: float, last_wait: float,
 
 
 def answer(game: Any, state: Any, spec: str, moves: list[str], best: dict, source: str,
-           search_id: str, budget: float, arrival: float) -> dict:
-    """The move answer: the search's data, where it came from, and the new position."""
+           search_id: str, budget: float, arrival: float, seed: int | None = None) -> dict:
+    """The move answer: the search's data, where it came from, and the new position (its
+    chance outcomes drawn from ``seed`` where the request gives one)."""
     move = best["action"]
     after = game.result(state, game.string_to_action(state, move))
-    after, moves = roll_chance(game, after, [*moves, move])
+    played = [*moves, move]
+    after, moves = roll_chance(game, after, played, chance_rng(seed, played))
     return {**best, "search": search_id, "move": move, "source": source, "budget": budget,
             "latency": round(time.monotonic() - arrival, 4),
             "position": position_view(spec, game, moves, after,

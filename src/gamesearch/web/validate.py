@@ -61,6 +61,9 @@ class PositionRequest(BaseModel):
     """Looking back at a position of the game: no chance outcome drawn, the deal kept."""
     resigned: int | None = Field(default=None, ge=0, le=64)
     """The seat that resigned after these moves: the game is over, that seat lost."""
+    seed: int | None = Field(default=None, ge=0, le=2**53 - 1)
+    """Draws the chance outcomes (dice, deals) from this seed and the ply (the page link's
+    ``seed``): the same link replays the same dice and cards. None: a fresh draw."""
 
 
 class ThinkRequest(PositionRequest):

@@ -22,6 +22,7 @@ const state = {
   seatsOf: null,                   // the game spec the players were chosen for
   wanted: {},                      // p1, p2, ... from the address, applied once seats are known
   moves: [], deal: null,           // the moves as this viewer sees them; the server's deal token
+  seed: null,                      // the link's seed: dice and deals drawn from it (replayable)
   resigned: null,                  // the seat that resigned after the moves (the game is over)
   position: null, cursor: null,    // the live position; the move shown while browsing (or null)
   browsed: null,                   // the position shown while browsing
@@ -118,7 +119,9 @@ function viewer() {
 }
 
 function request(moves) {
-  return { game: gameSpec(), moves, viewer: viewer(), deal: state.deal };
+  const body = { game: gameSpec(), moves, viewer: viewer(), deal: state.deal };
+  if (state.seed !== null) body.seed = state.seed;
+  return body;
 }
 
 // The seat a Resign press gives up for: the person to move, else the one person playing.
@@ -135,7 +138,7 @@ function saveHash() {
   const params = { game: spec, fen: positionParam() ? state.fen : "",
                    moves: state.moves.join(" "), deal: state.deal,
                    ply: browsing() ? state.cursor : "", flip: state.flip ? "1" : "",
-                   end: state.ended ? state.ended.token : "" };
+                   end: state.ended ? state.ended.token : "", seed: state.seed ?? "" };
   if (state.resigned !== null) params.resigned = state.resigned;
   state.players.forEach((cfg, seat) => { params[`p${seat + 1}`] = agentSpec(cfg); });
   writeHash("play", params);
@@ -745,6 +748,8 @@ function applyParams(params) {
     state.resigned = resigned !== null && /^\d+$/.test(resigned) ? Number(resigned) : null;
   }
   state.flip = params.get("flip") === "1";
+  const seed = params.get("seed");
+  state.seed = seed !== null && /^\d{1,15}$/.test(seed) ? Number(seed) : null;
   const ply = Number.parseInt(params.get("ply") || "", 10);
   state.wantedPly = Number.isFinite(ply) && ply >= 0 ? ply : null;
   state.wantedEnd = params.get("end") || null;
