@@ -260,6 +260,9 @@ def test_home_page_offers_games_by_name_and_picture_and_agents_strong_first(
     page.wait_for_function("document.querySelector('#home-games button[data-game=chess] img')"
                            ".naturalWidth > 0")
     assert chess.count() == 1
+    for drawn in ("pig", "takeaway"):  # the games drawn since the initials tiles (#39)
+        page.wait_for_function(f"document.querySelector('#home-games button[data-game={drawn}]"
+                               " img')?.naturalWidth > 0")
     page.click("#home-games button[data-game=chess]")
     page.wait_for_selector("#home-choice .agent-link")
     first = page.locator("#home-choice .agent-link").first
