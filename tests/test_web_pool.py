@@ -169,6 +169,26 @@ def test_analysis_jobs_of_two_clients_take_turns():
     assert [c for c, _ in finished] == ["A", "B", "A", "B", "A"]
 
 
+def test_the_analysis_queue_order_and_its_memory_are_bounded():
+    """The choice alone (no processes): round robin over clients, first come first served
+    within one; the memory of who was served last stays bounded however many clients come."""
+    from types import SimpleNamespace
+
+    from gamesearch.web.pool import ANALYSIS, SERVED_KEPT
+
+    pool = WorkerPool(0, analysis=0)
+    analyst = SimpleNamespace(lane=ANALYSIS)
+    for n, client in enumerate("AAABBC"):
+        pool.submit("tree", {"n": n}, 60, client=client)
+    order = [pool._next_job(analyst, time.monotonic()) for _ in range(6)]
+    assert [(j.client, j.payload["n"]) for j in order] == [
+        ("A", 0), ("B", 3), ("C", 5), ("A", 1), ("B", 4), ("A", 2)]
+    for n in range(3 * SERVED_KEPT):
+        pool.submit("tree", {}, 60, client=f"page{n}")
+        pool._next_job(analyst, time.monotonic())
+    assert len(pool.served) <= SERVED_KEPT
+
+
 def test_one_client_may_not_flood_the_analysis_lane():
     from gamesearch.web.pool import MAX_PER_CLIENT, JobFailed
 

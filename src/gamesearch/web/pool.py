@@ -403,10 +403,10 @@ class WorkerPool:
                 job = self._fair_pick(queue) if lane == ANALYSIS else queue[0]
                 queue.remove(job)
                 if job.client is not None:
-                    self.served[job.client] = next(self.turns)
-                    if len(self.served) > SERVED_KEPT:  # forget clients with nothing queued
+                    if len(self.served) >= SERVED_KEPT:  # forget clients with nothing queued
                         queued = {j.client for j in self.pending[ANALYSIS]}
                         self.served = {c: t for c, t in self.served.items() if c in queued}
+                    self.served[job.client] = next(self.turns)
                 return job
         return None
 
