@@ -40,7 +40,6 @@ from gamesearch.errors import GameSearchError
 from gamesearch.games import load_game
 from gamesearch.games.othello.notation import BLACK, WHITE
 from gamesearch.games.othello.rules import PASS_MOVE
-from gamesearch.outside.line_client import process_cpu_seconds
 
 HERE = Path(__file__).resolve().parent
 RECORDS = HERE / "records"
@@ -67,7 +66,7 @@ def grhino_cpu(player) -> float:
     client = getattr(player, "client", None)
     if client is None:
         return 0.0
-    return process_cpu_seconds(client.proc.pid) or 0.0
+    return client.cpu_seconds() or 0.0
 
 
 def play_one(game, ours, level: int, cmd: str, start_moves: list, our_seat: int,

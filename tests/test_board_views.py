@@ -66,6 +66,11 @@ def test_pacman_maze_holds_the_layout() -> None:
     board = entry.board(game, game.initial_state())
     assert board["style"] == "maze" and board["pacman"] not in board["walls"]
     assert len(board["food"]) == game.initial_state().food.bit_count()
+    # who made the last move, for the page's last-move marks: Pacman, then each ghost
+    state = game.initial_state()
+    for mover in (0, *range(1, game.num_players), 0):
+        state = game.result(state, game.actions(state)[0])
+        assert entry.board(game, state)["mover"] == mover
 
 
 def test_entry_deterrence_lcp_rests_on_a_non_credible_threat() -> None:

@@ -43,7 +43,8 @@ def test_two_threads_play_a_legal_move_in_time(engine, fen):
     start = time.perf_counter()
     result = engine.play(board, chess.engine.Limit(time=0.3), info=chess.engine.INFO_BASIC)
     assert result.move in board.legal_moves
-    assert time.perf_counter() - start < 0.3 + 0.25 + 0.1  # helpers joined: 0.1 more
+    # helpers joined: 0.1 more (another process: its slack grows with the machine's load)
+    assert time.perf_counter() - start < 0.3 + 0.35 * load_factor()
     assert result.info.get("nodes", 0) > 0
 
 
@@ -53,7 +54,7 @@ def test_two_threads_play_under_a_clock(engine):
     result = engine.play(board, chess.engine.Limit(white_clock=1, black_clock=1,
                                                   remaining_moves=5))
     assert result.move in board.legal_moves
-    assert time.perf_counter() - start < 0.7 + 0.25  # as test_chess_uci's clock test
+    assert time.perf_counter() - start < 0.7 + 0.25 * load_factor()  # as test_chess_uci's
 
 
 def test_two_threads_find_a_mate_in_two(engine):
@@ -74,7 +75,7 @@ def test_stop_ends_an_infinite_two_thread_search_at_once(engine):
         best = analysis.wait()
         waited = time.perf_counter() - asked
     assert best.move in chess.Board(POSITIONS[1]).legal_moves
-    assert waited < 1.0
+    assert waited < 1.0 * load_factor()
 
 
 def test_helpers_search_and_their_nodes_are_counted():

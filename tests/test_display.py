@@ -48,7 +48,7 @@ def test_every_game_with_a_board_draws_itself_and_its_marks() -> None:
     a last move and an arrow add their marks."""
     drawn = [e.name for e in entries() if e.svg is not None]
     assert {"tictactoe", "nim", "connect4", "chess", "checkers", "othello", "go",
-            "backgammon", "pacman", "tree"} <= set(drawn)
+            "backgammon", "pacman", "tree", "pig", "takeaway"} <= set(drawn)
     for name in drawn:
         game = load_game(name)
         state = game.initial_state()
@@ -154,6 +154,69 @@ def test_pacman_draws_the_maze() -> None:
     assert count(root, "arrow") == len(game.actions(state))
 
 
+def test_takeaway_draws_its_sticks_the_last_take_and_the_scores() -> None:
+    game = load_game("takeaway")  # 3 players, 10 sticks, take 1-3
+    state, last = display.play_out(game, ["2"])
+    root = parse(display.svg(game, state, lastmove=last, arrows=["3"]))
+    assert count(root, "piece") == 8 and count(root, "taken") == 2
+    assert count(root, "marked") == 3  # the most an arrow's move would take
+    texts = [e.text for e in root.iter(f"{NS}text")]
+    assert "8 left" in texts and "P1: 2" in texts
+    assert [e.text for e in root.iter(f"{NS}text") if e.get("class") == "to-move"] == ["P2: 0"]
+    many = load_game("takeaway", sticks=5000)
+    big = parse(display.svg(many, many.initial_state()))
+    assert count(big, "piece") == 60 and "5000 left (4940 not drawn)" in \
+        [e.text for e in big.iter(f"{NS}text")]
+
+
+def test_pig_draws_the_banked_scores_the_turn_total_and_the_die() -> None:
+    game = load_game("pig")
+    state, last = display.play_out(game, ["roll", "4", "roll", "5"])
+    root = parse(display.svg(game, state, lastmove=last, arrows=["hold"]))
+    assert count(root, "pip") == 5 and count(root, "die") == 1
+    assert count(root, "turn") == 1 and count(root, "marked") == 1  # hold marks the turn
+    assert "0 + 9" in [e.text for e in root.iter(f"{NS}text")]
+    pigged, last = display.play_out(game, ["roll", "1"], state)
+    root = parse(display.svg(game, pigged, lastmove=last, arrows=["roll"]))
+    pips = [e for e in root.iter() if e.get("class") == "pip"]
+    assert len(pips) == 1 and pips[0].get("fill") == "#c00"  # the pig: the turn is lost
+    assert [e.get("class") for e in root.iter() if "marked" in e.get("class", "")] == \
+        ["die marked"]
+    from gamesearch.errors import GameSearchError
+
+    with pytest.raises(GameSearchError, match="last move '7'"):
+        display.svg(game, pigged, lastmove="7")
+
+
+def lastmove_cells(root: ET.Element) -> list[tuple[float, float]]:
+    """The (row, column) of each cell marked ``lastmove`` in a Pacman picture (24 px)."""
+    return [((float(e.get("y")) - 1) / 24, (float(e.get("x")) - 1) / 24) for e in root.iter()
+            if "lastmove" in e.get("class", "").split()]
+
+
+def test_pacman_marks_the_last_move_of_whoever_made_it() -> None:
+    """Pacman's and the ghosts' moves interleave: the last move is its mover's, drawn from
+    the cell it left to the cell it reached (Stop: the one cell)."""
+    game = load_game("pacman", ghosts=1, rules="simple")
+    state = game.initial_state()
+    assert count(parse(display.svg(game, state)), "lastmove") == 0
+    move = next(a for a in game.actions(state) if a != "Stop")
+    after, last = display.play_out(game, [move], state)
+    assert lastmove_cells(parse(display.svg(game, after, lastmove=last))) == [
+        tuple(map(float, state.pacman)), tuple(map(float, after.pacman))]
+    ghost = next(a for a in game.actions(after) if a != "Stop")
+    later, last = display.play_out(game, [ghost], after)
+    assert lastmove_cells(parse(display.svg(game, later, lastmove=last))) == [
+        tuple(map(float, after.ghosts[0])), tuple(map(float, later.ghosts[0]))]
+    stopped, last = display.play_out(game, ["Stop"], later)
+    assert lastmove_cells(parse(display.svg(game, stopped, lastmove=last))) == [
+        tuple(map(float, later.pacman))]
+    from gamesearch.errors import GameSearchError
+
+    with pytest.raises(GameSearchError, match="last move 'Up'"):
+        display.svg(game, stopped, lastmove="Up")
+
+
 def test_search_tree_marks_the_lectures_cut_offs() -> None:
     """The classic tree: alpha-beta prunes the 2nd MIN node's last two leaves (4 and 6)."""
     root = parse(display.search_tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]]))
@@ -194,8 +257,9 @@ def test_search_result_html_has_its_pv() -> None:
 
 
 def test_a_game_without_a_picture_shows_its_text() -> None:
-    """Takeaway has no drawing of its own: its text picture stands in."""
-    game = load_game("takeaway")
+    """Kuhn poker has no drawing of its own: its text picture stands in (take-away, the
+    example here before, has one now)."""
+    game = load_game("kuhn_poker")
     state = game.initial_state()
     root = parse(display.svg(game, state))
     lines = [e.text for e in root.iter(f"{NS}text")]

@@ -18,6 +18,7 @@ import time
 
 import pytest
 
+from budget import load_factor
 from gamesearch.game import Game
 from gamesearch.search.mcts import mcts
 
@@ -74,7 +75,8 @@ def test_mcts_with_too_little_time_still_answers_a_searched_best_child(seed):
     visits = result.stats.extra["visits"]
     assert visits[str(result.action)] >= 1
     assert result.action == 2 and result.action != game.actions(game.initial_state())[0]
-    assert result.stats.seconds < 1.0  # the sweep is bounded: four simulations, not more
+    # the sweep is bounded: four simulations, not more (they sleep: the load stretches them)
+    assert result.stats.seconds < 1.0 * load_factor()
 
 
 def go_moves(*points: str) -> list[str]:

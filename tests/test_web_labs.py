@@ -147,8 +147,15 @@ def bet_until_over(page) -> None:
 def test_backgammon_is_a_board_moved_by_clicking_a_checker_then_a_point(server, open_page,
                                                                          shots, viewport):
     page = open_page(viewport)
-    page.goto(server + "#/play?game=backgammon&p1=human&p2=human")
+    page.goto(server + "#/play?game=backgammon&p1=human&p2=human&seed=5")
     page.wait_for_selector("#board svg.backgammon [data-movable]")
+    # the dice come from the link's seed: the same game every run (and kept in the link)
+    seeded = page.evaluate("""() => fetch('/api/position', {method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({game: 'backgammon', moves: [], seed: 5})})
+        .then((r) => r.json()).then((p) => p.moves)""")
+    assert page.locator("#movelist li").first.text_content().strip().endswith(seeded[0])
+    assert "seed=5" in page.url
     assert page.locator("#board .generic-moves").count() == 0
     assert page.locator("#board .bg-checker").count() == 30  # 15 a side
     assert page.locator("#board .bg-point").count() == 24
@@ -185,7 +192,8 @@ def test_backgammon_is_a_board_moved_by_clicking_a_checker_then_a_point(server, 
 @pytest.mark.parametrize("viewport", [WIDE, PHONE], ids=["1280", "390"])
 def test_poker_shows_cards_chips_and_worded_bets(server, open_page, shots, viewport):
     page = open_page(viewport)
-    page.goto(server + "#/play?game=kuhn_poker&p1=human&p2=ismcts:iterations=200")
+    page.goto(server + "#/play?game=kuhn_poker&p1=human&p2=ismcts:iterations=200,seed=1"
+              "&seed=2")  # the same deal and the same answers every run
     page.wait_for_selector("#board svg.poker")
     page.wait_for_selector("#board .bet-buttons button:not([disabled])")
     assert page.locator("#board .card.face").count() == 1  # my card
@@ -198,7 +206,7 @@ def test_poker_shows_cards_chips_and_worded_bets(server, open_page, shots, viewp
     assert page.locator("#board .card.face").count() == 2  # the showdown shows both
     no_sideways_scroll(page)
     leduc = open_page(viewport)
-    leduc.goto(server + "#/play?game=leduc_poker&p1=human&p2=human")
+    leduc.goto(server + "#/play?game=leduc_poker&p1=human&p2=human&seed=2")
     leduc.wait_for_selector("#board svg.poker")
     assert set(leduc.locator("#board .bet-buttons button").all_text_contents()) == \
         {"Check", "Bet"}
@@ -215,6 +223,7 @@ def test_pacman_is_a_maze_with_animated_agents(server, open_page, shots, viewpor
     assert page.locator("#board [data-agent^=ghost]").count() >= 1
     where = page.locator("#board [data-agent=pacman]").get_attribute("style")
     page.wait_for_selector("#board .maze-buttons button:not([disabled])")
+    assert page.locator("#board .maze-last").count() == 0  # no move yet
     page.locator("#board .maze-target").first.click()  # a neighbouring cell
     page.wait_for_function("document.getElementById('status').textContent.includes('your move')"
                            " && document.querySelectorAll('#movelist li').length >= 2")
@@ -222,6 +231,15 @@ def test_pacman_is_a_maze_with_animated_agents(server, open_page, shots, viewpor
     assert pacman.evaluate("g => getComputedStyle(g).transitionDuration") != "0s"
     page.wait_for_timeout(400)
     assert pacman.get_attribute("style") != where  # it went somewhere
+    # the last move (the last ghost's) is marked as on the other boards: the cell its mover
+    # reached is where one of the agents now stands (a Stop marks that one cell alone)
+    assert page.locator("#board .maze-last").count() in (1, 2)
+    to = page.locator("#board .maze-last[data-last=to]")
+    cell = (float(to.get_attribute("y")) - 1, float(to.get_attribute("x")) - 1)
+    stands = page.evaluate("""() => [...document.querySelectorAll('#board [data-agent]')]
+        .map((g) => g.style.transform.match(/[-\\d.]+/g).map(Number))""")
+    assert any(abs(x - 13 - cell[1]) < 1 and abs(y - 13 - cell[0]) < 1 for x, y in stands), \
+        (cell, stands)
     no_sideways_scroll(page)
     page.screenshot(path=str(shots / f"pacman-{viewport['width']}.png"))
 
@@ -242,6 +260,9 @@ def test_home_page_offers_games_by_name_and_picture_and_agents_strong_first(
     page.wait_for_function("document.querySelector('#home-games button[data-game=chess] img')"
                            ".naturalWidth > 0")
     assert chess.count() == 1
+    for drawn in ("pig", "takeaway"):  # the games drawn since the initials tiles (#39)
+        page.wait_for_function(f"document.querySelector('#home-games button[data-game={drawn}]"
+                               " img')?.naturalWidth > 0")
     page.click("#home-games button[data-game=chess]")
     page.wait_for_selector("#home-choice .agent-link")
     first = page.locator("#home-choice .agent-link").first
@@ -260,7 +281,8 @@ def test_home_page_offers_games_by_name_and_picture_and_agents_strong_first(
 
 def test_undo_and_stepping_back_after_a_kuhn_hand(server, open_page):
     page = open_page()
-    page.goto(server + "#/play?game=kuhn_poker&p1=human&p2=ismcts:iterations=200")
+    page.goto(server + "#/play?game=kuhn_poker&p1=human&p2=ismcts:iterations=200,seed=1"
+              "&seed=3")
     page.wait_for_selector("#board button[data-move]:not([disabled])")
     bet_until_over(page)
     page.click("#movelist li:nth-child(3) button")  # back to the first bet

@@ -11,6 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budget import load_factor
+
 pytest.importorskip("fastapi")
 
 from gamesearch.web.channel import MessageReader, MessageWriter  # noqa: E402
@@ -135,7 +137,98 @@ def test_a_long_analysis_job_never_holds_a_move():
             await pool.close()
 
     kind, data, waited = run("asyncio", main)
-    assert kind == "result" and data == "xxx" and waited < 0.5
+    assert kind == "result" and data == "xxx" and waited < 0.5 * load_factor()
+
+
+def test_analysis_jobs_of_two_clients_take_turns():
+    """One analysis worker; client A queues three jobs, then B two: the worker alternates
+    between them (first come first served made B wait for all of A's)."""
+    async def main():
+        pool = WorkerPool(0, "fork", analysis=1, target=echo_worker)
+        await pool.start()
+        try:
+            jobs = [pool.submit("tree", {"sleep": 0.4, "size": 1}, 20, client="A")]
+            await asyncio.sleep(0.1)  # A's first job runs; the rest queue behind it
+            jobs += [pool.submit("tree", {"size": size}, 20, client=client)
+                     for size, client in ((2, "A"), (3, "A"), (4, "B"), (5, "B"))]
+            finished = []
+            pending = {asyncio.ensure_future(result_of(job)): job for job in jobs}
+            while pending:
+                done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+                for task in sorted(done, key=lambda t: pending[t].started):
+                    kind, data = task.result()
+                    assert kind == "result"
+                    finished.append((pending.pop(task).client, len(data)))
+            return finished, sorted(jobs, key=lambda j: j.started)
+        finally:
+            await pool.close()
+
+    finished, by_start = run("asyncio", main)
+    assert [(j.client, j.id) for j in by_start] == [("A", 1), ("B", 4), ("A", 2), ("B", 5),
+                                                    ("A", 3)]
+    assert [c for c, _ in finished] == ["A", "B", "A", "B", "A"]
+
+
+def test_the_analysis_queue_order_and_its_memory_are_bounded():
+    """The choice alone (no processes): round robin over clients, first come first served
+    within one; the memory of who was served last stays bounded however many clients come."""
+    from types import SimpleNamespace
+
+    from gamesearch.web.pool import ANALYSIS, SERVED_KEPT
+
+    pool = WorkerPool(0, analysis=0)
+    analyst = SimpleNamespace(lane=ANALYSIS)
+    for n, client in enumerate("AAABBC"):
+        pool.submit("tree", {"n": n}, 60, client=client)
+    order = [pool._next_job(analyst, time.monotonic()) for _ in range(6)]
+    assert [(j.client, j.payload["n"]) for j in order] == [
+        ("A", 0), ("B", 3), ("C", 5), ("A", 1), ("B", 4), ("A", 2)]
+    for n in range(3 * SERVED_KEPT):
+        pool.submit("tree", {}, 60, client=f"page{n}")
+        pool._next_job(analyst, time.monotonic())
+    assert len(pool.served) <= SERVED_KEPT
+
+
+def test_one_client_may_not_flood_the_analysis_lane():
+    from gamesearch.web.pool import MAX_PER_CLIENT, JobFailed
+
+    async def main():
+        pool = WorkerPool(0, "fork", analysis=1, target=echo_worker)
+        await pool.start()
+        try:
+            jobs = [pool.submit("tree", {"sleep": 0.3}, 20, client="A")
+                    for _ in range(MAX_PER_CLIENT)]
+            with pytest.raises(JobFailed, match="too many analysis requests") as refused:
+                pool.submit("tree", {}, 20, client="A")
+            other = pool.submit("tree", {"size": 7}, 20, client="B")  # another page may
+            pool.cancel(jobs[-1])  # a cancelled job frees its place
+            again = pool.submit("tree", {"size": 8}, 20, client="A")
+            results = [await result_of(job) for job in (other, again)]
+            return refused.value.status, results
+        finally:
+            await pool.close()
+
+    status, results = run("asyncio", main)
+    assert status == 429
+    assert results == [("result", "x" * 7), ("result", "x" * 8)]
+
+
+def test_a_lab_job_s_budget_runs_from_its_start_not_its_arrival():
+    """A job queued behind a long one keeps its whole budget once it runs (labs: a small
+    input was answered 422, "too large", because it had waited)."""
+    async def main():
+        pool = WorkerPool(0, "fork", analysis=1, target=echo_worker)
+        await pool.start()
+        try:
+            long = pool.submit("tree", {"sleep": 1.2, "size": 1}, 1.5, client="A", wait=10)
+            small = pool.submit("tree", {"sleep": 0.5, "size": 2}, 1.0, client="B", wait=10)
+            return [await result_of(job) for job in (long, small)], pool.status()
+        finally:
+            await pool.close()
+
+    results, status = run("asyncio", main)
+    assert results == [("result", "x"), ("result", "xx")]
+    assert status["replaced"] == 0  # nobody was killed for overrunning
 
 
 def test_fair_share_gives_a_waiting_move_a_real_search():

@@ -172,8 +172,9 @@ def test_moves_search_while_a_long_verdict_runs(client):
     time.sleep(0.2)
     sources = []
     moves: list[str] = []
+    agent = f"alphabeta:time={min(0.5 * load_factor(), 10):.2f}"  # room for a starved process
     for _ in range(3):
-        data = move(client, "connect4", moves, "alphabeta:time=0.5").json()
+        data = move(client, "connect4", moves, agent).json()
         sources.append(data["source"])
         moves = data["position"]["moves"] + ["1"]
     thread.join(timeout=30)
@@ -191,9 +192,16 @@ def wait_ready(client) -> None:
 
 
 def test_a_verdict_is_remembered(client):
+    """A solved verdict comes back at once the second time. The position is near the end
+    (four empty squares: solved in milliseconds), and the first request is asked again
+    while it is "unknown": on a machine loaded ten times over, the low-priority analysis
+    worker missed the 1 s verdict budget for seven empty squares."""
     wait_ready(client)
-    body = {"game": "tictactoe", "moves": ["1", "5"]}
-    first = client.post("/api/verdict", json=body).json()
+    body = {"game": "tictactoe", "moves": ["1", "5", "9", "3", "7"]}
+    for _ in range(5):
+        first = client.post("/api/verdict", json=body).json()
+        if first["kind"] != "unknown":
+            break
     t0 = time.monotonic()
     again = client.post("/api/verdict", json=body).json()
     assert again == first and first["kind"] == "alphabeta"

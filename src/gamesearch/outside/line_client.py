@@ -23,7 +23,11 @@ MAX_LINE = 10_000
 
 
 class LineClient:
-    """A running program: ``ask`` sends one line and returns the line it answers."""
+    """A running program: ``ask`` sends one line and returns the line it answers.
+
+    Subclasses that speak a richer protocol (the GTP client) keep the start, the reader,
+    the deadline and the close, and replace ``ask`` with their own answer's shape, built
+    on ``_send`` and ``_next_line``."""
 
     def __init__(self, argv: list[str], cwd: str | None = None) -> None:
         try:
@@ -47,25 +51,39 @@ class LineClient:
             pass
         self.lines.put(None)
 
-    def ask(self, command: str, seconds: float = START_SECONDS) -> str:
-        """The program's next non-empty line after ``command``; one line when it has died or
-        says nothing within ``seconds``."""
+    def _named(self, command: str) -> str:
+        """How a message names ``command`` (its first word: a driver's lines may be long)."""
+        return repr(command.split()[0]) if command.split() else repr(command)
+
+    def _send(self, command: str) -> float:
+        """Write ``command``; the deadline's start, or one line when the program has died."""
         try:
             self.proc.stdin.write(command + "\n")
             self.proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             raise GameSearchError(f"{self.name} has stopped (it died before "
-                                  f"{command.split()[0]!r})") from None
-        deadline = time.monotonic() + seconds
+                                  f"{self._named(command)})") from None
+        return time.monotonic()
+
+    def _next_line(self, command: str, deadline: float, seconds: float) -> str:
+        """The program's next line (maybe empty) before ``deadline``; one line when it has
+        died or is late."""
+        try:
+            line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+        except queue.Empty:
+            raise GameSearchError(f"{self.name} did not answer {self._named(command)} "
+                                  f"within {seconds:g} s") from None
+        if line is None:
+            raise GameSearchError(f"{self.name} has stopped (while answering "
+                                  f"{self._named(command)})")
+        return line
+
+    def ask(self, command: str, seconds: float = START_SECONDS) -> str:
+        """The program's next non-empty line after ``command``; one line when it has died or
+        says nothing within ``seconds``."""
+        deadline = self._send(command) + seconds
         while True:
-            try:
-                line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
-            except queue.Empty:
-                raise GameSearchError(f"{self.name} did not answer {command.split()[0]!r} "
-                                      f"within {seconds:g} s") from None
-            if line is None:
-                raise GameSearchError(f"{self.name} has stopped (while answering "
-                                      f"{command.split()[0]!r})")
+            line = self._next_line(command, deadline, seconds)
             if line.strip():
                 return line.strip()
 
@@ -74,12 +92,17 @@ class LineClient:
         /proc/PID/stat), or None where that cannot be read (not Linux, or it has ended)."""
         return process_cpu_seconds(self.proc.pid)
 
-    def close(self) -> None:
+    def _say_quit(self) -> None:
+        """Tell the program to end (a plain ``quit`` line, then end of input)."""
         with contextlib.suppress(OSError, ValueError):
             self.proc.stdin.write("quit\n")
             self.proc.stdin.flush()
         with contextlib.suppress(OSError, ValueError):
             self.proc.stdin.close()
+
+    def close(self) -> None:
+        """Ask the program to quit, give it a second, then kill it."""
+        self._say_quit()
         try:
             self.proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:

@@ -8,28 +8,40 @@ from gamesearch.errors import GameSearchError
 from gamesearch.web import efglab, theory_api, treelab
 from gamesearch.web.pool import JobFailed
 from gamesearch.web.trees import TREES
-from gamesearch.web.validate import EfgRequest, MatrixFileRequest, MatrixRequest, TreeRequest
+from gamesearch.web.validate import (
+    EfgRequest,
+    MatrixFileRequest,
+    MatrixRequest,
+    TreeRequest,
+    client_key,
+)
 
 router = APIRouter()
 
 LAB_BUDGET = 10.0
 MATRIX_BUDGET = 30.0
 """The theory package's first call in a worker imports scipy and may compile kernels."""
+QUEUE_WAIT = 60.0
+"""How long a lab job may wait for the analysis worker before the answer is 503, busy."""
 
 
 async def run_job(request: Request, kind: str, payload: dict,
                   budget: float = LAB_BUDGET) -> dict:
     """Run a lab job in the analysis lane and return its result (or fail with its message).
     A job that overruns its budget is stopped and answered 422: the input is too large for
-    the web, not the server broken."""
+    the web, not the server broken. The budget runs from the job's start: one that waited
+    ``QUEUE_WAIT`` for the worker (others' jobs ahead of it, shared fairly between pages)
+    is answered 503, busy, never "too large"."""
     from gamesearch.web.api_play import until_done
 
-    job = request.app.state.pool.submit(kind, payload, budget)
-    async for event, data in until_done(request, job, job.deadline + 0.5):
+    job = request.app.state.pool.submit(kind, payload, budget, client=client_key(request),
+                                        wait=QUEUE_WAIT)
+    async for event, data in until_done(request, job):
         if event == "result":
             return data
         if event == "late":
-            raise JobFailed("the server is busy: no worker was free in time", 503)
+            raise JobFailed(f"the server is busy: no worker was free within {QUEUE_WAIT:g} s",
+                            503)
     raise JobFailed(f"the job did not finish within {budget:g} s: try a smaller input", 422)
 
 

@@ -26,7 +26,13 @@ from gamesearch.web.validate import (
     StopRequest,
     ThinkRequest,
 )
-from gamesearch.web.views import first_move, position_view, resigned_utilities, roll_chance
+from gamesearch.web.views import (
+    chance_rng,
+    first_move,
+    position_view,
+    resigned_utilities,
+    roll_chance,
+)
 
 router = APIRouter()
 log = logging.getLogger("gamesearch.web")
@@ -181,7 +187,7 @@ async def position(request: Request, body: PositionRequest) -> JSONResponse:
     spec, game, state, repeated = load_position(body.game, body.moves)
     moves = body.moves
     if not body.browse and body.resigned is None:
-        state, moves = roll_chance(game, state, moves)
+        state, moves = roll_chance(game, state, moves, chance_rng(body.seed, moves))
     view = position_view(spec, game, moves, state, repeated, body.resigned)
     return JSONResponse(hidden.present(request.app, game, spec, view, state, body.deal,
                                        body.viewer, store=not body.browse))
@@ -267,7 +273,8 @@ async def think(request: Request, body: ThinkRequest,
         if on_event is not None:
             await on_event("start", {"search": "", "budget": budget})
             await on_event("progress", known)
-        return answer(game, state, spec, body.moves, known, "cache", "", budget, arrival)
+        return answer(game, state, spec, body.moves, known, "cache", "", budget, arrival,
+                      body.seed)
     pool = app.state.pool
     reserve = min(MAX_RESERVE * budget, LAG_RESERVE * app.state.lag.estimate())
     now = time.monotonic()
@@ -297,7 +304,8 @@ async def think(request: Request, body: ThinkRequest,
                 "note": cause}
         source = "fallback"
         app.state.fallbacks.note(cause, spec, agent, len(body.moves))
-    return answer(game, state, spec, body.moves, best, source, search_id, budget, arrival)
+    return answer(game, state, spec, body.moves, best, source, search_id, budget, arrival,
+                  body.seed)
 
 
 async def wait_for_answer(job: Job, soft_end: float, last_wait: float,
@@ -342,11 +350,13 @@ async def wait_for_answer(job: Job, soft_end: float, last_wait: float,
 
 
 def answer(game: Any, state: Any, spec: str, moves: list[str], best: dict, source: str,
-           search_id: str, budget: float, arrival: float) -> dict:
-    """The move answer: the search's data, where it came from, and the new position."""
+           search_id: str, budget: float, arrival: float, seed: int | None = None) -> dict:
+    """The move answer: the search's data, where it came from, and the new position (its
+    chance outcomes drawn from ``seed`` where the request gives one)."""
     move = best["action"]
     after = game.result(state, game.string_to_action(state, move))
-    after, moves = roll_chance(game, after, [*moves, move])
+    played = [*moves, move]
+    after, moves = roll_chance(game, after, played, chance_rng(seed, played))
     return {**best, "search": search_id, "move": move, "source": source, "budget": budget,
             "latency": round(time.monotonic() - arrival, 4),
             "position": position_view(spec, game, moves, after,
@@ -473,13 +483,17 @@ async def stop(request: Request, body: StopRequest) -> dict:
     return {"stopped": True}
 
 
-async def until_done(request: Request, job: Job, until: float) -> AsyncIterator[tuple]:
+async def until_done(request: Request, job: Job,
+                     until: float | None = None) -> AsyncIterator[tuple]:
     """The job's events, ending early (cancelling the job) when the client disconnects: a
-    page that moved on must not keep a worker busy."""
+    page that moved on must not keep a worker busy. ``until`` (monotonic): when to give up;
+    None: half a second past the job's deadline, which moves when a job timed from its
+    start gets a worker."""
     pool = request.app.state.pool
     try:
         while True:
-            step = min(until, time.monotonic() + DISCONNECT_POLL)
+            end = job.deadline + 0.5 if until is None else until
+            step = min(end, time.monotonic() + DISCONNECT_POLL)
             last = None
             async for kind, data in job.stream(step):
                 last = kind
@@ -487,7 +501,7 @@ async def until_done(request: Request, job: Job, until: float) -> AsyncIterator[
                     yield kind, data
             if last != "timeout":
                 return
-            if time.monotonic() >= until:
+            if time.monotonic() >= (job.deadline + 0.5 if until is None else until):
                 yield "timeout", None
                 return
             if await request.is_disconnected():
@@ -518,7 +532,8 @@ async def verdict(request: Request, body: PositionRequest) -> dict:
         return known
     solver = game_entry(parse_spec(spec)[0]).solver is not None
     budget = SOLVER_BUDGET if solver else VERDICT_BUDGET
-    job = request.app.state.pool.submit("verdict", {"game": spec, "moves": body.moves}, budget)
+    job = request.app.state.pool.submit("verdict", {"game": spec, "moves": body.moves}, budget,
+                                        client=validate.client_key(request))
     async for kind, data in until_done(request, job, job.deadline + 0.5):
         if kind == "result":
             if data.get("kind") != "unknown":

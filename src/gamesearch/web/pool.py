@@ -26,6 +26,13 @@
   busy, the longest-running search that has completed at least one depth is asked to answer
   now with it (source ``shared``): each move gets a real search before anyone gets a
   fallback, and searches keep their whole budgets while the queue can wait.
+* **Fair share between clients in the analysis lane.** Lab jobs and verdicts cannot answer
+  early, so the analysis lane shares by order and by count instead: a free analysis worker
+  takes the waiting job of the client with the fewest jobs running, then the one served
+  longest ago (round robin), first come first served within a client; one client may have
+  at most ``MAX_PER_CLIENT`` analysis jobs waiting or running (more is 429). A job
+  submitted with ``wait`` may wait that long for a worker and then has its whole budget
+  from its start: a small request queued behind a big one is never told it was too big.
 """
 
 from __future__ import annotations
@@ -65,6 +72,12 @@ never giving a lane up (a pool that stopped replacing lost its play lane for goo
 every move then waited for the low-priority analysis worker)."""
 RESPAWN_PAUSE = 1.0
 MAX_RESPAWN_PAUSE = 30.0
+MAX_PER_CLIENT = 6
+"""Analysis jobs one client may have waiting or running at once (a page that clicks through
+a game's moves has a verdict or two in flight; a script that floods the lane gets 429)."""
+SERVED_KEPT = 256
+"""Clients whose last turn the pool remembers before it forgets those with nothing queued (a
+forgotten client counts as served longest ago, as a new one does)."""
 PLAY, ANALYSIS = "play", "analysis"
 ANALYSIS_NICE = 10
 """How much lower the analysis workers' CPU priority is (``os.nice``)."""
@@ -96,8 +109,11 @@ class Job:
     """One request's search: events arrive on ``events``; ``deadline`` is monotonic."""
 
     def __init__(self, job_id: int, kind: str, payload: dict, deadline: float,
-                 search: float | None = None) -> None:
+                 search: float | None = None, client: str | None = None) -> None:
         self.id, self.kind, self.payload, self.deadline = job_id, kind, payload, deadline
+        self.client = client
+        """Who asked (the web's client key): the analysis lane shares its workers fairly
+        between clients; None is one anonymous client with no cap."""
         self.submitted = time.monotonic()
         self.budget = max(0.0, deadline - self.submitted if search is None else search)
         """The search time (``search``, else the whole time to the hard deadline)."""
@@ -115,6 +131,7 @@ class Job:
         self.stop_by: float | None = None  # cancelled while running: stop before this
         self.compiling = False  # the worker compiles a kernel: never killed meanwhile
         self.overdue = False  # told to answer now at its hard deadline
+        self.timed_from_start = False  # its budget runs from its start, not its arrival
 
     def search_seconds(self, now: float) -> float:
         """What the search may spend when it starts ``now``: what is left of its search time,
@@ -261,6 +278,9 @@ class WorkerPool:
         self.idle: deque[Worker] = deque()
         self.pending: dict[str, deque[Job]] = {PLAY: deque(), ANALYSIS: deque()}
         self.ids = itertools.count(1)
+        self.turns = itertools.count(1)
+        self.served: dict[str, int] = {}
+        """When each client's analysis job last got a worker (a turn number): round robin."""
         self.replaced = 0
         self.replacements: Counter[str] = Counter()
         """Replaced workers by cause (``overran``, ``recycled``, ``died``, ``send failed``)."""
@@ -297,11 +317,23 @@ class WorkerPool:
         self.idle.clear()
 
     def submit(self, kind: str, payload: dict, seconds: float,
-               search: float | None = None) -> Job:
+               search: float | None = None, client: str | None = None,
+               wait: float | None = None) -> Job:
         """Queue a job that must be answered within ``seconds`` from now (its hard
         deadline); ``search``: the seconds its search is meant to take (a move's time),
-        else all of them."""
-        job = Job(next(self.ids), kind, payload, time.monotonic() + seconds, search)
+        else all of them. ``client``: who asks (fair share and the per-client cap of the
+        analysis lane). ``wait``: the job may wait that long for a worker and then gets its
+        whole ``seconds`` from its start (lab jobs, which cannot answer early). Raises
+        JobFailed (429) when the client already has ``MAX_PER_CLIENT`` analysis jobs."""
+        now = time.monotonic()
+        job = Job(next(self.ids), kind, payload, now + seconds, search, client)
+        if job.lane == ANALYSIS and client is not None \
+                and self._client_jobs(client) >= MAX_PER_CLIENT:
+            raise JobFailed(f"too many analysis requests at once from this page "
+                            f"({MAX_PER_CLIENT} waiting or running): wait for their answers",
+                            429)
+        if wait is not None:
+            job.deadline, job.timed_from_start = now + wait, True
         self.pending[job.lane].append(job)
         self._dispatch()
         return job
@@ -330,6 +362,13 @@ class WorkerPool:
         elif not job.finished:
             job._raise_flag()
 
+    def _client_jobs(self, client: str) -> int:
+        """The analysis jobs ``client`` has waiting or running."""
+        waiting = sum(1 for j in self.pending[ANALYSIS] if j.client == client and not j.cancelled)
+        return waiting + sum(1 for w in self.workers if w.job is not None
+                             and w.job.lane == ANALYSIS and w.job.client == client
+                             and not w.job.finished)
+
     def status(self) -> dict:
         """Counts for the health endpoint and tests."""
         def pids(lane: str) -> list[int]:
@@ -337,6 +376,8 @@ class WorkerPool:
 
         return {"workers": len(self.workers), "idle": len(self.idle),
                 "queued": sum(len(q) for q in self.pending.values()),
+                "queued_analysis": len(self.pending[ANALYSIS]),
+                "analysis_clients": len({j.client for j in self.pending[ANALYSIS]}),
                 "replaced": self.replaced, "recycled": self.recycled,
                 "replacements": dict(self.replacements),
                 "pids": [w.process.pid for w in self.workers],
@@ -354,15 +395,29 @@ class WorkerPool:
         lanes = (PLAY,) if worker.lane == PLAY else (ANALYSIS, PLAY)
         for lane in lanes:
             queue = self.pending[lane]
-            while queue:
-                job = queue.popleft()
-                if job.cancelled:
-                    continue
-                if job.deadline - now <= 0.005:
+            for job in [j for j in queue if j.cancelled or j.deadline - now <= 0.005]:
+                queue.remove(job)
+                if not job.cancelled:
                     job.events.put_nowait(("late", "no worker was free before the deadline"))
-                    continue
+            if queue:
+                job = self._fair_pick(queue) if lane == ANALYSIS else queue[0]
+                queue.remove(job)
+                if job.client is not None:
+                    if len(self.served) >= SERVED_KEPT:  # forget clients with nothing queued
+                        queued = {j.client for j in self.pending[ANALYSIS]}
+                        self.served = {c: t for c, t in self.served.items() if c in queued}
+                    self.served[job.client] = next(self.turns)
                 return job
         return None
+
+    def _fair_pick(self, queue: deque[Job]) -> Job:
+        """The analysis job to run next: its client has the fewest analysis jobs running,
+        then was served longest ago; first come first served within a client."""
+        running = Counter(w.job.client for w in self.workers
+                          if w.job is not None and w.job.lane == ANALYSIS and not w.job.finished)
+        order = {id(job): i for i, job in enumerate(queue)}
+        return min(queue, key=lambda j: (running[j.client], self.served.get(j.client, 0),
+                                         order[id(j)]))
 
     def _dispatch(self) -> None:
         now = time.monotonic()
@@ -371,6 +426,8 @@ class WorkerPool:
             if job is None:
                 continue
             self.idle.remove(worker)
+            if job.timed_from_start:
+                job.deadline = now + job.budget  # its budget runs from here
             try:
                 worker.send(job, job.search_seconds(now))
             except OSError:

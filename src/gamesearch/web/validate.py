@@ -62,6 +62,9 @@ class PositionRequest(BaseModel):
     """Looking back at a position of the game: no chance outcome drawn, the deal kept."""
     resigned: int | None = Field(default=None, ge=0, le=64)
     """The seat that resigned after these moves: the game is over, that seat lost."""
+    seed: int | None = Field(default=None, ge=0, le=2**53 - 1)
+    """Draws the chance outcomes (dice, deals) from this seed and the ply (the page link's
+    ``seed``): the same link replays the same dice and cards. None: a fresh draw."""
 
 
 class ThinkRequest(PositionRequest):
@@ -99,6 +102,25 @@ class EndRequest(PositionRequest):
     seat: int = Field(ge=0, le=64)
     value: float | None = None
     """The last search value of the AI asked (its own viewpoint), if any."""
+
+
+PAGE_HEADER = "X-Gamesearch-Page"
+"""The header in which a page names itself (a random word per browser tab, static/js/api.js):
+the analysis lane shares its worker fairly between pages, not only between addresses (a
+class behind one router is many pages)."""
+PAGE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def client_key(request: Any) -> str:
+    """Who sent ``request``, for fair sharing: its address, and the page's own name where it
+    gives one. A malformed name is one line (400)."""
+    host = request.client.host if request.client is not None else "unknown"
+    page = request.headers.get(PAGE_HEADER)
+    if page is None:
+        return host
+    if not PAGE_ID.fullmatch(page):
+        raise GameSearchError(f"header {PAGE_HEADER}: 1 to 64 letters, digits, '-' or '_'")
+    return f"{host} {page}"
 
 
 class StopRequest(BaseModel):

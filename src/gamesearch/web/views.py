@@ -45,6 +45,15 @@ def hidden_board(game: Any, state: Any, viewer: int) -> dict | None:
     return None
 
 
+def chance_rng(seed: int | None, moves: list[str]) -> random.Random | None:
+    """The generator for the chance outcomes after ``moves`` under a request's ``seed``: one
+    stream per ply, so a game replays its dice and deals wherever it is taken up again (a
+    reload, a step back, a tester's second run); None without a seed (a fresh draw)."""
+    if seed is None:
+        return None
+    return random.Random(f"gamesearch-chance {seed} {len(moves)}")
+
+
 def roll_chance(game: Any, state: Any, moves: list[str],
                 rng: random.Random | None = None) -> tuple[Any, list[str]]:
     """At chance nodes, draw the outcome (by its probability) and record it as a move, until

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gamesearch.drawing import Canvas, Svg
+from gamesearch.drawing import LASTMOVE, Canvas, Svg, action_text
 from gamesearch.games.pacman import LOST, STOP
 from gamesearch.games.pacman_layout import DIRECTIONS
 
@@ -17,7 +17,9 @@ GHOST_COLOURS = ("#e74c3c", "#ff8fd0", "#3ec1d3", "#f5a623")
 def picture(game: Any, state: Any, lastmove: Any = None, arrows: Any = ()) -> Svg:
     """The maze with everything on it (classes ``wall``, ``food``, ``capsule``, ``pacman``,
     ``ghost``); each arrow is a move of Pacman (``North``...) drawn from its cell, ``Stop``
-    as a ring. The last move is not drawn: Pacman's and the ghosts' turns interleave."""
+    as a ring. ``lastmove`` (a direction's name) is drawn as the web page draws it: the
+    cells its mover (Pacman or a ghost: the agent before the one to move) left and reached,
+    marked ``lastmove``."""
     lay = game.layout
     canvas = Canvas(lay.width * S, lay.height * S + 22, f"Pacman on {lay.name}")
     canvas.add("rect", class_="board", x=0, y=0, width=lay.width * S, height=lay.height * S,
@@ -26,6 +28,10 @@ def picture(game: Any, state: Any, lastmove: Any = None, arrows: Any = ()) -> Sv
     def centre(r: float, c: float) -> tuple[float, float]:
         return (c + 0.5) * S, (r + 0.5) * S
 
+    if lastmove is not None and state.moves > 0:
+        for r, c in last_cells(game, state, action_text(game, state, lastmove)):
+            canvas.add("rect", class_="lastmove", x=c * S + 1, y=r * S + 1, width=S - 2,
+                       height=S - 2, rx=4, fill="none", stroke=LASTMOVE, stroke_width=3)
     for r, c in sorted(lay.walls):
         canvas.add("rect", class_="wall", x=c * S + 1, y=r * S + 1, width=S - 2,
                    height=S - 2, rx=4, fill="#1d3fbb")
@@ -63,6 +69,24 @@ def picture(game: Any, state: Any, lastmove: Any = None, arrows: Any = ()) -> Sv
     return canvas.svg()
 
 
+def mover(game: Any, state: Any) -> int:
+    """Who made the last move: the agent before the one to move (every move passes the turn
+    on, the one that ended the game too)."""
+    return (state.agent - 1) % game.num_players
+
+
+def last_cells(game: Any, state: Any, move: str) -> list[tuple[float, float]]:
+    """Where the last move's mover came from and where it is (one cell for ``Stop``); a
+    frightened ghost moves half a cell."""
+    who = mover(game, state)
+    to = state.pacman if who == 0 else state.ghosts[who - 1]
+    if move == STOP:
+        return [to]
+    dr, dc = DIRECTIONS[move]  # KeyError: not a direction (display names it)
+    step = 1.0 if who == 0 or not game.course or not state.scared[who - 1] else 0.5
+    return [(to[0] - dr * step, to[1] - dc * step), to]
+
+
 def board(game: Any, state: Any) -> dict:
     """The maze for the web page: its size, the walls, the food and capsules left (as
     ``[row, column]`` cells), Pacman, each ghost (and how long it stays scared), the score,
@@ -75,4 +99,5 @@ def board(game: Any, state: Any) -> dict:
             "capsules": capsules, "pacman": list(state.pacman),
             "caught": state.status == LOST, "ghosts": [list(g) for g in state.ghosts],
             "scared": list(state.scared), "score": state.score, "moves": state.moves,
-            "directions": {name: list(step) for name, step in DIRECTIONS.items()}}
+            "directions": {name: list(step) for name, step in DIRECTIONS.items()},
+            "mover": mover(game, state), "half_when_scared": game.course}

@@ -29,6 +29,12 @@ def _plot(game: Any, options: dict) -> Any:
     return plot_policy(game, options)
 
 
+def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
+    from gamesearch.engines.pig.view import picture
+
+    return picture(game, state, lastmove, arrows)
+
+
 def _pig_optimal() -> Agent:
     from gamesearch.engines.pig.agent import PigOptimalAgent
 
@@ -56,5 +62,6 @@ ENTRY = GameEntry(
                       "Pig: optimal play from the solved table"),),
     defaults=("pig-optimal",),
     warmups=_warmups,
+    svg=_svg,
     scale=VALUE_SCALE,
 )

@@ -2,6 +2,12 @@
 
 export class ApiError extends Error {}
 
+// A random name for this page, sent with each request: the server shares its analysis
+// worker fairly between pages, not only between addresses (web/validate.py, client_key).
+const PAGE_ID = Array.from(crypto.getRandomValues(new Uint8Array(9)),
+  (b) => b.toString(16).padStart(2, "0")).join("");
+const HEADERS = { "Content-Type": "application/json", "X-Gamesearch-Page": PAGE_ID };
+
 async function answer(response) {
   let data = null;
   try { data = await response.json(); } catch { data = null; }
@@ -12,12 +18,12 @@ async function answer(response) {
 }
 
 export async function getJSON(url) {
-  return answer(await fetch(url));
+  return answer(await fetch(url, { headers: { "X-Gamesearch-Page": PAGE_ID } }));
 }
 
 export async function postJSON(url, body, signal) {
   return answer(await fetch(url, {
-    method: "POST", headers: { "Content-Type": "application/json" },
+    method: "POST", headers: HEADERS,
     body: JSON.stringify(body), signal,
   }));
 }
@@ -25,7 +31,7 @@ export async function postJSON(url, body, signal) {
 // POST and read "event: NAME / data: JSON" blocks as they arrive; onEvent(name, data).
 export async function streamEvents(url, body, onEvent, signal) {
   const response = await fetch(url, {
-    method: "POST", headers: { "Content-Type": "application/json" },
+    method: "POST", headers: HEADERS,
     body: JSON.stringify(body), signal,
   });
   if (!response.ok) await answer(response);

@@ -13,7 +13,20 @@ const last = new WeakMap();  // board element -> where each agent was drawn last
 
 const at = ([r, c]) => `translate(${c * S + S / 2}px, ${r * S + S / 2}px)`;
 
-export function maze(into, position, play, active) {
+// The last move (marks.lastMove, a direction) of its mover (board.mover: Pacman 0, ghost k
+// is k + 1): the cell it left and the cell it reached, outlined like other boards' last
+// move (a frightened ghost moves half a cell). Same cells as engines/pacman/view.py draws.
+function lastCells(b, move) {
+  const who = b.mover;
+  const to = who === 0 ? b.pacman : b.ghosts[who - 1];
+  if (!to) return [];
+  const d = b.directions[move];
+  if (!d) return [to];
+  const step = who > 0 && b.scared[who - 1] > 0 && b.half_when_scared ? 0.5 : 1;
+  return [[to[0] - d[0] * step, to[1] - d[1] * step], to];
+}
+
+export function maze(into, position, play, active, values = {}, marks = {}) {
   const b = position.board;
   const before = last.get(into);
   into.replaceChildren();
@@ -31,6 +44,12 @@ export function maze(into, position, play, active) {
   }
   for (const [r, c] of b.capsules) {
     el("circle", { cx: c * S + S / 2, cy: r * S + S / 2, r: 7, class: "capsule" }, picture);
+  }
+  if (marks.lastMove) {
+    lastCells(b, marks.lastMove).forEach(([r, c], k) => {
+      el("rect", { x: c * S + 1, y: r * S + 1, width: S - 2, height: S - 2, rx: 5,
+                   class: "maze-last last", "data-last": k ? "to" : "from" }, picture);
+    });
   }
   const mine = active && position.to_move === 0;
   const targets = new Map();

@@ -30,6 +30,7 @@ const state = {
   seatsOf: null,                   // the game spec the players were chosen for
   wanted: {},                      // p1, p2, ... from the address, applied once seats are known
   moves: [], deal: null,           // the moves as this viewer sees them; the server's deal token
+  seed: null,                      // the link's seed: dice and deals drawn from it (replayable)
   resigned: null,                  // the seat that resigned after the moves (the game is over)
   position: null, cursor: null,    // the live position; the move shown while browsing (or null)
   browsed: null,                   // the position shown while browsing
@@ -172,7 +173,9 @@ function viewer() {
 }
 
 function request(moves) {
-  return { game: gameSpec(), moves, viewer: viewer(), deal: state.deal };
+  const body = { game: gameSpec(), moves, viewer: viewer(), deal: state.deal };
+  if (state.seed !== null) body.seed = state.seed;
+  return body;
 }
 
 // The seat a Resign press gives up for: the person to move, else the one person playing.
@@ -192,7 +195,7 @@ function saveHash() {
                    end: state.ended ? state.ended.token : "",
                    tree: !state.hiddenGame && hasVariations() ? treeText() : "",
                    analysis: analysisOn() ? $("analysis-count").value : "",
-                   engine: state.engine };
+                   engine: state.engine, seed: state.seed ?? "" };
   if (state.resigned !== null) params.resigned = state.resigned;
   state.players.forEach((cfg, seat) => { params[`p${seat + 1}`] = agentSpec(cfg); });
   writeHash("play", params);
@@ -932,6 +935,8 @@ function applyParams(params) {
     state.resigned = resigned !== null && /^\d+$/.test(resigned) ? Number(resigned) : null;
   }
   state.flip = params.get("flip") === "1";
+  const seed = params.get("seed");
+  state.seed = seed !== null && /^\d{1,15}$/.test(seed) ? Number(seed) : null;
   const ply = Number.parseInt(params.get("ply") || "", 10);
   state.wantedPly = Number.isFinite(ply) && ply >= 0 ? ply : null;
   state.wantedEnd = params.get("end") || null;
