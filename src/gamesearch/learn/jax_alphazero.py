@@ -72,6 +72,9 @@ class JaxGame:
     legal: Callable[[Any], jax.Array]
     step: Callable[[Any, jax.Array], tuple[Any, jax.Array]]
     observe: Callable[[Any], jax.Array]
+    shape: tuple[int, ...] | None = None
+    """The input's (rows, columns, planes) where ``observe`` flattens a board of planes
+    (a convolutional network reads it so), None for a plain vector."""
 
 
 @dataclass(frozen=True)
