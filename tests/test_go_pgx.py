@@ -14,7 +14,8 @@ pytest.importorskip("pgx")
 
 import jax.numpy as jnp  # noqa: E402
 
-from gamesearch.engines.go.jax_rules import area_margin, go_jax, planes  # noqa: E402
+from gamesearch.engines.go.jax_rules import area_margin, go_jax  # noqa: E402
+from gamesearch.engines.go.net_agent import planes  # noqa: E402
 from gamesearch.engines.go.pgx_check import compare_random_games  # noqa: E402
 from gamesearch.games.go.rules import Go, area_score  # noqa: E402
 

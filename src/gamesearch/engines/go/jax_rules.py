@@ -19,8 +19,8 @@ This module reads pgx's public state only: ``observation`` (with ``history_lengt
 the mover's stones, the other's, the mover's colour), ``legal_action_mask`` and
 ``terminated``. The network's input is four planes: the mover's stones, the other's, the
 empty points where the mover may not play (suicide, ko), and a plane of ones when White is
-to move (komi makes the colours unequal). :func:`planes` computes the same from our rules'
-state for the numpy network, so that the agent needs no JAX.
+to move (komi makes the colours unequal). :func:`gamesearch.engines.go.net_agent.planes`
+computes the same from our rules' state for the numpy network, so that play needs no JAX.
 
 Needs the optional ``[gpu]`` extra (JAX, optax, mctx, pgx).
 """
@@ -31,7 +31,6 @@ from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 import pgx.go
 
 from gamesearch.learn.jax_alphazero import JaxGame
@@ -118,16 +117,3 @@ def go_jax(size: int = 9, komi: float = 7.0, max_moves: int | None = None) -> Ja
     return JaxGame(name=f"go{size}", actions=points + 1, inputs=points * PLANES,
                    max_moves=cap, initial=initial, legal=legal, step=step, observe=observe,
                    shape=(size, size, PLANES))
-
-
-def planes(cells: str, mover: int, legal: list[int] | np.ndarray) -> np.ndarray:
-    """The network's input for a position of our rules (``cells``, ``mover``, its legal
-    actions), as :func:`go_jax`'s ``observe`` computes it: (points * 4,) float32."""
-    board = np.frombuffer(cells.encode("ascii"), dtype=np.uint8)
-    black, white = board == ord("X"), board == ord("O")
-    mine, theirs = (black, white) if mover == 0 else (white, black)
-    ok = np.zeros(board.size + 1, dtype=bool)
-    ok[np.asarray(legal, dtype=np.int64)] = True
-    banned = (board == ord(".")) & ~ok[:-1]
-    colour = np.full(board.size, float(mover == 1))
-    return np.stack([mine, theirs, banned, colour], axis=-1).astype(np.float32).reshape(-1)
