@@ -6,7 +6,9 @@ prior and its value replaces the play-out; leaves are evaluated in batches under
 loss, the tree is kept between moves, and a search stops at ``time`` seconds or
 ``simulations`` simulations. The network runs in numpy
 (:class:`gamesearch.learn.resnet.ResidualNetwork`): play needs no JAX. ``simulations=0``
-plays the policy alone (one evaluation, no search).
+plays the policy alone (one evaluation, no search). As go-mcts, it passes only when the
+opponent has passed and the count is ours, or when every move left fills its own area:
+an untrained policy would otherwise pass the game away.
 
 The shipped weights (``data/go/go-net.npz``) are the network trained on this machine's CPU
 for docs/GO.md's figures, a small one; ``weights=FILE`` plays another run's
@@ -22,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from gamesearch.agent import Agent
+from gamesearch.engines.go.mcts import fills_own_territory
 from gamesearch.errors import GameSearchError
 from gamesearch.learn.puct import BatchedPUCT
 from gamesearch.learn.resnet import ResidualNetwork
@@ -104,13 +107,15 @@ class GoNetAgent(Agent):
     def __call__(self, game: Any, state: Any) -> SearchResult:
         began = clock.perf_counter()
         mover = state[1]
-        if state[2] == 1 and game.score(state) * (1 if mover == 0 else -1) > 0:
-            # the opponent passed and the count is ours: the pass wins now
-            return SearchResult(1.0, game.pass_action, [game.pass_action],
+        won = state[2] == 1 and game.score(state) * (1 if mover == 0 else -1) > 0
+        if won or fills_own_territory(game, state):
+            # the opponent passed and the count is ours (the pass wins now), or every move
+            # left fills our own area: as go-mcts, the only times it passes
+            return SearchResult(1.0 if won else 0.0, game.pass_action, [game.pass_action],
                                 SearchStats(seconds=clock.perf_counter() - began), pov=mover)
         if self.simulations == 0:
             priors, value = self.evaluate(game, [state])[0]
-            best = max(priors, key=priors.get)
+            best = _best(priors, game.pass_action)
             return SearchResult(value, best, [best],
                                 SearchStats(nodes=1, seconds=clock.perf_counter() - began),
                                 pov=mover)
@@ -134,23 +139,31 @@ class GoNetAgent(Agent):
         return self._answer(game, search, began)
 
     def _answer(self, game: Any, search: BatchedPUCT, began: float) -> SearchResult:
-        """The most visited move, the search's line and its mean value (for the mover)."""
+        """The most visited move other than the pass (the pass only when nothing else is
+        legal), the search's line from it and its mean value (for the mover)."""
         root = search.root
-        line, node = [], root
+        best = _best(root.visits, game.pass_action) if any(root.visits.values()) \
+            else _best(root.priors, game.pass_action)
+        line, node = [best], root.children.get(best)
         while node is not None and node.visits and len(line) < PV_PLIES:
             a = max(node.visits, key=node.visits.get)
             if node.visits[a] == 0:
                 break
             line.append(a)
             node = node.children.get(a)
-        best = line[0] if line else max(root.priors, key=root.priors.get)
         n = root.visits.get(best, 0)
         value = root.values[best] / n if n else 0.0
         visits = sum(root.visits.values())
         stats = SearchStats(nodes=visits, iterations=visits, depth=len(line),
                             extra={"win_rate": round((value + 1) / 2, 4)})
         stats.seconds = clock.perf_counter() - began
-        return SearchResult(value, best, line or [best], stats, pov=root.player)
+        return SearchResult(value, best, line, stats, pov=root.player)
+
+
+def _best(weights: dict[int, float], pass_action: int) -> int:
+    """The move of most weight (visits or prior) other than the pass, if there is one."""
+    moves = [a for a in weights if a != pass_action] or list(weights)
+    return max(moves, key=weights.get)
 
 
 def go_net_agent(time: float | None = None, simulations: int | None = None,
