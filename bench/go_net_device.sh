@@ -10,12 +10,12 @@
 #
 #   run(command="bash bench/go_net_device.sh", carry=[".whl", ".gonet-run"], timeout_s=560)
 #
-# Environment: GONET_SECONDS (training seconds, default 400), GONET_NEW (options of a new
+# Environment: GONET_SECONDS (training seconds, default 360; the first iteration compiles), GONET_NEW (options of a new
 # run), PYTHON (default python3), OUT (default ./out-gonet).
 set -u
 PYTHON=${PYTHON:-python3}
 OUT=${OUT:-$PWD/out-gonet}
-SECONDS_BUDGET=${GONET_SECONDS:-400}
+SECONDS_BUDGET=${GONET_SECONDS:-360}
 NEW=${GONET_NEW:---batch 1024 --simulations 32 --blocks 6 --channels 64 --minibatch 2048 --lr 0.002}
 mkdir -p "$OUT/run"
 if ls .whl/*.whl >/dev/null 2>&1; then
@@ -35,8 +35,9 @@ else
   HOW="$NEW"
 fi
 echo "training for $SECONDS_BUDGET s: $HOW"
+# a last guard: Ctrl-C (SIGINT) makes the trainer stop after saving what it has
 # shellcheck disable=SC2086
-"$PYTHON" -m gamesearch train alphazero-jax go --out "$OUT/run" $HOW \
+timeout -s INT -k 30 $((SECONDS_BUDGET + 120)) "$PYTHON" -m gamesearch train alphazero-jax go --out "$OUT/run" $HOW \
   --seconds "$SECONDS_BUDGET" --json 2>&1 | tee "$OUT/train.txt" | tail -40
 status=${PIPESTATUS[0]}
 ls -l "$OUT/run"
