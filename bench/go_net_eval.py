@@ -2,10 +2,11 @@
 move, no search) against a random player and against go-mcts at a few play-outs, both
 colours, with the score's 95% Wilson interval.
 
-    PYTHONPATH=src python bench/go_net_eval.py RUN [--games 60] [--playouts 64]
+    PYTHONPATH=src python bench/go_net_eval.py RUN [--games 60] [--playouts 8]
 
 RUN is a folder of ``train alphazero-jax go`` (its ``weights.npz`` is "after"); "before" is
-the same run's first network, rebuilt from its seed (needs JAX), or ``--before FILE``.
+the same run's first network, rebuilt from its seed (needs JAX), or ``--before FILE``; the
+"after" policy also meets the "before" one. Each game starts with 6 random moves.
 Prints JSON; ``--out FILE`` also writes it (bench/records/go-net/).
 """
 
@@ -24,7 +25,6 @@ from gamesearch.engines.go.net_agent import GoNetAgent, load_network
 from gamesearch.games.go.rules import Go
 from gamesearch.learn.checkpoint import load_checkpoint
 from gamesearch.learn.resnet import ResidualNetwork
-from gamesearch.loop import run_game
 
 
 def initial_network(run: Path) -> ResidualNetwork:
@@ -41,17 +41,41 @@ def initial_network(run: Path) -> ResidualNetwork:
     return ResidualNetwork.from_arrays({f"best_{k}": v for k, v in params.items()})
 
 
-def score(net: ResidualNetwork, opponent: str, games: int, seed: int) -> dict:
-    """The policy's points (1 a win, 0.5 a draw) over ``games`` games, colours alternating."""
+OPENING = 6
+"""Random moves (no pass) that start each game, so that two deterministic policies still
+meet in different games."""
+
+
+def play(game: Go, seats: list, rng: random.Random) -> tuple[float, float]:
+    """One game between two agents after :data:`OPENING` random moves (a plain loop:
+    run_game's per-move texts and repetition keys write every earlier board of a Go
+    state, slow over hundreds of moves)."""
+    state = game.initial_state()
+    for _ in range(OPENING):
+        state = game.result(state, rng.choice(game.actions(state)[:-1]))
+    while not game.is_terminal(state):
+        state = game.result(state, seats[state[1]](game, state).action)
+    return game.utilities(state)
+
+
+def policy(net: ResidualNetwork) -> GoNetAgent:
+    """The network's policy alone: its favourite move, one evaluation, no search."""
+    return GoNetAgent(net, time=None, simulations=0, spec="go-net:simulations=0")
+
+
+def score(net: ResidualNetwork, opponent: str | ResidualNetwork, games: int,
+          seed: int) -> dict:
+    """The policy's points (1 a win, 0.5 a draw) over ``games`` games, colours alternating,
+    against an agent spec or another network's policy."""
     game, total, began = Go(), 0.0, time.monotonic()
     for g in range(games):
-        policy = GoNetAgent(net, time=None, simulations=0, spec="go-net:simulations=0")
-        other = make_agent(opponent + ("" if opponent == "random" else f",seed={seed + g}"))
-        seats = [policy, other] if g % 2 == 0 else [other, policy]
-        record = run_game(game, seats, rng=random.Random(seed + g))
-        total += (record.utilities[g % 2] + 1) / 2
+        other = policy(opponent) if isinstance(opponent, ResidualNetwork) else make_agent(
+            f"{opponent}{',' if ':' in opponent else ':'}seed={seed + g}")
+        seats = [policy(net), other] if g % 2 == 0 else [other, policy(net)]
+        total += (play(game, seats, random.Random(seed + g))[g % 2] + 1) / 2
     low, high = wilson_interval(total / games, games)
-    return {"opponent": opponent, "games": games, "score": round(total / games, 3),
+    name = opponent if isinstance(opponent, str) else "the policy before training"
+    return {"opponent": name, "games": games, "score": round(total / games, 3),
             "interval95": [round(low, 3), round(high, 3)],
             "seconds": round(time.monotonic() - began, 1)}
 
@@ -62,7 +86,7 @@ def main() -> int:
     parser.add_argument("run", type=Path)
     parser.add_argument("--before", type=Path, default=None)
     parser.add_argument("--games", type=int, default=60)
-    parser.add_argument("--playouts", type=int, default=64)
+    parser.add_argument("--playouts", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
@@ -76,6 +100,7 @@ def main() -> int:
         report["policy alone"][name] = [
             score(net, "random", args.games, args.seed),
             score(net, f"go-mcts:playouts={args.playouts}", args.games, args.seed)]
+    report["policy alone"]["after"].append(score(after, before, args.games, args.seed))
     text = json.dumps(report, indent=1)
     print(text)
     if args.out:

@@ -35,19 +35,22 @@ def plot_jax_curve(curve: list[dict], path: Path) -> None:
     """Losses, and the policy's accuracy when measured, against positions searched."""
     plt = pyplot_for(path)
     x = [p["positions"] for p in curve]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6))
+    measured = all("accuracy" in p for p in curve)
+    fig, axes = plt.subplots(1, 2 if measured else 1, figsize=(9 if measured else 5, 3.6))
+    left = axes[0] if measured else axes
     left.plot(x, [p["policy"] for p in curve], label="policy cross-entropy")
     left.plot(x, [p["value"] for p in curve], label="value squared error")
     left.set_xlabel("self-play positions")
     left.set_title("training losses")
     left.legend()
-    if all("accuracy" in p for p in curve):
+    if measured:
+        right = axes[1]
         right.plot(x, [100 * p["accuracy"] for p in curve], color="C2")
         right.axhline(90, color="grey", lw=0.8, ls="--", label="target 90%")
         right.set_ylabel("% of positions")
         right.legend()
-    right.set_xlabel("self-play positions")
-    right.set_title("policy alone plays a perfect move")
+        right.set_xlabel("self-play positions")
+        right.set_title("policy alone plays a perfect move")
     fig.tight_layout()
     save_png(fig, path)
 
