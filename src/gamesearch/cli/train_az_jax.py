@@ -6,7 +6,10 @@ atomically), ``weights.npz`` (for ``alphazero:weights=FILE``), ``log.jsonl`` and
 ``curve.png``. ``--labels FILE`` (positions scored by the game's perfect solver) logs the
 policy's accuracy after every iteration. Needs the ``[gpu]`` extra. The game is the one
 whose entry declares ``alphazero-jax`` (``trainers``): its ``make()`` is the rules in JAX,
-and its ``labels`` setting reads a labels file.
+its ``labels`` setting reads a labels file, and its ``defaults`` setting (a dict) replaces
+the options' defaults for that game. A game whose input is a board of planes trains a
+residual network (``--blocks``, ``--channels``), any other the fully connected one
+(``--hidden``).
 """
 
 from __future__ import annotations
@@ -32,19 +35,22 @@ def plot_jax_curve(curve: list[dict], path: Path) -> None:
     """Losses, and the policy's accuracy when measured, against positions searched."""
     plt = pyplot_for(path)
     x = [p["positions"] for p in curve]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6))
+    measured = all("accuracy" in p for p in curve)
+    fig, axes = plt.subplots(1, 2 if measured else 1, figsize=(9 if measured else 5, 3.6))
+    left = axes[0] if measured else axes
     left.plot(x, [p["policy"] for p in curve], label="policy cross-entropy")
     left.plot(x, [p["value"] for p in curve], label="value squared error")
     left.set_xlabel("self-play positions")
     left.set_title("training losses")
     left.legend()
-    if all("accuracy" in p for p in curve):
+    if measured:
+        right = axes[1]
         right.plot(x, [100 * p["accuracy"] for p in curve], color="C2")
         right.axhline(90, color="grey", lw=0.8, ls="--", label="target 90%")
         right.set_ylabel("% of positions")
         right.legend()
-    right.set_xlabel("self-play positions")
-    right.set_title("policy alone plays a perfect move")
+        right.set_xlabel("self-play positions")
+        right.set_title("policy alone plays a perfect move")
     fig.tight_layout()
     save_png(fig, path)
 
@@ -56,13 +62,22 @@ def train_alphazero_jax(
                                           "run holds this many iterations"),
     seconds: float | None = typer.Option(None, "--seconds", help="train for this many "
                                          "seconds more (default: 10 iterations more)"),
-    batch: int = typer.Option(1024, "--batch", help="self-play games at once (a new run)"),
-    simulations: int = typer.Option(32, "--simulations", help="search simulations per move"),
-    hidden: int = typer.Option(512, "--hidden", help="hidden units per layer"),
-    random_plies: int = typer.Option(8, "--random-plies", help="at most this many random "
-                                     "opening moves per game"),
-    minibatch: int = typer.Option(4096, "--minibatch", help="positions per Adam step"),
-    lr: float = typer.Option(1e-3, "--lr", help="Adam's learning rate"),
+    batch: int | None = typer.Option(None, "--batch", help="self-play games at once (a new "
+                                     "run; default 1024)"),
+    simulations: int | None = typer.Option(None, "--simulations", help="search simulations "
+                                           "per move (32)"),
+    hidden: int | None = typer.Option(None, "--hidden", help="hidden units per layer (512)"),
+    blocks: int | None = typer.Option(None, "--blocks", help="residual blocks, for a board "
+                                      "game's network (6)"),
+    channels: int | None = typer.Option(None, "--channels", help="filters per convolution "
+                                        "(64)"),
+    unroll: int | None = typer.Option(None, "--unroll", help="moves per game per iteration "
+                                      "(0: the game's longest game)"),
+    random_plies: int | None = typer.Option(None, "--random-plies", help="at most this many "
+                                            "random opening moves per game (8)"),
+    minibatch: int | None = typer.Option(None, "--minibatch", help="positions per Adam step "
+                                         "(4096)"),
+    lr: float | None = typer.Option(None, "--lr", help="Adam's learning rate (0.001)"),
     anneal: int = typer.Option(0, "--anneal", help="iterations over which the rate falls "
                                "to a tenth (0: constant)"),
     seed: int = typer.Option(0, "--seed", help="seed (a new run)"),
@@ -98,9 +113,12 @@ def train_alphazero_jax(
         raise GameSearchError(f"--labels: {entry.name} has no labelled positions to read")
     labelled = read_labels(labels) if labels is not None else None
     folder = check_run_folder(Path(out or f"az-jax-{entry.name}"), resume)
-    settings = JaxSettings(batch=batch, simulations=simulations, hidden=hidden,
-                           random_plies=random_plies, minibatch=minibatch, lr=lr,
-                           anneal=anneal, seed=seed)
+    given = {"batch": batch, "simulations": simulations, "hidden": hidden, "blocks": blocks,
+             "channels": channels, "unroll": unroll, "random_plies": random_plies,
+             "minibatch": minibatch, "lr": lr}
+    chosen = {**trainer.settings.get("defaults", {}),
+              **{k: v for k, v in given.items() if v is not None}}
+    settings = JaxSettings(**chosen, anneal=anneal, seed=seed)
     if init_from is not None and resume:
         raise GameSearchError("--init-from starts a new run; it does not go with --resume")
     run = JaxAlphaZeroTraining(trainer.make(), folder, settings, resume=resume, force=force,

@@ -18,10 +18,14 @@ simulations: Danihelka et al., ICLR 2022), and compiles a whole iteration:
         one pass of Adam over the iteration's positions in shuffled minibatches:
             loss = -pi . log p + (z - v)^2 + l2 |w|^2
 
-The network is :class:`gamesearch.learn.policy_value.PolicyValueNetwork`'s shape (two
-ReLU layers, a policy head and a tanh value head), so the trained weights export to the
-numpy network that the ``alphazero`` agent plays with on any install. As in AlphaZero
-(2018) there is no gate: self-play always uses the newest network.
+The network (:func:`network_for`) is :class:`gamesearch.learn.policy_value.
+PolicyValueNetwork`'s shape (two ReLU layers, a policy head and a tanh value head) for a
+game whose input is a vector (Connect Four: the weights export to the numpy network that
+the ``alphazero`` agent plays with), and a residual convolutional network
+(:mod:`gamesearch.learn.jax_resnet`, ``blocks`` x ``channels``) for a game whose input is
+a board of planes (``JaxGame.shape``: Go, whose ``go-net`` agent plays it in numpy). The
+self-play, the loss, the checkpoints and the resume are the same for both. As in
+AlphaZero (2018) there is no gate: self-play always uses the newest network.
 
 A run lives in a folder: ``checkpoint.npz`` (weights, Adam's state, the games in
 progress, counters; written atomically after every iteration, so a kill loses at most
@@ -29,7 +33,7 @@ one iteration and ``--resume`` continues from it), ``weights.npz`` (the network 
 ``alphazero:weights=FILE``) and ``log.jsonl``. Iteration ``i`` draws its randomness from
 ``(seed, i)``, so a resumed run repeats what an unbroken one does.
 
-Needs the optional ``[gpu]`` extra: JAX, optax and mctx.
+Needs the optional ``[gpu]`` extra: JAX, optax and mctx (and pgx for Go's rules).
 """
 
 from __future__ import annotations
@@ -72,6 +76,9 @@ class JaxGame:
     legal: Callable[[Any], jax.Array]
     step: Callable[[Any, jax.Array], tuple[Any, jax.Array]]
     observe: Callable[[Any], jax.Array]
+    shape: tuple[int, ...] | None = None
+    """The input's (rows, columns, planes) where ``observe`` flattens a board of planes
+    (a convolutional network reads it so), None for a plain vector."""
 
 
 @dataclass(frozen=True)
@@ -90,19 +97,25 @@ class JaxSettings:
     """Iterations over which the learning rate falls to a tenth (cosine); 0: constant."""
     l2: float = 1e-4
     seed: int = 0
+    blocks: int = 6
+    """Residual blocks, for a game whose input is a board of planes (``JaxGame.shape``)."""
+    channels: int = 64
+    """Filters per convolution of those blocks."""
 
     def checked(self, game: JaxGame) -> JaxSettings:
         """These settings with ``unroll`` filled in; one line for a bad value."""
-        for key in ("batch", "simulations", "hidden", "minibatch"):
+        for key in ("batch", "simulations", "hidden", "minibatch", "blocks", "channels"):
             if getattr(self, key) < 1:
                 raise GameSearchError(f"{key} must be at least 1, got {getattr(self, key)}")
         if self.unroll < 0 or self.random_plies < 0 or self.anneal < 0:
             raise GameSearchError("unroll, random_plies and anneal must be >= 0")
         if not (self.lr > 0 and self.l2 >= 0):
             raise GameSearchError("lr must be > 0 and l2 >= 0")
-        if self.batch > 65536 or self.simulations > 4096 or self.hidden > 8192:
-            raise GameSearchError("batch is at most 65,536, simulations 4,096 and hidden "
-                                  "8,192 (the search tree of every game is held at once)")
+        if self.batch > 65536 or self.simulations > 4096 or self.hidden > 8192 or \
+                self.blocks > 40 or self.channels > 512:
+            raise GameSearchError("batch is at most 65,536, simulations 4,096, hidden "
+                                  "8,192, blocks 40 and channels 512 (the search tree of "
+                                  "every game is held at once)")
         unroll = self.unroll or game.max_moves
         samples = self.batch * unroll
         if samples < self.minibatch:
@@ -134,12 +147,15 @@ def forward(params: dict, x: jax.Array) -> tuple[jax.Array, jax.Array]:
 
 
 def loss(params: dict, x: jax.Array, pi: jax.Array, z: jax.Array, z_known: jax.Array,
-         l2: float) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
-    """AlphaZero's loss; the value term averages over positions whose result is known."""
-    logits, v = forward(params, x)
+         l2: float, net: Any = None) -> tuple[jax.Array, tuple[jax.Array, jax.Array]]:
+    """AlphaZero's loss for ``net`` (default: the fully connected network); the value term
+    averages over positions whose result is known."""
+    apply, decayed = ((forward, ("w1", "w2", "wp", "wv")) if net is None
+                      else (net.apply, net.decayed(params)))
+    logits, v = apply(params, x)
     policy = -(pi * jax.nn.log_softmax(logits)).sum(axis=1).mean()
     value = ((z - v) ** 2 * z_known).sum() / jnp.maximum(z_known.sum(), 1.0)
-    reg = l2 * sum((params[k] ** 2).sum() for k in ("w1", "w2", "wp", "wv"))
+    reg = l2 * sum((params[k] ** 2).sum() for k in decayed)
     return policy + value + reg, (policy, value)
 
 
@@ -149,18 +165,47 @@ def to_numpy_network(params: dict) -> PolicyValueNetwork:
     return PolicyValueNetwork.from_arrays(arrays)
 
 
+@dataclass(frozen=True)
+class Mlp:
+    """The fully connected network above (:func:`init_params`, :func:`forward`), as the
+    trainer asks a network: ``init(key)``, ``apply(params, x)``, ``decayed(params)``."""
+
+    inputs: int
+    actions: int
+    hidden: int
+
+    def init(self, key: jax.Array) -> dict:
+        return init_params(key, self.inputs, self.actions, self.hidden)
+
+    def apply(self, params: dict, x: jax.Array) -> tuple[jax.Array, jax.Array]:
+        return forward(params, x)
+
+    def decayed(self, params: dict) -> list[str]:
+        return ["w1", "w2", "wp", "wv"]
+
+
+def network_for(game: JaxGame, settings: JaxSettings) -> Any:
+    """The network a run trains: residual convolutions (``blocks`` x ``channels``) for a
+    game whose input is a board of planes, else the fully connected ``hidden`` one."""
+    if game.shape is not None:
+        from gamesearch.learn.jax_resnet import ResNet
+
+        return ResNet(game.shape, game.actions, settings.blocks, settings.channels)
+    return Mlp(game.inputs, game.actions, settings.hidden)
+
+
 # --- one iteration: batched self-play, then training --------------------------------------
 
 def _batched(game: JaxGame):
     return (jax.vmap(game.step), jax.vmap(game.legal), jax.vmap(game.observe))
 
 
-def _recurrent_fn(game: JaxGame):
+def _recurrent_fn(game: JaxGame, net: Any):
     step, legal, observe = _batched(game)
 
     def recurrent(params, key, action, state):
         state, reward = step(state, action)
-        logits, value = forward(params, observe(state))
+        logits, value = net.apply(params, observe(state))
         logits = jnp.where(legal(state), logits, -1e9)
         value = jnp.where(state.done, 0.0, value)
         # alternating zero-sum: the child's value is the other player's, so it is negated
@@ -203,14 +248,15 @@ def self_play(game: JaxGame, settings: JaxSettings, params: dict, state: Any,
     """``unroll`` moves of every game; returns the games in progress and the samples
     ``(x, pi, z, z_known)``, flattened, plus the number of games finished."""
     step, legal, observe = _batched(game)
-    recurrent = _recurrent_fn(game)
+    net = network_for(game, settings)
+    recurrent = _recurrent_fn(game, net)
     fresh, _ = fresh_games(game, settings, key)
 
     def move(carry, k):
         state, plies = carry
         k_search, k_random, k_plies = jax.random.split(k, 3)
         ok = legal(state)
-        logits, value = forward(params, observe(state))
+        logits, value = net.apply(params, observe(state))
         root = mctx.RootFnOutput(prior_logits=jnp.where(ok, logits, -1e9), value=value,
                                  embedding=state)
         out = mctx.gumbel_muzero_policy(params, k_search, root, recurrent,
@@ -239,9 +285,9 @@ def self_play(game: JaxGame, settings: JaxSettings, params: dict, state: Any,
     return state, plies, flat, done.sum()
 
 
-@partial(jax.jit, static_argnums=(0, 1))
-def train_pass(optimizer: optax.GradientTransformation, settings: JaxSettings, params: dict,
-               opt_state: Any, samples: tuple, key: jax.Array):
+@partial(jax.jit, static_argnums=(0, 1, 2))
+def train_pass(optimizer: optax.GradientTransformation, settings: JaxSettings, net: Any,
+               params: dict, opt_state: Any, samples: tuple, key: jax.Array):
     """One shuffled pass of Adam over the samples; the mean policy and value losses."""
     n = samples[0].shape[0]
     steps = n // settings.minibatch
@@ -252,7 +298,7 @@ def train_pass(optimizer: optax.GradientTransformation, settings: JaxSettings, p
     def one(carry, idx):
         params, opt_state = carry
         x, pi, z, known = (a[idx] for a in samples)
-        (_, (p, v)), g = grad(params, x, pi, z, known, settings.l2)
+        (_, (p, v)), g = grad(params, x, pi, z, known, settings.l2, net)
         updates, opt_state = optimizer.update(g, opt_state, params)
         return (optax.apply_updates(params, updates), opt_state), jnp.stack([p, v])
 
@@ -316,7 +362,8 @@ class JaxAlphaZeroTraining:
     def _start(self) -> None:
         s, g = self.settings, self.game
         root = jax.random.PRNGKey(s.seed)
-        self.params = init_params(jax.random.fold_in(root, 1), g.inputs, g.actions, s.hidden)
+        self.net = network_for(g, s)
+        self.params = self.net.init(jax.random.fold_in(root, 1))
         steps = s.batch * s.unroll // s.minibatch
         rate = (optax.cosine_decay_schedule(s.lr, s.anneal * steps, alpha=0.1) if s.anneal
                 else s.lr)
@@ -363,7 +410,7 @@ class JaxAlphaZeroTraining:
         self.state, self.plies, samples, finished = self_play(
             self.game, s, self.params, self.state, self.plies, k_play)
         self.params, self.opt_state, parts = train_pass(
-            self.optimizer, s, self.params, self.opt_state, samples, k_train)
+            self.optimizer, s, self.net, self.params, self.opt_state, samples, k_train)
         parts = np.asarray(parts)
         self.iterations += 1
         self.positions += s.batch * s.unroll

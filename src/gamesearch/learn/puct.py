@@ -117,3 +117,122 @@ def visit_policy(visits: dict[Any, int], temperature: float) -> dict[Any, float]
     if total == 0:
         return {a: 1.0 / len(visits) for a in visits}
     return {a: w / total for a, w in weights.items()}
+
+
+BatchEvaluator = Callable[[list[State]], list[tuple[dict[Any, float], float]]]
+
+
+class BatchedPUCT(PUCT):
+    """PUCT whose leaves are evaluated ``batch`` at a time, with a tree kept between moves.
+
+    A network evaluates a batch of positions for little more than the cost of one, so each
+    round walks down ``batch`` times before evaluating: every edge walked carries a
+    *virtual loss* (counted as a visit lost for its player) until its leaf's value comes
+    back, which steers the next walks of the round elsewhere (Chaslot et al. 2008; AlphaGo).
+    :meth:`search` keeps its tree: the next search from a position two moves (or one) further
+    down starts from that subtree with its visits (tree reuse)."""
+
+    def __init__(self, game: Game, evaluate_batch: BatchEvaluator, c_puct: float = 1.5,
+                 batch: int = 8, virtual_loss: float = 1.0) -> None:
+        super().__init__(game, lambda s: evaluate_batch([s])[0], c_puct)
+        self.evaluate_batch, self.batch, self.virtual_loss = evaluate_batch, batch, virtual_loss
+        self.root: PUCTNode | None = None
+
+    def _reused_root(self, state: State) -> PUCTNode:
+        """The kept node of ``state`` (the root, a child or a grandchild), else a new one."""
+        old = self.root
+        if old is not None:
+            near = [old, *old.children.values()]
+            near += [g for c in old.children.values() for g in c.children.values()]
+            for node in near:
+                if node.priors is not None and node.state == state:
+                    return node
+        return PUCTNode(state, self.game.to_move(state))
+
+    def search(self, state: State, simulations: int | None = None,  # type: ignore[override]
+               seconds: float | None = None, stop: Callable[[], bool] | None = None,
+               ) -> dict[Any, int]:
+        """Simulate from ``state`` until ``simulations`` more simulations, ``seconds`` or
+        ``stop()``; returns the root's {action: visits} (kept ones included)."""
+        import time
+
+        root = self._reused_root(state)
+        self.root = root
+        if root.priors is None:
+            self._expand(root)
+        deadline = None if seconds is None else time.monotonic() + seconds
+        done = 0
+        while simulations is None or done < simulations:
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+            if stop is not None and stop():
+                break
+            size = self.batch if simulations is None else min(self.batch, simulations - done)
+            done += self._round(root, size)
+        return dict(root.visits)
+
+    def _round(self, root: PUCTNode, size: int) -> int:
+        """Up to ``size`` walks, one batched evaluation; the simulations completed."""
+        waiting: list[tuple[list[tuple[PUCTNode, Any]], PUCTNode]] = []
+        completed = 0
+        for _ in range(size):
+            path, leaf, value = self._descend(root)
+            if leaf is None and value is None:
+                break                      # every walk would meet a leaf already waiting
+            if leaf is None:
+                self._backup(path, value)
+                completed += 1
+            else:
+                waiting.append((path, leaf))
+        if waiting:
+            for (path, leaf), (priors, value) in zip(
+                    waiting, self.evaluate_batch([leaf.state for _, leaf in waiting])):
+                leaf.priors = priors
+                for a in priors:
+                    leaf.visits[a], leaf.values[a] = 0, 0.0
+                self._backup(path, value, leaf.player)
+                completed += 1
+        return completed
+
+    def _descend(self, root: PUCTNode):
+        """Walk down under virtual loss: (path, a new leaf to evaluate, None), or (path,
+        None, a terminal value for the last node's player), or (path undone, None, None)
+        when the walk met a leaf already waiting."""
+        node, path = root, []
+        while True:
+            total = sum(node.visits.values())
+            scale = self.c_puct * math.sqrt(max(total, 1))
+            a = max(node.priors, key=lambda b: (node.values[b] / node.visits[b]
+                                                if node.visits[b] else 0.0)
+                    + scale * node.priors[b] / (1 + node.visits[b]))
+            path.append((node, a))
+            node.visits[a] += 1
+            node.values[a] -= self.virtual_loss
+            if a in node.ends:
+                return path, None, node.ends[a]
+            child = node.children.get(a)
+            if child is None:
+                state = self.game.result(node.state, a)
+                if self.game.is_terminal(state):
+                    u = self.game.utilities(state)[node.player]
+                    node.ends[a] = float((u > 0) - (u < 0))
+                    return path, None, node.ends[a]
+                child = PUCTNode(state, self.game.to_move(state))
+                node.children[a] = child
+                return path, child, None
+            if child.priors is None:       # waiting for this round's evaluation
+                for n, b in path:
+                    n.visits[b] -= 1
+                    n.values[b] += self.virtual_loss
+                return path, None, None
+            node = child
+
+    def _backup(self, path: list[tuple[PUCTNode, Any]], value: float,
+                player: int | None = None) -> None:
+        """Add ``value`` (for ``player``; None: for the last node's player) along ``path``,
+        lifting the virtual losses."""
+        if player is None:
+            player = path[-1][0].player
+        for node, a in reversed(path):
+            v = value if node.player == player else -value
+            node.values[a] += self.virtual_loss + v

@@ -6,7 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from gamesearch.agent import Agent
-from gamesearch.entry import AgentDecl, GameEntry, RecordFormat, VerdictPolicy, WarmupStep
+from gamesearch.entry import (
+    AgentDecl,
+    GameEntry,
+    RecordFormat,
+    Trainer,
+    VerdictPolicy,
+    WarmupStep,
+)
 from gamesearch.spec import Range
 
 
@@ -27,10 +34,36 @@ def _go_mcts(time: float = 1.0, playouts: int | None = None, rave: float = 1000.
                        prior=prior)
 
 
+def _go_net(time: float | None = None, simulations: int | None = None,
+            weights: str | None = None, c: float = 1.5, batch: int = 8,
+            reuse: bool = True) -> Agent:
+    from gamesearch.engines.go.net_agent import go_net_agent
+
+    return go_net_agent(time=time, simulations=simulations, weights=weights, c=c,
+                        batch=batch, reuse=reuse)
+
+
 def _gtp(cmd: str | None = None, time: float | None = None) -> Agent:
     from gamesearch.engines.go.gtp_player import DEFAULT_CMD, GtpPlayer
 
     return GtpPlayer(cmd=cmd or DEFAULT_CMD, time=time)
+
+
+TRAIN_MOVES = 2 * 81
+"""Self-play games end after this many moves (pgx's cap; scored by area as they stand)."""
+
+
+def _jax_rules() -> Any:
+    from gamesearch.engines.go.jax_rules import go_jax
+
+    return go_jax(9, 7.0, TRAIN_MOVES)
+
+
+TRAINERS = {"alphazero-jax": Trainer(_jax_rules, {"defaults": {
+    "batch": 256, "simulations": 32, "blocks": 6, "channels": 64, "unroll": 0,
+    "minibatch": 512, "random_plies": 4}})}
+"""``train alphazero-jax go``: Gumbel AlphaZero on 9x9 (komi 7) with a residual network,
+the shared batched trainer (docs/GO.md has the run and the device script)."""
 
 
 def _warmups(game: Any) -> list[WarmupStep]:
@@ -99,6 +132,12 @@ ENTRY = GameEntry(
                   "1: try each child once first), prior=N: new children's AMAF statistics "
                   "start from Go knowledge (captures, saves, patterns, self-ataris) worth N "
                   "simulations (20; 0: none)"),
+        AgentDecl("go-net", _go_net, "go 9x9: MCTS guided by a network learned by "
+                  "self-play (AlphaZero: PUCT, the policy as prior, the value instead of "
+                  "play-outs; numpy on the CPU), time=T seconds a move (1) or simulations=N "
+                  "(0: the policy alone), weights=FILE (a run of train alphazero-jax go; "
+                  "default: the shipped CPU-trained network), c=C exploration (1.5), "
+                  "batch=N leaves per evaluation (8), reuse=false starts each move afresh"),
         AgentDecl("gtp", _gtp, "go: an outside GTP program (default GNU Go level 1, Chinese "
                   "rules, dead stones played out; cmd='gnugo --mode gtp --level 10'), time=T "
                   "seconds a move", outside=True),
@@ -112,6 +151,7 @@ ENTRY = GameEntry(
         "or 3)")),
     board=_board,
     svg=_svg,
+    trainers=TRAINERS,
     title="Go",
     ending=_ending,
 )

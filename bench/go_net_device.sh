@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Train the Go network (train alphazero-jax go) on the device machine in one call (#43).
+#
+# The device machine has JAX (CUDA), optax, numpy, typer and rich, but no network: mctx,
+# pgx and their needs travel as wheels in .whl/ (bench/go_net_wheels.sh fetches them
+# here), and the run to continue travels in .gonet-run/ (checkpoint.npz from the last
+# session; absent: a new run). Both are git-ignored and named in the call's `carry`.
+# The run is written straight under $OUT/run, so what the last finished iteration saved
+# comes back even if the call is cut off.
+#
+#   run(command="bash bench/go_net_device.sh", carry=[".whl", ".gonet-run"], timeout_s=560)
+#
+# Environment: GONET_SECONDS (training seconds, default 360; the first iteration compiles), GONET_NEW (options of a new
+# run), PYTHON (default python3), OUT (default ./out-gonet).
+set -u
+PYTHON=${PYTHON:-python3}
+OUT=${OUT:-$PWD/out-gonet}
+SECONDS_BUDGET=${GONET_SECONDS:-360}
+NEW=${GONET_NEW:---batch 1024 --simulations 32 --blocks 6 --channels 64 --minibatch 2048 --lr 0.002}
+mkdir -p "$OUT/run"
+if ls .whl/*.whl >/dev/null 2>&1; then
+  "$PYTHON" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/gonet-site .whl/*.whl || exit 3
+  export PYTHONPATH="$PWD/src:/tmp/gonet-site"
+else
+  export PYTHONPATH="$PWD/src"
+fi
+export PYTHONUNBUFFERED=1
+"$PYTHON" -c 'import jax; print("jax", jax.__version__, jax.devices())' || exit 4
+if [ -f .gonet-run/checkpoint.npz ]; then
+  cp .gonet-run/checkpoint.npz .gonet-run/log.jsonl "$OUT/run/" 2>/dev/null
+  [ -f .gonet-run/weights.npz ] && cp .gonet-run/weights.npz "$OUT/run/"
+  HOW="--resume"
+else
+  HOW="$NEW"
+fi
+echo "training for $SECONDS_BUDGET s: $HOW"
+# a last guard: Ctrl-C (SIGINT) makes the trainer stop after saving what it has
+# shellcheck disable=SC2086
+timeout -s INT -k 30 $((SECONDS_BUDGET + 120)) "$PYTHON" -m gamesearch train alphazero-jax go --out "$OUT/run" $HOW \
+  --seconds "$SECONDS_BUDGET" --json 2>&1 | tee "$OUT/train.txt" | tail -40
+status=${PIPESTATUS[0]}
+ls -l "$OUT/run"
+exit "$status"
