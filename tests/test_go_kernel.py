@@ -322,3 +322,6 @@ def test_go_mcts_is_compiled_under_a_tag_that_covers_the_kernel() -> None:
     assert tags == {"go_mcts_" + source_tag(*mcts.TEMPLATES, K, patterns)}
     edited = (K.__name__, inspect.getsource(K) + "\n# an edit\n")
     assert "go_mcts_" + source_tag(*mcts.TEMPLATES, edited, patterns) not in tags
+    # the kernel itself holds the pattern table: its tag covers patterns.py
+    assert {f.py_func.specialize_tag for f in (K.play, K.pattern_move, K.prior)} == \
+        {"go_kernel_" + source_tag(*K.TEMPLATES, patterns)}
