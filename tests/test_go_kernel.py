@@ -305,3 +305,23 @@ def test_compiled_liberty_check_agrees_with_the_rules(size: int) -> None:
         assert verdict == every_chain_has_a_liberty(cells, size)
         verdicts.add(verdict)
     assert verdicts == {True, False}
+
+
+def test_go_mcts_is_compiled_under_a_tag_that_covers_the_kernel() -> None:
+    """numba keys a cached function on its own file: go-mcts's compiled search holds the Go
+    kernel and its pattern table, so its cache tag hashes both, and an edit to the kernel
+    alone gives it a new tag (a new cache entry, not the old kernel compiled in)."""
+    import inspect
+
+    from gamesearch.engines.go import mcts
+    from gamesearch.games.go import patterns
+    from gamesearch.kernels.specialize import source_tag
+
+    tags = {f.py_func.specialize_tag for f in (mcts._expand, mcts._select, mcts.simulate,
+                                               mcts.subtree)}
+    assert tags == {"go_mcts_" + source_tag(*mcts.TEMPLATES, K, patterns)}
+    edited = (K.__name__, inspect.getsource(K) + "\n# an edit\n")
+    assert "go_mcts_" + source_tag(*mcts.TEMPLATES, edited, patterns) not in tags
+    # the kernel itself holds the pattern table: its tag covers patterns.py
+    assert {f.py_func.specialize_tag for f in (K.play, K.pattern_move, K.prior)} == \
+        {"go_kernel_" + source_tag(*K.TEMPLATES, patterns)}

@@ -102,3 +102,66 @@ def test_a_time_budget_deepens_as_far_as_it_allows_and_is_kept() -> None:
         depths.append(result.stats.depth)
     assert 1 <= depths[0] < depths[1], depths
     assert make_agent("othello").depth == 4 and make_agent("othello:depth=3").depth == 3
+
+
+def _midgame() -> tuple[int, int, list[int]]:
+    """A position after eight plies: both bitboards and its legal moves (kernel squares)."""
+    game = load_game("othello")
+    state = game.initial_state()
+    for move in ("f5", "d6", "c3", "d3", "c4", "f4", "f6", "f3"):
+        state = game.result(state, game.string_to_action(state, move))
+    me, opp, _ = encode_state(state, 8)
+    return int(me), int(opp), game.actions(state)
+
+
+def test_the_compiled_search_abandons_an_iteration_at_its_deadline() -> None:
+    """The compiled PVS reads the clock every CLOCK_EVERY nodes: a passed deadline stops it
+    within that many nodes, and a depth far beyond a 50 ms deadline returns in about that
+    time with its stop flag set (the driver then discards the iteration)."""
+    import time
+
+    me, opp, _ = _midgame()
+    engine, ns = E.Engine(E.HAND_WEIGHTS, 16), E.compiled()
+    engine.best(me, opp, 2)  # compiled before the clock
+
+    def run(deadline_us: int, depth: int) -> np.ndarray:
+        stats = np.zeros(E.N_STATS, np.int64)
+        stats[E.DEADLINE] = deadline_us
+        ns.search(np.uint64(me), np.uint64(opp), np.int64(depth), -1e9, 1e9, np.int64(0),
+                  np.int64(0), engine.weights, engine.tkey, engine.tinfo, engine.buf,
+                  engine.keys, engine.fbuf, engine.scratch, stats)
+        return stats
+
+    stats = run(1, 30)  # long past
+    assert stats[E.STOP] == 1 and stats[E.NODES] <= E.CLOCK_EVERY
+    clock = Clock()
+    stats = run(int((time.perf_counter() + 0.05) * 1e6), 30)
+    clock.kept(0.05, 0.5)
+    assert stats[E.STOP] == 1 and stats[E.NODES] > E.CLOCK_EVERY
+    assert run(0, 3)[E.STOP] == 0  # no deadline: the iteration completes
+
+
+def test_a_stop_and_a_node_limit_cut_a_deep_iteration() -> None:
+    """A stop asked while a depth runs reaches the compiled search (not only between
+    depths), and a node limit ends the search near it; depth 1 is answered either way."""
+    import threading
+
+    from gamesearch.result import Limit
+
+    me, opp, moves = _midgame()
+    engine = E.Engine(E.HAND_WEIGHTS, 16)
+    engine.best(me, opp, 2)
+    stop = threading.Event()
+    timer = threading.Timer(0.3, stop.set)
+    clock = Clock()
+    timer.start()
+    try:
+        result = engine.search(me, opp, Limit(depth=40), stop=stop)
+    finally:
+        timer.cancel()
+    clock.kept(0.3, 0.7)
+    assert result.stopped_by == "stop" and result.stats.depth >= 1
+    assert result.action in moves
+    limited = engine.search(me, opp, Limit(depth=40, nodes=200_000))
+    assert limited.stopped_by == "nodes" and limited.stats.depth >= 1
+    assert limited.stats.nodes <= 200_000 + E.CLOCK_EVERY

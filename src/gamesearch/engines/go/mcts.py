@@ -37,11 +37,12 @@ import math
 import time as clock
 
 import numpy as np
-from numba import njit
 
 from gamesearch.agent import Agent
 from gamesearch.errors import GameSearchError
 from gamesearch.games.go import kernel as K
+from gamesearch.games.go import patterns as go_patterns
+from gamesearch.kernels.specialize import compile_in_place
 from gamesearch.result import SearchResult, SearchStats
 
 BATCH = 256
@@ -58,7 +59,6 @@ PV_PLIES = 10
 PASS = -1
 
 
-@njit(cache=True)
 def _expand(B, node, tree, stats, n_nodes, prior):
     """Give ``node`` its children, each child's AMAF statistics starting from the
     kernel's ``prior`` knowledge worth ``prior`` simulations a unit; returns the new node
@@ -86,7 +86,6 @@ def _expand(B, node, tree, stats, n_nodes, prior):
     return n_nodes + k + 1
 
 
-@njit(cache=True)
 def _select(node, tree, stats, rave, c_uct, fpu):
     """The child with the best blend of its value, its AMAF value and exploration; an
     unvisited child is worth its AMAF value plus ``fpu`` (first-play urgency)."""
@@ -111,7 +110,6 @@ def _select(node, tree, stats, rave, c_uct, fpu):
     return best
 
 
-@njit(cache=True)
 def simulate(root, tree, stats, n_nodes, sims, komi, max_moves, rave, c_uct, seed,
              avoid_self_atari, patterns, fpu, prior):
     """Run ``sims`` simulations from board ``root``; returns the node count."""
@@ -178,7 +176,6 @@ def simulate(root, tree, stats, n_nodes, sims, komi, max_moves, rave, c_uct, see
     return n_nodes
 
 
-@njit(cache=True)
 def subtree(tree, stats, top, new_tree, new_stats):
     """Copy the subtree under node ``top`` to the front of ``new_tree``/``new_stats`` (the
     same sizes): ``top`` becomes node 0 and each node's children stay one block, in
@@ -206,6 +203,14 @@ def subtree(tree, stats, top, new_tree, new_stats):
             new_tree[2][head] = -1
         head += 1
     return count
+
+
+TEMPLATES = (_expand, _select, simulate, subtree)
+"""Compiled by ``kernels.specialize`` (each template's compiled function replaces it by name)
+under a tag that also covers the Go kernel they call and the pattern table compiled into it:
+numba keys a cached function on its own file only, so an edit to the kernel alone gives the
+search a new cache entry instead of leaving the old kernel compiled in."""
+compile_in_place(globals(), TEMPLATES, "go_mcts", (K, go_patterns))
 
 
 def fills_own_territory(game, state) -> bool:

@@ -22,15 +22,24 @@ from typing import Any
 import numpy as np
 
 from gamesearch.agents import Agent
-from gamesearch.anytime import Budget, Pace, Stop, deepen
+from gamesearch.anytime import Budget, Pace, Stop, StopWatcher, as_callable, deepen
 from gamesearch.engines.othello import solver as S
 from gamesearch.engines.othello.scale import VALUE_SCALE
 from gamesearch.games.othello import kernel as K
 from gamesearch.games.othello.kernel import ONE, ZERO, flips_of, moves_of, popcount64
+from gamesearch.kernels.negamax import now_us
 from gamesearch.result import Limit, SearchResult, SearchStats
 from gamesearch.shipped import shipped
 
 N_FEATURES = 16
+NODES, BEST, DEADLINE, NODE_LIMIT, STOP = range(5)
+N_STATS = 5
+"""The compiled search's ``stats``: nodes so far, the root's best move, the deadline
+(``time.perf_counter()`` in microseconds, 0: none), the node limit (0: none), and the stop
+flag (set by the search when either is passed, or from outside to stop it)."""
+CLOCK_EVERY = 1024
+"""Nodes between two readings of the clock (a reading costs about 2 us in numba's object
+mode; a node here about 0.1 us)."""
 N_STAGES = 4
 WEIGHTS_FILE = shipped("othello", "weights.npz")
 
@@ -100,8 +109,18 @@ def evaluate_with(me, opp, weights, scratch):
 
 def search(me, opp, depth, alpha, beta, passed, ply, weights, tkey, tinfo, buf, keys, fbuf,
            scratch, stats):
-    """Fail-soft PVS to ``depth`` plies with a table; values in discs for ``me``."""
-    stats[0] += 1
+    """Fail-soft PVS to ``depth`` plies with a table; values in discs for ``me``. Every
+    ``CLOCK_EVERY`` nodes it reads the clock against ``stats[DEADLINE]`` and the count
+    against ``stats[NODE_LIMIT]``; once either is passed (or ``stats[STOP]`` is set from
+    outside) it sets ``stats[STOP]`` and unwinds at once, storing nothing for the nodes it
+    leaves: the iteration's value is void."""
+    stats[NODES] += 1
+    if (stats[NODES] & (CLOCK_EVERY - 1)) == 0 and (  # noqa: F821  (bound by specialize)
+            (stats[DEADLINE] > 0 and now_us() >= stats[DEADLINE])  # noqa: F821
+            or (stats[NODE_LIMIT] > 0 and stats[NODES] >= stats[NODE_LIMIT])):
+        stats[STOP] = 1
+    if stats[STOP]:
+        return 0.0
     moves = moves_of(me, opp)
     if moves == ZERO:
         if passed or moves_of(opp, me) == ZERO:
@@ -162,6 +181,8 @@ def search(me, opp, depth, alpha, beta, passed, ply, weights, tkey, tinfo, buf, 
             if a < v < beta:
                 v = -search(cm, co, depth - 1, -beta, -v, ZERO_I, ply + 1, weights,  # noqa: F821
                             tkey, tinfo, buf, keys, fbuf, scratch, stats)
+        if stats[STOP]:
+            return 0.0  # cut short below: no value, nothing stored
         if v > best:
             best = v
             best_move = sq
@@ -179,11 +200,12 @@ def search(me, opp, depth, alpha, beta, passed, ply, weights, tkey, tinfo, buf, 
     tkey[slot, 0], tkey[slot, 1] = me, opp
     tinfo[slot, 0], tinfo[slot, 1], tinfo[slot, 2], tinfo[slot, 3] = lo, hi, depth, best_move
     if ply == 0:
-        stats[1] = best_move
+        stats[BEST] = best_move
     return best
 
 
-TEMPLATES = (*K.TEMPLATES, S.stable_discs, neighbours, features, stage_of, evaluate_with, search)
+TEMPLATES = (*K.TEMPLATES, S.stable_discs, neighbours, features, stage_of, evaluate_with,
+             now_us, search)
 
 
 @functools.cache
@@ -193,7 +215,9 @@ def compiled():
 
     bindings = {"VALID": K.valid_mask(8), "CORNERS": K.corner_mask(8),
                 "CLASS_MASKS": CLASS_MASKS, "X_SQUARES": X_SQUARES, "X_CORNERS": X_CORNERS,
-                "ONE_I": np.int64(1), "ZERO_I": np.int64(0)}
+                "ONE_I": np.int64(1), "ZERO_I": np.int64(0), "NODES": NODES, "BEST": BEST,
+                "DEADLINE": DEADLINE, "NODE_LIMIT": NODE_LIMIT, "STOP": STOP,
+                "CLOCK_EVERY": CLOCK_EVERY}
     return specialize(TEMPLATES, bindings, f"othello_engine_{source_tag(*TEMPLATES)}")
 
 
@@ -233,21 +257,37 @@ class Engine:
                ) -> SearchResult:
         """Iterative deepening on the shared anytime driver within ``limit``: the deepest
         finished iteration, its action a kernel square, its value in discs for ``me``.
-        An iteration cannot be cut short (the compiled search reads no clock), so the time
-        limit acts through :data:`PACE` alone: no depth starts that the last one's growth
-        says would not end in time; ``stop`` is obeyed between depths."""
+        :data:`PACE` starts no depth that the last one's growth says would not end in
+        time; the compiled search reads the hard deadline and the node limit every
+        :data:`CLOCK_EVERY` nodes and abandons an iteration that passes them, and a
+        ``stop`` reaches it through a flag (from the second depth on: depth 1 always
+        completes)."""
         ns = compiled()
-        stats = np.zeros(2, np.int64)
+        stats = np.zeros(N_STATS, np.int64)
+        asked = as_callable(stop)
 
-        def step(d: int, budget: Budget) -> SearchResult:
+        def step(d: int, budget: Budget) -> SearchResult | None:
+            stats[DEADLINE] = budget.deadline_us
+            stats[NODE_LIMIT] = budget.nodes or 0
+            if budget.stop is not None and watcher is not None:
+                watcher.arm()
             value = ns.search(np.uint64(me), np.uint64(opp), np.int64(d), -1e9, 1e9,
                               np.int64(0), np.int64(0), self.weights, self.tkey, self.tinfo,
                               self.buf, self.keys, self.fbuf, self.scratch, stats)
-            move = int(stats[1])
+            if stats[STOP]:
+                return None
+            move = int(stats[BEST])
             return SearchResult(float(value), move, [move],
-                                SearchStats(nodes=int(stats[0]), depth=d))
+                                SearchStats(nodes=int(stats[NODES]), depth=d))
 
-        return deepen(step, limit, pace=PACE, stop=stop, on_iteration=on_iteration)
+        def on_stop() -> None:
+            stats[STOP] = 1
+
+        watcher = StopWatcher(asked, on_stop) if asked is not None else None
+        if watcher is None:
+            return deepen(step, limit, pace=PACE, on_iteration=on_iteration)
+        with watcher:
+            return deepen(step, limit, pace=PACE, stop=asked, on_iteration=on_iteration)
 
     def best(self, me: int, opp: int, depth: int) -> tuple[int, float, int, int]:
         """``(kernel move, value, nodes, depth reached)`` after depths 1..``depth``."""

@@ -28,9 +28,10 @@ stones per head, ``B[4]``-``B[6]`` pseudo-liberty count, sum and sum of squares 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from gamesearch.games.go import patterns
 from gamesearch.games.go.patterns import TABLE as PATTERN_TABLE
+from gamesearch.kernels.specialize import compile_in_place
 
 EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
 SIZE, N_EMPTY, KO, TO_MOVE, PASSES, MOVES, LAST = range(7)
@@ -60,28 +61,24 @@ def copy_board(B: tuple) -> tuple:
     return tuple(a.copy() for a in B)
 
 
-@njit(cache=True)
 def _add_lib(B, h, p):
     B[4][h] += 1
     B[5][h] += p
     B[6][h] += p * p
 
 
-@njit(cache=True)
 def _remove_lib(B, h, p):
     B[4][h] -= 1
     B[5][h] -= p
     B[6][h] -= p * p
 
 
-@njit(cache=True)
 def in_atari(B, h):
     """Whether the chain with head ``h`` has exactly one liberty."""
     n = B[4][h]
     return n > 0 and n * B[6][h] == B[5][h] * B[5][h]
 
 
-@njit(cache=True)
 def _remove_empty(B, p):
     meta, empties, place = B[9], B[7], B[8]
     i = place[p]
@@ -91,7 +88,6 @@ def _remove_empty(B, p):
     meta[N_EMPTY] -= 1
 
 
-@njit(cache=True)
 def _add_empty(B, p):
     meta = B[9]
     B[7][meta[N_EMPTY]] = p
@@ -99,7 +95,6 @@ def _add_empty(B, p):
     meta[N_EMPTY] += 1
 
 
-@njit(cache=True)
 def is_legal(B, p, colour):
     """Whether ``colour`` may play on the empty point ``p`` (simple ko, no suicide)."""
     board = B[0]
@@ -118,7 +113,6 @@ def is_legal(B, p, colour):
     return False
 
 
-@njit(cache=True)
 def is_eye(B, p, colour):
     """A point every neighbour of which is ``colour`` (or the edge), with at most one
     opposing diagonal (none on the edge): filling it would be self-harm."""
@@ -136,7 +130,6 @@ def is_eye(B, p, colour):
     return bad + edge < 2
 
 
-@njit(cache=True)
 def play(B, p, colour):
     """Put a ``colour`` stone on ``p`` (legal: see is_legal) and take off what it captures;
     the pass is ``p = -1``. Returns the number of stones captured."""
@@ -202,7 +195,6 @@ def play(B, p, colour):
     return captured
 
 
-@njit(cache=True)
 def self_atari(B, p, colour):
     """Whether ``colour`` playing the legal point ``p`` leaves a chain of two or more
     stones with one liberty and captures nothing (the move then only feeds the opponent
@@ -247,7 +239,6 @@ def self_atari(B, p, colour):
     return True
 
 
-@njit(cache=True)
 def random_move(B, colour, avoid_self_atari=False):
     """A uniformly random legal point that is not ``colour``'s own eye (nor, with
     ``avoid_self_atari``, a self-atari of two or more stones); -1 (pass) if none."""
@@ -265,7 +256,6 @@ def random_move(B, colour, avoid_self_atari=False):
     return -1
 
 
-@njit(cache=True)
 def reply_move(B, colour, avoid_self_atari=False):
     """Play-out knowledge around the last move (as MoGo's play-outs): take an opposing
     chain next to it that is in atari, else save an own chain it put in atari by playing
@@ -293,7 +283,6 @@ def reply_move(B, colour, avoid_self_atari=False):
     return save
 
 
-@njit(cache=True)
 def pattern_code(B, p):
     """The 3x3 neighbourhood of ``p`` as patterns.py encodes it (``sum(value_i * 4**i)``,
     the eight neighbours top row first; off the board is 3)."""
@@ -308,7 +297,6 @@ def pattern_code(B, p):
     return code
 
 
-@njit(cache=True)
 def pattern_move(B, colour, avoid_self_atari=False):
     """A random empty neighbour of the last move whose 3x3 shape is one of MoGo's patterns
     (patterns.py), legal, not ``colour``'s own eye (nor, with ``avoid_self_atari``, a big
@@ -332,7 +320,6 @@ def pattern_move(B, colour, avoid_self_atari=False):
     return found[np.random.randint(n)]
 
 
-@njit(cache=True)
 def prior(B, p, colour):
     """Go knowledge for a new tree child (Gelly and Silver 2007's prior knowledge, as
     MoGo and Fuego give it): ``colour``'s move on the legal point ``p`` as (value, weight),
@@ -371,7 +358,6 @@ def prior(B, p, colour):
     return 0.5, 0.0
 
 
-@njit(cache=True)
 def area(B):
     """Black's area minus White's: stones, and empty points whose neighbours are one
     colour (exact after a play-out, where only eyes are left empty)."""
@@ -398,7 +384,6 @@ def area(B):
     return score
 
 
-@njit(cache=True)
 def playout(B, max_moves, first_play):
     """Play at random (no own-eye filling) until two passes or ``max_moves``; records in
     ``first_play[p]`` the colour that first played on each point (AMAF) where it is 0;
@@ -415,7 +400,6 @@ def playout(B, max_moves, first_play):
     return area(B)
 
 
-@njit(cache=True)
 def playouts(B, n, max_moves, seed):
     """``n`` play-outs from ``B`` (a benchmark and a test); returns Black's wins (komi 0)."""
     np.random.seed(seed)
@@ -430,7 +414,6 @@ def playouts(B, n, max_moves, seed):
     return wins
 
 
-@njit(cache=True)
 def _chains_breathe(colour, stride, seen, stamp, stack):
     """Whether every chain on the flat board ``colour`` touches an empty point (a flood
     fill per chain; ``seen[p] == stamp`` marks the points already filled)."""
@@ -455,7 +438,6 @@ def _chains_breathe(colour, stride, seen, stamp, stack):
     return True
 
 
-@njit(cache=True)
 def count_legal_positions(size):
     """How many of the 3**(size*size) boards have a liberty for every chain (Tromp and
     Farnebaeck's legal positions, OEIS A094777: 1, 57, 12,675, 24,318,165 for sizes 1-4),
@@ -483,6 +465,15 @@ def count_legal_positions(size):
         if k == size * size:
             return total
         colour[points[k]] += 1
+
+
+TEMPLATES = (_add_lib, _remove_lib, in_atari, _remove_empty, _add_empty, is_legal, is_eye, play,
+             self_atari, random_move, reply_move, pattern_code, pattern_move, prior, area,
+             playout, playouts, _chains_breathe, count_legal_positions)
+"""Compiled by ``kernels.specialize`` under a tag that also covers the pattern table
+compiled into them (numba keys a cached function on its own file only, so an edit to
+patterns.py alone would otherwise leave the old table compiled in)."""
+compile_in_place(globals(), TEMPLATES, "go_kernel", (patterns,))
 
 
 def to_point(board_point: int, size: int) -> int:
