@@ -35,7 +35,7 @@ import jax.numpy as jnp
 import numpy as np
 import optax
 
-from gamesearch.durable import atomic_write
+from gamesearch.durable import atomic_write, output_folder
 from gamesearch.engines.chess.nnue import network as N
 from gamesearch.engines.chess.nnue.dataset import Positions, held_out
 from gamesearch.errors import GameSearchError
@@ -125,7 +125,7 @@ class NnueTraining:
 
     def __init__(self, data: Positions, folder: str | Path, settings: NnueSettings,
                  resume: bool = False, force: bool = False) -> None:
-        self.folder = Path(folder)
+        self.folder = output_folder(Path(folder), "--out folder")
         self.checkpoint = self.folder / "checkpoint.npz"
         if self.checkpoint.exists() and not checkpoint_is_ours(self.checkpoint, KIND):
             raise GameSearchError(f"{str(self.checkpoint)!r} exists and is not a {KIND}; "
