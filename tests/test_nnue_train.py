@@ -68,6 +68,20 @@ def test_the_jax_forward_is_the_specifications(data_file: Path) -> None:
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
 
 
+def test_mirrored_positions_are_the_mirrored_boards_features(data_file: Path) -> None:
+    from gamesearch.engines.chess.nnue.dataset import PAD, fen_features
+
+    data = read_positions(data_file, limit=30)
+    doubled = T._with_mirrors(data)
+    assert len(doubled) == 60
+    for i, line in enumerate(data_file.read_text().splitlines()[:30]):
+        board = chess.Board(json.loads(line)["fen"]).transform(chess.flip_horizontal)
+        us, them = fen_features(board.fen())
+        assert sorted(f for f in doubled.us[30 + i] if f != PAD) == us
+        assert sorted(f for f in doubled.them[30 + i] if f != PAD) == them
+        assert doubled.score[30 + i] == data.score[i]
+
+
 def test_a_few_hundred_steps_reduce_the_loss(data_file: Path, tmp_path: Path) -> None:
     data = read_positions(data_file)
     run = T.NnueTraining(data, tmp_path, T.NnueSettings(hidden=16, l1=8, l2=8, batch=64,

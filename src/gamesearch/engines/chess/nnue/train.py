@@ -9,9 +9,10 @@ ReLUs, two dense layers, one output ``v``. The loss is the squared distance of w
     (sigmoid(v) - target)^2,   target = (1 - lambda) sigmoid(cp / scale) + lambda result,
 
 ``cp`` Stockfish's score and ``result`` the game's (1, 0.5, 0) for the side to move, so
-``v * scale`` is a centipawn score as the network file says. Adam, minibatches of a
-shuffled epoch (epoch ``e``'s order drawn from ``(seed, e)``; the last partial batch is
-left out, so every step has one shape).
+``v * scale`` is a centipawn score as the network file says. Adam (AdamW with
+``decay``), minibatches of a shuffled epoch (epoch ``e``'s order drawn from ``(seed, e)``;
+the last partial batch is left out, so every step has one shape). With ``mirror`` the
+training positions are doubled by their mirror images (files a-h swapped).
 
 A run lives in a folder: ``checkpoint.npz`` (weights, Adam's state, counters, the curve;
 written atomically through :mod:`gamesearch.learn.checkpoint` every ``save_every`` steps,
@@ -37,7 +38,7 @@ import optax
 
 from gamesearch.durable import atomic_write, output_folder
 from gamesearch.engines.chess.nnue import network as N
-from gamesearch.engines.chess.nnue.dataset import Positions, held_out
+from gamesearch.engines.chess.nnue.dataset import PAD, Positions, held_out
 from gamesearch.errors import GameSearchError
 from gamesearch.learn.checkpoint import checkpoint_is_ours, load_checkpoint, save_checkpoint
 
@@ -63,6 +64,11 @@ class NnueSettings:
     """Every ``holdout``-th game is validation (0: none)."""
     save_every: int = 500
     """Steps between checkpoints within an epoch."""
+    decay: float = 0.0
+    """AdamW's weight decay (0: plain Adam)."""
+    mirror: bool = False
+    """Train on each position and its mirror image (files a-h swapped), which scores the
+    same but for castling rights: twice the positions for the same data."""
 
     def checked(self) -> NnueSettings:
         """The settings when they make sense; GameSearchError (one line) when not."""
@@ -80,6 +86,8 @@ class NnueSettings:
             raise GameSearchError(f"--scale must be in 1..10000, got {self.scale}")
         if not 0 <= self.holdout <= 1000 or self.holdout == 1:
             raise GameSearchError(f"--holdout must be 0 or 2..1000, got {self.holdout}")
+        if not 0 <= self.decay < 1:
+            raise GameSearchError(f"--decay must be in [0, 1), got {self.decay}")
         if self.seed < 0 or self.save_every < 1:
             raise GameSearchError("--seed must be 0 or more and save_every positive")
         return self
@@ -147,10 +155,12 @@ class NnueTraining:
         self.data = data
         test = held_out(data.game, settings.holdout)
         self.train_set, self.val_set = data.subset(~test), data.subset(test)
+        if settings.mirror:
+            self.train_set = _with_mirrors(self.train_set)
         if len(self.train_set) < settings.batch:
             raise GameSearchError(f"{len(self.train_set):,} training positions are fewer "
                                   f"than one batch ({settings.batch:,})")
-        self.optimizer = optax.adam(settings.lr)
+        self.optimizer = optax.adamw(settings.lr, weight_decay=settings.decay)
         s = settings
         self._step = jax.jit(self._make_step(s.scale, s.lam))
         self._loss = jax.jit(lambda p, u, t, c, r, m: (losses(p, u, t, c, r, s.scale, s.lam)
@@ -284,6 +294,19 @@ class NnueTraining:
              "positions": len(self.data), "train_positions": len(self.train_set),
              "validation_positions": len(self.val_set), "curve": self.curve}, indent=1)
             + "\n")
+
+
+def _with_mirrors(data: Positions) -> Positions:
+    """``data`` followed by its positions mirrored a-h (a feature's square ``^ 7``; the
+    padding stays), with the same scores and results."""
+    def flip(rows: np.ndarray) -> np.ndarray:
+        return np.where(rows == PAD, PAD, rows ^ 7).astype(np.int32)
+
+    return Positions(np.concatenate([data.us, flip(data.us)]),
+                     np.concatenate([data.them, flip(data.them)]),
+                     np.concatenate([data.score, data.score]),
+                     np.concatenate([data.result, data.result]),
+                     np.concatenate([data.game, data.game]))
 
 
 def _first(data: Positions, n: int) -> Positions:
