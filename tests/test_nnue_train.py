@@ -66,6 +66,14 @@ def test_the_jax_forward_is_the_specifications(data_file: Path) -> None:
         want = np.array([N.forward(net, board) for board in boards])
         assert np.abs(want).max() > 0.01  # not all clipped to nothing
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    # a factoriser (one row per piece, shared by its squares) is folded into the file's rows
+    params = T.params_of(N.random_network(hidden=32, l1=16, l2=8, seed=7), factor=True)
+    params["ft_f"] = jnp.asarray(np.random.default_rng(1).normal(0, 0.1, (12, 32)), jnp.float32)
+    got = np.asarray(T.forward(params, jnp.asarray(data.us), jnp.asarray(data.them)))
+    folded = T.network_of(params, 400.0)
+    assert not np.allclose(folded.ft_w, np.asarray(params["ft_w"]))
+    want = np.array([N.forward(folded, board) for board in boards])
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
 
 
 def test_mirrored_positions_are_the_mirrored_boards_features(data_file: Path) -> None:
@@ -87,8 +95,8 @@ def test_a_few_hundred_steps_reduce_the_loss(data_file: Path, tmp_path: Path) ->
     run = T.NnueTraining(data, tmp_path, T.NnueSettings(hidden=16, l1=8, l2=8, batch=64,
                                                         lr=3e-3, holdout=5))
     before, before_val = run.loss_of(run.train_set), run.loss_of(run.val_set)
-    run.run(12)  # 25 steps an epoch: 300 steps
-    assert run.steps == 12 * run.steps_per_epoch >= 300
+    run.run(6)  # 50 steps an epoch (mirrored): 300 steps
+    assert run.steps == 6 * run.steps_per_epoch >= 300
     after = run.loss_of(run.train_set)
     assert after < 0.5 * before
     assert run.curve[-1]["train_loss"] < run.curve[0]["train_loss"]
@@ -99,7 +107,7 @@ def test_a_few_hundred_steps_reduce_the_loss(data_file: Path, tmp_path: Path) ->
     v = float(T.forward(T.params_of(net), jnp.asarray(data.us[:1]), jnp.asarray(data.them[:1]))[0])
     assert N.forward(net, board) == pytest.approx(v, abs=1e-5)
     curve = json.loads((tmp_path / "curve.json").read_text())
-    assert len(curve["curve"]) == 12 and curve["validation_positions"] == len(run.val_set)
+    assert len(curve["curve"]) == 6 and curve["validation_positions"] == len(run.val_set)
 
 
 def test_kill_and_resume_ends_with_the_unbroken_weights(data_file: Path,

@@ -35,12 +35,16 @@ def train_nnue(
     l1: int = typer.Option(32, "--l1", help="first dense layer's width (a new run)"),
     l2: int = typer.Option(32, "--l2", help="second dense layer's width (a new run)"),
     batch: int = typer.Option(1024, "--batch", help="positions per Adam step (a new run)"),
-    lr: float = typer.Option(1e-3, "--lr", help="Adam's learning rate (a new run)"),
+    lr: float = typer.Option(5e-4, "--lr", help="Adam's learning rate (a new run)"),
     lam: float = typer.Option(0.0, "--lambda", help="weight of the game result in the "
                               "target, 0..1 (a new run)"),
     decay: float = typer.Option(0.0, "--decay", help="AdamW's weight decay (a new run)"),
-    mirror: bool = typer.Option(False, "--mirror", help="also train on every position "
-                                "mirrored a-h (a new run)"),
+    factor: bool = typer.Option(True, "--factor/--no-factor", help="train a per-piece "
+                                "factoriser beside the feature rows (a new run)"),
+    ft_init: float = typer.Option(0.1, "--ft-init", help="scale of the starting feature "
+                                  "rows (a new run)"),
+    mirror: bool = typer.Option(True, "--mirror/--no-mirror", help="also train on every "
+                                "position mirrored a-h (a new run)"),
     holdout: int = typer.Option(10, "--holdout", help="every Nth game is validation "
                                 "(0: none; a new run)"),
     seed: int = typer.Option(0, "--seed", help="seed of the weights and the order"),
@@ -67,7 +71,8 @@ def train_nnue(
     T = trainer.make()  # noqa: N806  (the method's module for this game)
     settings = T.NnueSettings(hidden=hidden, l1=l1, l2=l2, batch=batch, lr=lr, lam=lam,
                               holdout=holdout, seed=seed, decay=decay,
-                              mirror=mirror).checked()
+                              mirror=mirror, factor=factor,
+                              ft_init=ft_init).checked()
     rows = trainer.settings["read"](data, None if resume else positions)
     folder = check_run_folder(Path(out or f"nnue-{entry.name}"), resume)
     run = T.NnueTraining(rows, folder, settings, resume=resume, force=force)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ import optax
 from gamesearch.durable import atomic_write, output_folder
 from gamesearch.engines.chess.nnue import network as N
 from gamesearch.engines.chess.nnue.dataset import PAD, Positions, held_out
+from gamesearch.engines.chess.nnue.features import FEATURES
 from gamesearch.errors import GameSearchError
 from gamesearch.learn.checkpoint import checkpoint_is_ours, load_checkpoint, save_checkpoint
 
@@ -55,7 +56,7 @@ class NnueSettings:
     l1: int = 32
     l2: int = 32
     batch: int = 1024
-    lr: float = 1e-3
+    lr: float = 5e-4
     lam: float = 0.0
     """The weight of the game result in the target (0: Stockfish's score alone)."""
     scale: float = N.DEFAULT_SCALE
@@ -66,7 +67,13 @@ class NnueSettings:
     """Steps between checkpoints within an epoch."""
     decay: float = 0.0
     """AdamW's weight decay (0: plain Adam)."""
-    mirror: bool = False
+    factor: bool = True
+    """Train a factoriser beside ``ft_w``: one row per piece, shared by its 64 squares (the
+    piece's worth anywhere, learnt from every position it is in), folded into ``ft_w`` in
+    the file: the network is the specification's, it learns faster from few positions."""
+    ft_init: float = 0.1
+    """The starting ``ft_w`` is ``network.random_network``'s times this."""
+    mirror: bool = True
     """Train on each position and its mirror image (files a-h swapped), which scores the
     same but for castling rights: twice the positions for the same data."""
 
@@ -86,6 +93,8 @@ class NnueSettings:
             raise GameSearchError(f"--scale must be in 1..10000, got {self.scale}")
         if not 0 <= self.holdout <= 1000 or self.holdout == 1:
             raise GameSearchError(f"--holdout must be 0 or 2..1000, got {self.holdout}")
+        if not 0 <= self.ft_init <= 10:
+            raise GameSearchError(f"--ft-init must be in [0, 10], got {self.ft_init}")
         if not 0 <= self.decay < 1:
             raise GameSearchError(f"--decay must be in [0, 1), got {self.decay}")
         if self.seed < 0 or self.save_every < 1:
@@ -93,22 +102,37 @@ class NnueSettings:
         return self
 
 
-def params_of(net: N.Network) -> dict[str, jax.Array]:
-    """A network's arrays as the trainer's parameters."""
-    return {name: jnp.asarray(getattr(net, name)) for name in N.ARRAYS}
+def params_of(net: N.Network, factor: bool = False) -> dict[str, jax.Array]:
+    """A network's arrays as the trainer's parameters; with ``factor`` also ``ft_f``, the
+    factoriser's rows (zero), one per piece of either colour whatever its square."""
+    params = {name: jnp.asarray(getattr(net, name)) for name in N.ARRAYS}
+    if factor:
+        params["ft_f"] = jnp.zeros((FEATURES // 64, net.hidden), jnp.float32)
+    return params
+
+
+def feature_table(params: dict[str, Any]) -> jax.Array:
+    """The feature transformer's rows as the network file holds them: ``ft_w``, plus with
+    a factoriser each feature's piece row (features ``64 p .. 64 p + 63`` share ``ft_f[p]``)."""
+    table = params["ft_w"]
+    if "ft_f" in params:
+        table = table + jnp.repeat(params["ft_f"], 64, axis=0)
+    return table
 
 
 def network_of(params: dict[str, Any], scale: float) -> N.Network:
-    """The trainer's parameters as a network (float32 numpy arrays)."""
-    return N.Network(**{name: np.asarray(params[name], np.float32) for name in N.ARRAYS},
-                     scale=float(scale))
+    """The trainer's parameters as a network (float32 numpy arrays; a factoriser folded
+    into ``ft_w``)."""
+    arrays = {name: np.asarray(params[name], np.float32) for name in N.ARRAYS}
+    arrays["ft_w"] = np.asarray(feature_table(params), np.float32)
+    return N.Network(**arrays, scale=float(scale))
 
 
 def forward(params: dict[str, jax.Array], us: jax.Array, them: jax.Array) -> jax.Array:
     """``v`` for a batch of positions given their feature indices (n x 32 each, side to
     move first): ``network.forward``, batched."""
-    table = jnp.concatenate([params["ft_w"], jnp.zeros((1, params["ft_w"].shape[1]),
-                                                       params["ft_w"].dtype)])
+    rows = feature_table(params)
+    table = jnp.concatenate([rows, jnp.zeros((1, rows.shape[1]), rows.dtype)])
     acc_us = params["ft_b"] + table[us].sum(axis=1)
     acc_them = params["ft_b"] + table[them].sum(axis=1)
     x = jnp.clip(jnp.concatenate([acc_us, acc_them], axis=1), 0.0, 1.0)
@@ -169,14 +193,18 @@ class NnueTraining:
                                                      self.train_set.score,
                                                      self.train_set.result))
         if meta is None:
-            self.params = params_of(N.random_network(s.hidden, s.l1, s.l2, s.seed, s.scale))
+            start = N.random_network(s.hidden, s.l1, s.l2, s.seed, s.scale)
+            if s.ft_init != 1.0:
+                start = replace(start, ft_w=(start.ft_w * s.ft_init).astype(np.float32))
+            self.params = params_of(start, s.factor)
             self.opt_state = self.optimizer.init(self.params)
             self.epoch = self.step_in_epoch = self.steps = 0
             self.sum_loss = 0.0
             self.curve: list[dict] = []
             self.seconds = 0.0
         else:
-            self.params = {name: jnp.asarray(arrays[f"p/{name}"]) for name in N.ARRAYS}
+            self.params = {key[2:]: jnp.asarray(value) for key, value in arrays.items()
+                           if key.startswith("p/")}
             leaves, tree = jax.tree_util.tree_flatten(self.optimizer.init(self.params))
             self.opt_state = jax.tree_util.tree_unflatten(
                 tree, [jnp.asarray(arrays[f"o/{i}"]) for i in range(len(leaves))])
@@ -280,7 +308,7 @@ class NnueTraining:
 
     def save(self) -> None:
         """Write the checkpoint, the network and the curve (each atomically)."""
-        arrays = {f"p/{name}": np.asarray(self.params[name]) for name in N.ARRAYS}
+        arrays = {f"p/{name}": np.asarray(value) for name, value in self.params.items()}
         for i, leaf in enumerate(jax.tree_util.tree_leaves(self.opt_state)):
             arrays[f"o/{i}"] = np.asarray(leaf)
         meta = {"settings": asdict(self.settings), "positions": len(self.data),
@@ -316,5 +344,5 @@ def _first(data: Positions, n: int) -> Positions:
     return data.subset(keep)
 
 
-__all__ = ["KIND", "NnueSettings", "NnueTraining", "forward", "losses", "network_of",
-           "params_of", "targets"]
+__all__ = ["KIND", "NnueSettings", "NnueTraining", "feature_table", "forward", "losses",
+           "network_of", "params_of", "targets"]
