@@ -110,6 +110,24 @@ def test_a_few_hundred_steps_reduce_the_loss(data_file: Path, tmp_path: Path) ->
     assert len(curve["curve"]) == 6 and curve["validation_positions"] == len(run.val_set)
 
 
+def test_a_run_can_start_from_a_network(data_file: Path, tmp_path: Path) -> None:
+    from gamesearch.errors import GameSearchError
+
+    data = read_positions(data_file, limit=300)
+    start = N.random_network(hidden=16, l1=8, l2=8, seed=11)
+    run = T.NnueTraining(data, tmp_path / "a", T.NnueSettings(hidden=16, l1=8, l2=8,
+                                                              batch=32), init=start)
+    for name in N.ARRAYS:  # the factoriser starts at zero: the network is the one given
+        np.testing.assert_array_equal(getattr(run.network(), name), getattr(start, name))
+    assert run.loss_of(run.val_set) == pytest.approx(float(np.mean([
+        (1 / (1 + np.exp(-N.forward(start, chess.Board(json.loads(line)["fen"]))))
+         - 1 / (1 + np.exp(-json.loads(line)["score"] / 400))) ** 2
+        for line in data_file.read_text().splitlines()[:300]
+        if json.loads(line)["game"] % 10 == 9])), rel=1e-4)
+    with pytest.raises(GameSearchError, match="starting network"):
+        T.NnueTraining(data, tmp_path / "b", T.NnueSettings(hidden=32, batch=32), init=start)
+
+
 def test_kill_and_resume_ends_with_the_unbroken_weights(data_file: Path,
                                                         tmp_path: Path) -> None:
     data = read_positions(data_file)
@@ -150,6 +168,7 @@ def test_the_command_trains_resumes_and_refuses_bad_input(cli, data_file: Path,
                  ["--data", str(data_file), "--lambda", "2"],
                  ["--data", str(data_file), "--hidden", "0"],
                  ["--data", str(data_file), "--epochs", "0"],
+                 ["--data", str(data_file), "--init-from", str(data_file)],  # not a network
                  ["--data", str(data_file), "--out", out]):  # exists: no --resume/--force
         code, _, err = cli("train", "nnue", *args)
         assert code == 2, args

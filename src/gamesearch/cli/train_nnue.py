@@ -45,8 +45,13 @@ def train_nnue(
                                   "rows (a new run)"),
     mirror: bool = typer.Option(True, "--mirror/--no-mirror", help="also train on every "
                                 "position mirrored a-h (a new run)"),
+    logistic: float = typer.Option(0.0, "--logistic", help="the loss's logistic in "
+                                   "centipawns (0: the network's scale, 400; a new run)"),
     holdout: int = typer.Option(10, "--holdout", help="every Nth game is validation "
                                 "(0: none; a new run)"),
+    init_from: Path | None = typer.Option(None, "--init-from", help="start a new run from "
+                                          "this network file (its widths) instead of "
+                                          "random weights"),
     seed: int = typer.Option(0, "--seed", help="seed of the weights and the order"),
     out: str | None = typer.Option(None, "--out", help="folder for the files (nnue-GAME)"),
     resume: bool = typer.Option(False, "--resume", help="continue from --out's checkpoint"),
@@ -69,13 +74,19 @@ def train_nnue(
     from gamesearch.learn.checkpoint import check_run_folder
 
     T = trainer.make()  # noqa: N806  (the method's module for this game)
+    init = None
+    if init_from is not None:
+        if resume:
+            raise GameSearchError("--init-from starts a new run; it does not go with --resume")
+        init = T.load_network(init_from)
+        hidden, l1, l2 = init.widths
     settings = T.NnueSettings(hidden=hidden, l1=l1, l2=l2, batch=batch, lr=lr, lam=lam,
                               holdout=holdout, seed=seed, decay=decay,
                               mirror=mirror, factor=factor,
-                              ft_init=ft_init).checked()
+                              ft_init=ft_init, logistic=logistic).checked()
     rows = trainer.settings["read"](data, None if resume else positions)
     folder = check_run_folder(Path(out or f"nnue-{entry.name}"), resume)
-    run = T.NnueTraining(rows, folder, settings, resume=resume, force=force)
+    run = T.NnueTraining(rows, folder, settings, resume=resume, force=force, init=init)
     total = epochs * run.steps_per_epoch
     with Progress(TextColumn("NNUE"), BarColumn(), TextColumn("epoch {task.fields[epoch]}"),
                   TextColumn("{task.fields[note]}"), TimeElapsedColumn(), console=console,

@@ -60,6 +60,10 @@ class NnueSettings:
     lam: float = 0.0
     """The weight of the game result in the target (0: Stockfish's score alone)."""
     scale: float = N.DEFAULT_SCALE
+    logistic: float = 0.0
+    """The loss's logistic in centipawns: win chance ``sigmoid(cp / logistic)`` (0: the
+    network's ``scale``; 173.7 is ``bench/chess_tune.py``'s ``1 / (1 + 10^(-cp/400))``).
+    The file's ``v * scale`` stays the centipawn score whatever this is."""
     seed: int = 0
     holdout: int = 10
     """Every ``holdout``-th game is validation (0: none)."""
@@ -89,6 +93,8 @@ class NnueSettings:
             raise GameSearchError(f"--lr must be in (0, 1), got {self.lr}")
         if not 0 <= self.lam <= 1:
             raise GameSearchError(f"--lambda must be in [0, 1], got {self.lam}")
+        if self.logistic != 0 and not 1 <= self.logistic <= 10_000:
+            raise GameSearchError(f"--logistic must be 0 or in 1..10000, got {self.logistic}")
         if not 1 <= self.scale <= 10_000:
             raise GameSearchError(f"--scale must be in 1..10000, got {self.scale}")
         if not 0 <= self.holdout <= 1000 or self.holdout == 1:
@@ -120,6 +126,11 @@ def feature_table(params: dict[str, Any]) -> jax.Array:
     return table
 
 
+def load_network(path: str | Path) -> N.Network:
+    """A network file (``network.load``: NetworkError in one line for a bad one)."""
+    return N.load(path)
+
+
 def network_of(params: dict[str, Any], scale: float) -> N.Network:
     """The trainer's parameters as a network (float32 numpy arrays; a factoriser folded
     into ``ft_w``)."""
@@ -142,21 +153,29 @@ def forward(params: dict[str, jax.Array], us: jax.Array, them: jax.Array) -> jax
 
 
 def targets(score: jax.Array, result: jax.Array, scale: float, lam: float) -> jax.Array:
-    """The win chance each position is fitted to."""
+    """The win chance each position is fitted to (``scale``: the logistic's centipawns)."""
     return (1.0 - lam) * jax.nn.sigmoid(score / scale) + lam * result
 
 
 def losses(params: dict[str, jax.Array], us: jax.Array, them: jax.Array, score: jax.Array,
-           result: jax.Array, scale: float, lam: float) -> jax.Array:
-    """Each position's squared win-chance error."""
-    return (jax.nn.sigmoid(forward(params, us, them)) - targets(score, result, scale, lam)) ** 2
+           result: jax.Array, scale: float, lam: float, logistic: float | None = None
+           ) -> jax.Array:
+    """Each position's squared win-chance error; the win chance of ``c`` centipawns is
+    ``sigmoid(c / logistic)`` (``logistic`` is ``scale`` unless given)."""
+    logistic = scale if logistic is None else logistic
+    return (jax.nn.sigmoid(forward(params, us, them) * (scale / logistic))
+            - targets(score, result, logistic, lam)) ** 2
 
 
 class NnueTraining:
     """One training run: its data, settings, weights, optimiser state and curve."""
 
     def __init__(self, data: Positions, folder: str | Path, settings: NnueSettings,
-                 resume: bool = False, force: bool = False) -> None:
+                 resume: bool = False, force: bool = False,
+                 init: N.Network | None = None) -> None:
+        """A new run (from ``random_network`` or from the network ``init``, whose widths it
+        takes) or, with ``resume``, the run of ``folder``'s checkpoint (its settings and
+        its first positions of ``data``)."""
         self.folder = output_folder(Path(folder), "--out folder")
         self.checkpoint = self.folder / "checkpoint.npz"
         if self.checkpoint.exists() and not checkpoint_is_ours(self.checkpoint, KIND):
@@ -186,15 +205,21 @@ class NnueTraining:
                                   f"than one batch ({settings.batch:,})")
         self.optimizer = optax.adamw(settings.lr, weight_decay=settings.decay)
         s = settings
-        self._step = jax.jit(self._make_step(s.scale, s.lam))
-        self._loss = jax.jit(lambda p, u, t, c, r, m: (losses(p, u, t, c, r, s.scale, s.lam)
-                                                       * m).sum())
+        logistic = s.logistic or s.scale
+        self._step = jax.jit(self._make_step(s.scale, s.lam, logistic))
+        self._loss = jax.jit(lambda p, u, t, c, r, m: (
+            losses(p, u, t, c, r, s.scale, s.lam, logistic) * m).sum())
         self._train = tuple(jnp.asarray(a) for a in (self.train_set.us, self.train_set.them,
                                                      self.train_set.score,
                                                      self.train_set.result))
+        if meta is None and init is not None and (init.widths != (s.hidden, s.l1, s.l2)
+                                                  or init.scale != s.scale):
+            raise GameSearchError(f"the starting network is {init.widths} at scale "
+                                  f"{init.scale:g}; the run asks for "
+                                  f"{(s.hidden, s.l1, s.l2)} at {s.scale:g}")
         if meta is None:
-            start = N.random_network(s.hidden, s.l1, s.l2, s.seed, s.scale)
-            if s.ft_init != 1.0:
+            start = init or N.random_network(s.hidden, s.l1, s.l2, s.seed, s.scale)
+            if init is None and s.ft_init != 1.0:
                 start = replace(start, ft_w=(start.ft_w * s.ft_init).astype(np.float32))
             self.params = params_of(start, s.factor)
             self.opt_state = self.optimizer.init(self.params)
@@ -217,13 +242,13 @@ class NnueTraining:
         """Full batches in one pass over the training positions."""
         return len(self.train_set) // self.settings.batch
 
-    def _make_step(self, scale: float, lam: float) -> Callable[..., Any]:
+    def _make_step(self, scale: float, lam: float, logistic: float) -> Callable[..., Any]:
         optimizer = self.optimizer
 
         def step(params: dict, opt_state: Any, us: jax.Array, them: jax.Array,
                  score: jax.Array, result: jax.Array) -> tuple[dict, Any, jax.Array]:
             def mean_loss(p: dict) -> jax.Array:
-                return losses(p, us, them, score, result, scale, lam).mean()
+                return losses(p, us, them, score, result, scale, lam, logistic).mean()
 
             value, grads = jax.value_and_grad(mean_loss)(params)
             updates, opt_state = optimizer.update(grads, opt_state, params)
@@ -344,5 +369,5 @@ def _first(data: Positions, n: int) -> Positions:
     return data.subset(keep)
 
 
-__all__ = ["KIND", "NnueSettings", "NnueTraining", "feature_table", "forward", "losses",
-           "network_of", "params_of", "targets"]
+__all__ = ["KIND", "NnueSettings", "NnueTraining", "feature_table", "forward",
+           "load_network", "losses", "network_of", "params_of", "targets"]
