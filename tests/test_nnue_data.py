@@ -127,3 +127,24 @@ def test_the_generator_refuses_what_it_did_not_make(tmp_path: Path) -> None:
     settings = json.loads((tmp_path / "ours.jsonl.settings.json").read_text())
     with pytest.raises(SystemExit, match="other settings"):
         check_ours(ours, {**settings, "sf_depth": 2})
+
+
+def test_hand_positions_leave_the_validation_games_out(tmp_path: Path, monkeypatch) -> None:
+    import sys
+
+    from bench.chess_nnue_hand import main
+
+    data = tmp_path / "d.jsonl"
+    data.write_text("".join(json.dumps({"game": i, "fen": b.fen(), "score": 0, "result": 0.5})
+                            + "\n" for i, b in enumerate(_boards(20, seed=2))
+                            if not b.is_game_over()))
+    out = tmp_path / "hand.jsonl"
+    monkeypatch.setattr(sys, "argv", ["chess_nnue_hand.py", str(data), "--out", str(out),
+                                      "--variants", "3", "--holdout", "4"])
+    main()
+    hand = read_positions(out)
+    assert len(hand) > 20
+    assert not held_out(hand.game, 4).any() and held_out(np.arange(20), 4).any()
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert any(r["score"] != 0 for r in rows)
+    assert all(not chess.Board(r["fen"]).is_check() for r in rows)
