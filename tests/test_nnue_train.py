@@ -131,7 +131,8 @@ def test_a_run_can_start_from_a_network(data_file: Path, tmp_path: Path) -> None
 def test_kill_and_resume_ends_with_the_unbroken_weights(data_file: Path,
                                                         tmp_path: Path) -> None:
     data = read_positions(data_file)
-    settings = T.NnueSettings(hidden=16, l1=8, l2=8, batch=50, holdout=4, save_every=3)
+    settings = T.NnueSettings(hidden=16, l1=8, l2=8, batch=50, holdout=4, save_every=3,
+                              anneal=2)  # the schedule's step count is resumed too
     whole = T.NnueTraining(data, tmp_path / "whole", settings)
     whole.run(3)
     broken = T.NnueTraining(data, tmp_path / "broken", settings)

@@ -9,10 +9,11 @@ ReLUs, two dense layers, one output ``v``. The loss is the squared distance of w
     (sigmoid(v) - target)^2,   target = (1 - lambda) sigmoid(cp / scale) + lambda result,
 
 ``cp`` Stockfish's score and ``result`` the game's (1, 0.5, 0) for the side to move, so
-``v * scale`` is a centipawn score as the network file says. Adam (AdamW with
-``decay``), minibatches of a shuffled epoch (epoch ``e``'s order drawn from ``(seed, e)``;
-the last partial batch is left out, so every step has one shape). With ``mirror`` the
-training positions are doubled by their mirror images (files a-h swapped).
+``v * scale`` is a centipawn score as the network file says. Adam (AdamW with ``decay``;
+the rate annealed to 0 over ``anneal`` epochs), minibatches of a shuffled epoch (epoch
+``e``'s order drawn from ``(seed, e)``; the last partial batch is left out, so every step
+has one shape). With ``mirror`` the training positions are doubled by their mirror images
+(files a-h swapped).
 
 A run lives in a folder: ``checkpoint.npz`` (weights, Adam's state, counters, the curve;
 written atomically through :mod:`gamesearch.learn.checkpoint` every ``save_every`` steps,
@@ -71,6 +72,8 @@ class NnueSettings:
     """Steps between checkpoints within an epoch."""
     decay: float = 0.0
     """AdamW's weight decay (0: plain Adam)."""
+    anneal: int = 0
+    """Epochs over which the learning rate falls to 0 along a half cosine (0: constant)."""
     factor: bool = True
     """Train a factoriser beside ``ft_w``: one row per piece, shared by its 64 squares (the
     piece's worth anywhere, learnt from every position it is in), folded into ``ft_w`` in
@@ -101,6 +104,8 @@ class NnueSettings:
             raise GameSearchError(f"--holdout must be 0 or 2..1000, got {self.holdout}")
         if not 0 <= self.ft_init <= 10:
             raise GameSearchError(f"--ft-init must be in [0, 10], got {self.ft_init}")
+        if not 0 <= self.anneal <= 100_000:
+            raise GameSearchError(f"--anneal must be in 0..100000, got {self.anneal}")
         if not 0 <= self.decay < 1:
             raise GameSearchError(f"--decay must be in [0, 1), got {self.decay}")
         if self.seed < 0 or self.save_every < 1:
@@ -188,8 +193,14 @@ class NnueTraining:
         arrays: dict[str, np.ndarray] = {}
         if resume:
             arrays, meta = load_checkpoint(self.checkpoint, KIND)
-            settings = NnueSettings(**{f.name: meta["settings"][f.name]
-                                       for f in fields(NnueSettings)})
+            names = {f.name for f in fields(NnueSettings)}
+            try:
+                settings = NnueSettings(**{k: v for k, v in meta["settings"].items()
+                                           if k in names})
+                int(meta["positions"]), int(meta["epoch"]), int(meta["steps"])
+            except (KeyError, TypeError, ValueError, AttributeError):
+                raise GameSearchError(f"{str(self.checkpoint)!r}: damaged checkpoint "
+                                      "(its settings or counters)") from None
             if len(data) < meta["positions"]:
                 raise GameSearchError(f"the data holds {len(data):,} positions; the run "
                                       f"was trained on {meta['positions']:,}")
@@ -203,7 +214,11 @@ class NnueTraining:
         if len(self.train_set) < settings.batch:
             raise GameSearchError(f"{len(self.train_set):,} training positions are fewer "
                                   f"than one batch ({settings.batch:,})")
-        self.optimizer = optax.adamw(settings.lr, weight_decay=settings.decay)
+        rate: float | optax.Schedule = settings.lr
+        if settings.anneal:
+            rate = optax.cosine_decay_schedule(
+                settings.lr, settings.anneal * (len(self.train_set) // settings.batch))
+        self.optimizer = optax.adamw(rate, weight_decay=settings.decay)
         s = settings
         logistic = s.logistic or s.scale
         self._step = jax.jit(self._make_step(s.scale, s.lam, logistic))
