@@ -103,6 +103,10 @@ def test_a_few_hundred_steps_reduce_the_loss(data_file: Path, tmp_path: Path) ->
     assert run.loss_of(run.val_set) < 0.9 * before_val  # and it generalises
     # the shipped file is the network trained, and evaluates as the trainer does
     net = N.load(tmp_path / "nnue.npz")
+    # trained on the compiled inference's grid: the file's feature rows are its integers
+    assert run.settings.ft_grid == 127
+    np.testing.assert_allclose(net.ft_w * 127, np.round(net.ft_w * 127), atol=1e-3)
+    np.testing.assert_allclose(net.ft_b * 127, np.round(net.ft_b * 127), atol=1e-3)
     board = chess.Board(json.loads(data_file.read_text().splitlines()[0])["fen"])
     v = float(T.forward(T.params_of(net), jnp.asarray(data.us[:1]), jnp.asarray(data.them[:1]))[0])
     assert N.forward(net, board) == pytest.approx(v, abs=1e-5)
@@ -116,7 +120,7 @@ def test_a_run_can_start_from_a_network(data_file: Path, tmp_path: Path) -> None
     data = read_positions(data_file, limit=300)
     start = N.random_network(hidden=16, l1=8, l2=8, seed=11)
     run = T.NnueTraining(data, tmp_path / "a", T.NnueSettings(hidden=16, l1=8, l2=8,
-                                                              batch=32), init=start)
+                                                              batch=32, ft_grid=0), init=start)
     for name in N.ARRAYS:  # the factoriser starts at zero: the network is the one given
         np.testing.assert_array_equal(getattr(run.network(), name), getattr(start, name))
     assert run.loss_of(run.val_set) == pytest.approx(float(np.mean([

@@ -38,6 +38,9 @@ def train_nnue(
     lr: float = typer.Option(5e-4, "--lr", help="Adam's learning rate (a new run)"),
     lam: float = typer.Option(0.0, "--lambda", help="weight of the game result in the "
                               "target, 0..1 (a new run)"),
+    ft_grid: int = typer.Option(127, "--ft-grid", help="train the feature rows on "
+                                "multiples of 1/N, as the compiled inference rounds them "
+                                "(0: not; a new run)"),
     anneal: int = typer.Option(0, "--anneal", help="epochs over which the learning rate "
                                "falls to 0 along a half cosine (0: constant; a new run)"),
     decay: float = typer.Option(0.0, "--decay", help="AdamW's weight decay (a new run)"),
@@ -85,7 +88,8 @@ def train_nnue(
     settings = T.NnueSettings(hidden=hidden, l1=l1, l2=l2, batch=batch, lr=lr, lam=lam,
                               holdout=holdout, seed=seed, decay=decay,
                               mirror=mirror, factor=factor,
-                              ft_init=ft_init, logistic=logistic, anneal=anneal).checked()
+                              ft_init=ft_init, logistic=logistic, anneal=anneal,
+                              ft_grid=ft_grid).checked()
     rows = trainer.settings["read"](data, None if resume else positions)
     folder = check_run_folder(Path(out or f"nnue-{entry.name}"), resume)
     run = T.NnueTraining(rows, folder, settings, resume=resume, force=force, init=init)
