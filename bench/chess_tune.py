@@ -182,7 +182,7 @@ def fit(args: argparse.Namespace) -> None:
     w_int = T.flat(tuned)
 
     def mse(v: np.ndarray, part: np.ndarray) -> float:
-        return float(np.mean((expected_score(x[part] @ v) - y[part]) ** 2))
+        return win_chance_loss(x[part] @ v, y[part])
 
     print("| weights | train loss | held-out loss |")
     print("|---|---:|---:|")
@@ -193,6 +193,18 @@ def fit(args: argparse.Namespace) -> None:
         write_weights(tuned, Path(T.E.__file__))
         print(f"written to {T.E.__file__} (the search's cache tag covers it: every machine "
               "recompiles the search)", file=sys.stderr)
+
+
+def win_chance_loss(cp: np.ndarray, target: np.ndarray) -> float:
+    """The fit's loss: the mean squared distance of the win chance of scores ``cp``
+    (centipawns, ``1 / (1 + 10^(-cp / 400))``) from the ``target`` win chances."""
+    return float(np.mean((expected_score(np.asarray(cp, np.float64)) - target) ** 2))
+
+
+def hand_scores(boards: list[chess.Board]) -> np.ndarray:
+    """The hand-written evaluation of each board (centipawns, side to move), through
+    ``terms.py`` with the weights as they stand."""
+    return np.array([T.terms(b) for b in boards]) @ T.flat(T.weights())
 
 
 def _terms(path: Path, rows: list[dict]) -> np.ndarray:

@@ -11,7 +11,7 @@ from gamesearch.cli.main import app
 from gamesearch.errors import GameSearchError
 
 train_app = typer.Typer(help="Train strategies, evaluations and networks: CFR, TD learning, "
-                        "Samuel's checkers, AlphaZero.", no_args_is_help=True)
+                        "Samuel's checkers, AlphaZero, NNUE.", no_args_is_help=True)
 app.add_typer(train_app, name="train")
 
 GAME = typer.Argument(None, metavar="GAME", help="the game to train (default: the one game "

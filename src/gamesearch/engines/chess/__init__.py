@@ -12,6 +12,7 @@ from gamesearch.entry import (
     GameEntry,
     PositionText,
     RecordFormat,
+    Trainer,
     VerdictPolicy,
     WarmupStep,
 )
@@ -124,6 +125,18 @@ def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
     return picture(game, state, lastmove, arrows)
 
 
+def _nnue_training() -> Any:
+    from gamesearch.engines.chess.nnue import train
+
+    return train
+
+
+def _nnue_positions(path: Any, limit: int | None) -> Any:
+    from gamesearch.engines.chess.nnue.dataset import read_positions
+
+    return read_positions(path, limit)
+
+
 ENTRY = GameEntry(
     "chess", "Chess (FIDE rules over python-chess; fen=FEN to start elsewhere)", _chess,
     perft=_perft,
@@ -152,4 +165,5 @@ ENTRY = GameEntry(
     notation=lambda game, state, action: game.san(state, action),
     ending=_ending,
     scale=VALUE_SCALE,
+    trainers={"nnue": Trainer(_nnue_training, {"read": _nnue_positions})},
 )

@@ -1,0 +1,150 @@
+"""The chess network's training data: reading it (engines/chess/nnue/dataset.py) and
+making it (bench/chess_nnue_data.py: resumes exactly, refuses files it did not make).
+Needs no JAX."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+from pathlib import Path
+
+import chess
+import numpy as np
+import pytest
+
+from gamesearch.engines.chess.nnue.dataset import (
+    PAD,
+    DataError,
+    fen_features,
+    held_out,
+    read_positions,
+)
+from gamesearch.engines.chess.nnue.features import active_features
+
+STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
+
+
+def _boards(count: int, seed: int = 0) -> list[chess.Board]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        board = chess.Board()
+        for _ in range(rng.randrange(0, 80)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        out.append(board)
+    return out
+
+
+def test_fen_features_are_the_specifications_features() -> None:
+    for board in _boards(60, seed=4):
+        us, them = fen_features(board.fen())
+        assert us == active_features(board, board.turn)
+        assert them == active_features(board, not board.turn)
+
+
+def test_read_positions_pads_orders_and_limits(tmp_path: Path) -> None:
+    boards = _boards(12, seed=1)
+    path = tmp_path / "d.jsonl"
+    path.write_text("".join(json.dumps({"game": i // 3, "fen": b.fen(), "score": 10 * i,
+                                        "result": 0.5}) + "\n" for i, b in enumerate(boards))
+                    + '{"game": 9, "fen": "half a li')  # a line being written: not read
+    data = read_positions(path)
+    assert len(data) == 12 and data.us.shape == (12, 32)
+    first = boards[0]
+    assert [f for f in data.us[0] if f != PAD] == active_features(first, first.turn)
+    assert (data.us[0] == PAD).sum() == 32 - len(first.piece_map())
+    assert data.score.tolist() == [10.0 * i for i in range(12)]
+    assert len(read_positions(path, limit=5)) == 5
+
+
+@pytest.mark.parametrize("text", ['{"game": 0, "fen": "nonsense", "score": 1}\n',
+                                  '{"game": 0, "score": 1}\n',
+                                  '{"game": 0, "fen": "8/8/8/8/8/8/8/8 w - - 0 1", '
+                                  '"score": 1, "result": 3}\n', "not json\n", ""])
+def test_bad_data_is_one_line(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(text)
+    with pytest.raises(DataError) as err:
+        read_positions(path)
+    assert "\n" not in str(err.value)
+    with pytest.raises(DataError, match="does not exist"):
+        read_positions(tmp_path / "missing.jsonl")
+
+
+def test_validation_is_split_by_game() -> None:
+    game = np.repeat(np.arange(50), 7)
+    test = held_out(game, 10)
+    assert set(game[test]) == {9, 19, 29, 39, 49}
+    assert not held_out(game, 0).any()
+
+
+def _generate(out: Path, positions: int) -> int:
+    from bench.chess_nnue_data import data
+
+    return data(argparse.Namespace(out=out, positions=positions, depth=1, sf_depth=1,
+                                   seed=5, stockfish=STOCKFISH))
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="stockfish is not installed")
+def test_the_generator_resumes_exactly(tmp_path: Path) -> None:
+    whole, parts = tmp_path / "whole.jsonl", tmp_path / "parts.jsonl"
+    _generate(whole, 150)
+    _generate(parts, 40)
+    kept = parts.read_bytes()
+    # a kill while a line was being written: the next run cuts the half line and goes on
+    with parts.open("ab") as fh:
+        fh.write(b'{"game": 99, "fen": "rnb')
+    _generate(parts, 150)
+    assert parts.read_bytes().startswith(kept)
+    assert parts.read_text() == whole.read_text()
+    rows = [json.loads(line) for line in whole.read_text().splitlines()]
+    assert len(rows) >= 150
+    assert all(r["result"] in (0.0, 0.5, 1.0) and chess.Board(r["fen"]).is_valid()
+               and not chess.Board(r["fen"]).is_check() for r in rows)
+    # positions of one game and one side to move share the result
+    by_game: dict[tuple[int, str], set[float]] = {}
+    for r in rows:
+        by_game.setdefault((r["game"], r["fen"].split()[1]), set()).add(r["result"])
+    assert all(len(results) == 1 for results in by_game.values())
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="stockfish is not installed")
+def test_the_generator_refuses_what_it_did_not_make(tmp_path: Path) -> None:
+    from bench.chess_nnue_data import check_ours
+
+    foreign = tmp_path / "notes.jsonl"
+    foreign.write_text('{"hello": 1}\n')
+    with pytest.raises(SystemExit, match="did not make"):
+        _generate(foreign, 10)
+    assert foreign.read_text() == '{"hello": 1}\n'
+    ours = tmp_path / "ours.jsonl"
+    _generate(ours, 5)
+    settings = json.loads((tmp_path / "ours.jsonl.settings.json").read_text())
+    with pytest.raises(SystemExit, match="other settings"):
+        check_ours(ours, {**settings, "sf_depth": 2})
+
+
+def test_hand_positions_leave_the_validation_games_out(tmp_path: Path, monkeypatch) -> None:
+    import sys
+
+    from bench.chess_nnue_hand import main
+
+    data = tmp_path / "d.jsonl"
+    data.write_text("".join(json.dumps({"game": i, "fen": b.fen(), "score": 0, "result": 0.5})
+                            + "\n" for i, b in enumerate(_boards(20, seed=2))
+                            if not b.is_game_over()))
+    out = tmp_path / "hand.jsonl"
+    monkeypatch.setattr(sys, "argv", ["chess_nnue_hand.py", str(data), "--out", str(out),
+                                      "--variants", "3", "--holdout", "4"])
+    main()
+    hand = read_positions(out)
+    assert len(hand) > 20
+    assert not held_out(hand.game, 4).any() and held_out(np.arange(20), 4).any()
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert any(r["score"] != 0 for r in rows)
+    assert all(not chess.Board(r["fen"]).is_check() for r in rows)
