@@ -10,8 +10,10 @@ from __future__ import annotations
 import contextlib
 import inspect
 import math
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from gamesearch.errors import GameSearchError
@@ -222,7 +224,8 @@ def search_position(game: Any, state: Any, spec: str, seconds: float, stop_flag:
 
         agent.on_progress = report
         try:
-            result = agent(game, state)
+            with passing_stop(stop_flag, agent):
+                result = agent(game, state)
         finally:  # an outside program (gnubg, GNU Go, Stockfish, Edax) ends with the move
             close = getattr(agent, "close", None)
             if close is not None:
@@ -256,6 +259,33 @@ def search_position(game: Any, state: Any, spec: str, seconds: float, stop_flag:
     data["proven"] = not stopped and (last.exact if last.stats.extra.get("kernel")
                                       else proven(depths, agent.depth))
     return data
+
+
+STOP_POLL = 0.01
+"""Seconds between looks at the stop flag while an agent searches (the engine's own stop
+then cuts its depth: the pool's ``CANCEL_GRACE`` is far longer)."""
+
+
+@contextmanager
+def passing_stop(stop_flag: Any, agent: Any) -> Iterator[None]:
+    """While the block runs, a set stop flag (a person's cancel, the pool sharing workers)
+    reaches ``agent.stop`` (the chess engine's own stop, which cuts the running depth), so
+    the search ends at once and the worker is not killed. Called again while the flag
+    stays set: a stop that comes before the search cleared its own flag is not lost."""
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(STOP_POLL):
+            if stop_flag.value:
+                agent.stop()
+
+    watcher = threading.Thread(target=watch, name="stop-passer", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
 
 
 MULTI_PV_MOVES = 40
