@@ -692,7 +692,9 @@ async function maybeThink() {
                 deadline: "at the end of its time: its best answer so far",
                 shared: "cut short for a waiting move: best completed depth",
                 fallback: `unsearched, the first move in the game's order: ${played.note}` };
-  const value = "value" in played ? `value ${shownValue(played)}, ` : "";
+  // the Score's text from the first player's view, as the table and the bar show it
+  const value = played.score && played.score.text ? `score ${played.score.text}, `
+    : "value" in played ? `value ${shownValue(played)}, ` : "";
   $("think-note").textContent = `played ${played.move} (${value}` +
     `${how[played.source] || played.source}, ${played.latency} s)`;
   $("think-note").dataset.source = played.source;
