@@ -233,6 +233,19 @@ def browser_games(url: str, game: str, games: int, tally: Tally, seconds: float,
         browser.close()
 
 
+def tally_of(game: str, lines: list[dict]) -> Tally:
+    """A game's tally from its progress lines."""
+    tally = Tally(game, "browser")
+    for line in lines:
+        tally.games += 1
+        tally.moves += sum(line["sources"].values())
+        tally.sources.update(line["sources"])
+        tally.max_move = max(tally.max_move, line["max_move_s"])
+        tally.ends.append(line["end"])
+        tally.errors += line.get("errors", [])
+    return tally
+
+
 def resumed(progress: Path | None) -> dict[str, list[dict]]:
     """The games a progress file says are done (a stopped soak goes on from there)."""
     out: dict[str, list[dict]] = {}
@@ -333,13 +346,7 @@ async def soak(args: argparse.Namespace, url: str) -> dict:
     already = resumed(args.progress)
     for name, lines in already.items():
         if name in tallies:
-            tally = tallies[name]
-            tally.games += len(lines)
-            for line in lines:
-                tally.moves += sum(line["sources"].values())
-                tally.sources.update(line["sources"])
-                tally.max_move = max(tally.max_move, line["max_move_s"])
-                tally.ends.append(line["end"])
+            tallies[name] = tally_of(name, lines)
             print(f"{name}: {len(lines)} games done before (--progress {args.progress})")
     async with httpx.AsyncClient(base_url=url, timeout=30) as client:
         health_before = (await client.get("/api/health")).json()
@@ -414,7 +421,14 @@ def main() -> None:
     parser.add_argument("--max-seconds", type=float, default=5400)
     parser.add_argument("--max-plies", type=int, default=590)
     parser.add_argument("--record", type=Path, default=None)
+    parser.add_argument("--table", action="store_true",
+                        help="print the table of the games in --progress and stop (a soak "
+                             "that was stopped, or is still running)")
     args = parser.parse_args()
+    if args.table:
+        print(table([tally_of(name, lines).row()
+                     for name, lines in sorted(resumed(args.progress).items())]))
+        return
     if args.browser != "none" and not Path(CHROMIUM).exists():
         print(f"{CHROMIUM} is missing: every game by the API")
         args.browser = "none"
