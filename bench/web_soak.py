@@ -4,23 +4,27 @@ agents while ``bench/web_load.py``'s clients keep the server busy.
 Starts ``gamesearch serve`` on loopback, starts ``--clients`` load clients from
 ``bench/web_load.py`` (each plays ``--load-game`` against ``alphabeta:time=--load-budget``
 with a pause before its own moves, and asks a verdict for every position with
-``--verdicts``), then plays ``--games`` whole games of every game the page offers, every seat
-played by that seat's default agent (``/api/seats``), through the API the page uses
-(``/api/position`` to roll chance, ``/api/think`` streamed). With ``--browser GAME`` the
-games of GAME are played by the page itself in Chromium (``/usr/bin/chromium`` through
-Playwright: every seat an AI, "New game" between games); the others through the API.
+``--verdicts``), then plays ``--games`` whole games of every game the home page offers
+(``/api/games``). By default every game is played by the page itself in Chromium
+(``/usr/bin/chromium`` through Playwright), as a person watching it: every seat that seat's
+default agent (``/api/seats``: the page offers an AI for every seat), "New game" between
+games. ``--browser none`` (or a list of names) plays the others through the API the page
+uses (``/api/position`` to roll chance, ``/api/think`` streamed).
 
-It counts fallback moves (``source: fallback``), the longest move (at the client, request to
-answer) and how each game ended (a game must reach its real end: Go by two passes, with the
-score), prints a table and writes a JSON record (``--record``, default
-``bench/records/web-soak/<time>.json``) with the server's health at the end (fallbacks and
-worker replacements by cause).
+It counts fallback moves (each move's ``source`` in the page's move list, and the server's
+``/api/health`` count before and after), the longest move (request to answer) and how each
+game ended: a game must reach its real end (no resignation; Go by two passes, with the score
+shown). A line per game as it ends; ``--progress FILE`` keeps a JSON line per finished
+browser game, and a soak started again with the same file plays only what is left. At the
+end: a table, and a JSON record (``--record``, default
+``bench/records/web-soak/<time>.json``) with the server's health (fallbacks and worker
+replacements by cause).
 
-    python bench/web_soak.py                                  # everything, 3 games each
+    python bench/web_soak.py --progress soak.jsonl            # everything, 3 games each
     python bench/web_soak.py --only go --games 1 --clients 4  # one Go game, light load
 
 Bounded: ``--max-seconds`` stops every game (an unfinished game is reported as such),
-``--max-plies`` ends a game that runs past it (reported).
+``--game-seconds`` one browser game, ``--max-plies`` an API game that runs past it.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import signal
 import sys
 import threading
@@ -134,9 +139,34 @@ async def play_kind(url: str, game: str, games: int, tally: Tally, stop_at: floa
                 return
 
 
-def browser_games(url: str, game: str, games: int, tally: Tally, seconds: float) -> None:
-    """``games`` games of ``game`` played by the page in Chromium, every seat an AI with its
-    default; the sources come from the move list, the move times from the streams."""
+MOVES_JS = ("[...document.querySelectorAll('#movelist button.move')]"
+            ".map((b) => ({move: b.dataset.move, source: b.dataset.source,"
+            " text: b.textContent}))")
+"""The page's move list, main line and variations (AI vs AI plays the main line only)."""
+
+
+def real_end(game: str, status: str, moves: list[dict]) -> str | None:
+    """Why a finished page's game is not at its real end (None: it is): a resignation or an
+    agreed draw is not one, and Go ends by two passes with the score shown (``W+3.5``)."""
+    text = status.lower()
+    if "resign" in text or "agreed" in text:
+        return "ended by resignation or agreement"
+    if game == "go":
+        last = [m["move"].lower() for m in moves[-2:]]
+        if last != ["pass", "pass"]:
+            return f"Go did not end by two passes (last: {last})"
+        if not re.search(r"[BW]\+\d", status):
+            return "Go's score is not shown"
+    return None
+
+
+def browser_games(url: str, game: str, games: int, tally: Tally, seconds: float,
+                  game_seconds: float, done: int = 0, progress: Path | None = None) -> None:
+    """``games`` games of ``game`` (from the ``done``-th on) played by the page in Chromium
+    as a person would watch them: every seat its default agent (the page offers an AI for
+    every seat of every game), "New game" between games. Each game's sources come from the
+    page's move list, its move times from the page's streams, its end from the status line
+    (checked by :func:`real_end`); one JSON line per game goes to ``progress``."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -155,35 +185,78 @@ def browser_games(url: str, game: str, games: int, tally: Tally, seconds: float)
         seats = httpx.get(url + "api/seats", params={"game": game}).json()["seats"]
         link = "&".join(f"p{i + 1}={seat['default']}" for i, seat in enumerate(seats))
         page.goto(f"{url}#/play?game={game}&{link}")
+        page.wait_for_selector("#board")
         end = time.monotonic() + seconds
-        for k in range(games):
-            if k:
+        for k in range(done, games):
+            if k > done:
                 page.click("#new-game")
                 page.wait_for_function("!document.getElementById('status').textContent"
                                        ".includes('Game over')")
-            left = max(1.0, end - time.monotonic())
+            began, first_time = time.monotonic(), len(times)
+            left = max(1.0, min(game_seconds, end - time.monotonic()))
             try:
                 page.wait_for_function("document.getElementById('status').textContent"
                                        ".includes('Game over')", timeout=left * 1000,
-                                       polling=500)
+                                       polling=1000)
+                status = page.text_content("#status").strip()
             except Exception:  # noqa: BLE001  out of time: reported, not raised
-                tally.ends.append("unfinished: stopped by --max-seconds")
-                break
-            sources = page.evaluate("[...document.querySelectorAll('#movelist button.move')]"
-                                    ".map((b) => b.dataset.source).filter(Boolean)")
-            tally.games += 1
-            tally.moves += len(sources)
+                status = ""
+            moves = page.evaluate(MOVES_JS)
+            sources = Counter(m["source"] for m in moves if m["source"])
+            if status:
+                wrong = real_end(game, status, moves)
+                ending = ("page: " + status) if wrong is None else f"not real: {wrong}"
+                tally.games += 1
+            else:
+                ending = f"unfinished: out of time after {len(moves)} plies"
+            tally.moves += sum(sources.values())
             tally.sources.update(sources)
-            tally.ends.append("page: " + page.text_content("#status").strip())
-            error = page.text_content("#play-error").strip()
+            tally.ends.append(ending)
+            tally.max_move = max([tally.max_move, *times[first_time:]])
+            error = (page.text_content("#play-error") or "").strip()
             if error:
                 tally.errors.append(error)
-            print(f"{game} (browser) game {k + 1}/{games}: {tally.ends[-1]} "
-                  f"[{tally.moves} moves so far, {tally.sources['fallback']} fallbacks]",
-                  flush=True)
-        tally.max_move = max(times, default=0.0)
+            line = {"game": game, "index": k, "via": "browser", "plies": len(moves),
+                    "sources": dict(sources), "fallbacks": sources["fallback"],
+                    "max_move_s": round(max(times[first_time:], default=0.0), 2),
+                    "seconds": round(time.monotonic() - began, 1), "end": ending,
+                    "errors": [error] if error else []}
+            if progress is not None:
+                with progress.open("a") as out:
+                    out.write(json.dumps(line) + "\n")
+            print(f"{game} (browser) game {k + 1}/{games}: {ending} [{line['seconds']:.0f} s, "
+                  f"{line['plies']} plies, {line['fallbacks']} fallbacks, longest move "
+                  f"{line['max_move_s']:.1f} s]", flush=True)
+            if not status:
+                break
         tally.errors.extend(errors)
         browser.close()
+
+
+def tally_of(game: str, lines: list[dict]) -> Tally:
+    """A game's tally from its progress lines."""
+    tally = Tally(game, "browser")
+    for line in lines:
+        tally.games += 1
+        tally.moves += sum(line["sources"].values())
+        tally.sources.update(line["sources"])
+        tally.max_move = max(tally.max_move, line["max_move_s"])
+        tally.ends.append(line["end"])
+        tally.errors += line.get("errors", [])
+    return tally
+
+
+def resumed(progress: Path | None) -> dict[str, list[dict]]:
+    """The games a progress file says are done (a stopped soak goes on from there)."""
+    out: dict[str, list[dict]] = {}
+    if progress is None or not progress.exists():
+        return out
+    for text in progress.read_text().splitlines():
+        if text.strip():
+            line = json.loads(text)
+            if not line["end"].startswith("unfinished"):
+                out.setdefault(line["game"], []).append(line)
+    return out
 
 
 async def in_daemon_thread(func, *args) -> None:
@@ -266,18 +339,30 @@ async def soak(args: argparse.Namespace, url: str) -> dict:
         args.load_pause, args.verdicts, stop, load_record, load_errors))
     began = time.monotonic()
     stop_at = began + args.max_seconds
-    tallies = {name: Tally(name, "browser" if name == args.browser else "api")
+    in_browser = set(playable) if args.browser == "all" else \
+        set() if args.browser == "none" else set(args.browser.split(","))
+    tallies = {name: Tally(name, "browser" if name in in_browser else "api")
                for name in playable}
+    already = resumed(args.progress)
+    for name, lines in already.items():
+        if name in tallies:
+            tallies[name] = tally_of(name, lines)
+            print(f"{name}: {len(lines)} games done before (--progress {args.progress})")
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        health_before = (await client.get("/api/health")).json()
     queue: asyncio.Queue = asyncio.Queue()
-    for name in sorted(playable, key=lambda n: n != args.browser):
-        queue.put_nowait(name)
+    for name in sorted(playable, key=lambda n: n not in in_browser):
+        if len(already.get(name, [])) < args.games:
+            queue.put_nowait(name)
 
     async def lane() -> None:
         while not queue.empty():
             name = queue.get_nowait()
-            if name == args.browser:
+            if name in in_browser:
                 await in_daemon_thread(browser_games, url, name, args.games, tallies[name],
-                                       max(1.0, stop_at - time.monotonic()))
+                                       max(1.0, stop_at - time.monotonic()),
+                                       args.game_seconds, len(already.get(name, [])),
+                                       args.progress)
             else:
                 await play_kind(url, name, args.games, tallies[name], stop_at, args.max_plies)
 
@@ -290,6 +375,7 @@ async def soak(args: argparse.Namespace, url: str) -> dict:
         health = (await client.get("/api/health")).json()
     load_sources = Counter(r[1] for r in load_record)
     return {"tallies": [t.row() for t in tallies.values()], "health": health,
+            "health_before": health_before,
             "seconds": round(time.monotonic() - began, 1),
             "load": {"clients": args.clients, "game": args.load_game,
                      "agent": f"alphabeta:time={args.load_budget:g}", "moves": len(load_record),
@@ -323,13 +409,26 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--parallel", type=int, default=3,
                         help="game kinds played at the same time")
-    parser.add_argument("--browser", default="connect4",
-                        help="the game played in Chromium ('none': every game by the API)")
+    parser.add_argument("--browser", default="all",
+                        help="the games played by the page in Chromium: 'all' (the default),"
+                             " 'none' (every game by the API) or names, comma-separated")
+    parser.add_argument("--game-seconds", type=float, default=1800,
+                        help="the most one game in the browser may take")
+    parser.add_argument("--progress", type=Path, default=None,
+                        help="a JSON line per finished browser game; a soak started again "
+                             "with the same file plays only the games not yet done")
     parser.add_argument("--only", action="append", help="play only this game (repeatable)")
     parser.add_argument("--max-seconds", type=float, default=5400)
     parser.add_argument("--max-plies", type=int, default=590)
     parser.add_argument("--record", type=Path, default=None)
+    parser.add_argument("--table", action="store_true",
+                        help="print the table of the games in --progress and stop (a soak "
+                             "that was stopped, or is still running)")
     args = parser.parse_args()
+    if args.table:
+        print(table([tally_of(name, lines).row()
+                     for name, lines in sorted(resumed(args.progress).items())]))
+        return
     if args.browser != "none" and not Path(CHROMIUM).exists():
         print(f"{CHROMIUM} is missing: every game by the API")
         args.browser = "none"
@@ -360,7 +459,10 @@ def main() -> None:
     unfinished = sum(1 for r in result["tallies"] for e in r["ends"]
                      if e.startswith(("unfinished", "error")))
     print(f"fallback moves: {fallbacks}; games not at their real end: {unfinished}")
-    print("server health:", json.dumps({k: result["health"][k] for k in ("fallbacks",)}),
+    fell = result["health"]["fallbacks"]["total"] - result["health_before"]["fallbacks"]["total"]
+    print(f"server health: {fell} fallback moves during the soak (every client, the load's "
+          f"too; the load's own: {result['load']['sources'].get('fallback', 0)}), causes",
+          json.dumps(result["health"]["fallbacks"]["causes"]),
           "replacements:", result["health"]["pool"]["replacements"])
     print("load:", json.dumps(result["load"]))
     path = args.record or (Path(__file__).resolve().parent / "records" / "web-soak"

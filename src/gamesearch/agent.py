@@ -27,6 +27,11 @@ class Agent:
     def __call__(self, game: Game, state: State) -> SearchResult:
         raise NotImplementedError
 
+    def stop(self) -> None:
+        """End the running search soon, from another thread (the web's cancel): an agent
+        whose search can be cut inside an iteration overrides it; the others end at their
+        next ``on_progress`` report, or when their time is up."""
+
     def reset(self) -> None:
         """Forget what was kept from the previous game."""
 

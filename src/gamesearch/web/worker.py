@@ -10,8 +10,10 @@ from __future__ import annotations
 import contextlib
 import inspect
 import math
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from gamesearch.errors import GameSearchError
@@ -105,13 +107,59 @@ def position(game_spec: str, moves: list[str]) -> tuple[Any, Any]:
 
 
 def describe(result: Any, game: Any, state: Any) -> dict:
-    """A SearchResult as plain data, with nodes per second for the live view."""
+    """A SearchResult as plain data, with nodes per second for the live view. A generic
+    search's value that proves the end (Connect Four's +12: a won game's score, not a
+    heuristic) is read by the game's ENTRY scale ("win in 1"), so the page never shows a
+    bare number that means a win; an estimate stays an estimate (``exact`` false)."""
     data = result.as_dict(game, state)
+    proven = entry_score(result, game, state)
+    if proven is not None:
+        data["score"] = proven.as_dict()
+        data["pv"] = winning_end(game, state, data["pv"])
     data["nps"] = round(result.stats.nodes_per_second)
     value = data.get("value")
     if isinstance(value, float) and not math.isfinite(value):
         data["value"] = str(value)
     return data
+
+
+def entry_score(result: Any, game: Any, state: Any) -> Any:
+    """The game's own reading of a generic search's value where its ENTRY scale proves a
+    distance to the end from it (a Score), else None: the engine's own score, an estimate,
+    or a game whose scale says no distance."""
+    from gamesearch.games import game_entry
+
+    value = result.value
+    if result.engine_score is not None or not isinstance(value, (int, float)) or state is None:
+        return None
+    if result.pov is None or not math.isfinite(value):
+        return None
+    scale = game_entry(game.name).scale
+    if scale.distance is None or scale.distance(value, game, state) is None:
+        return None
+    return scale.score(value, result.pov, True, game, state)
+
+
+def winning_end(game: Any, state: Any, pv: list[str]) -> list[str]:
+    """A proven line with the move that wins at its end where the search's table cut it
+    short (Connect Four's "lose in 1" with only the loser's move): the mover's move that
+    ends the game in its favour, one look ahead."""
+    from gamesearch.game import final_utilities
+
+    at = state
+    try:
+        for text in pv:
+            at = game.result(at, game.string_to_action(at, text))
+    except (GameSearchError, ValueError):
+        return pv
+    if game.is_terminal(at):
+        return pv
+    mover = game.to_move(at)
+    for action in game.actions(at):
+        child = game.result(at, action)
+        if game.is_terminal(child) and final_utilities(game, child)[mover] > 0:
+            return [*pv, game.action_to_string(at, action)]
+    return pv
 
 
 def timed_agent(spec: str, seconds: float) -> Any:
@@ -143,7 +191,19 @@ def think(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
         raise GameSearchError("the game is over: there is no move to make")
     spec = payload["agent"]
     check_agent_fits(spec, game, game.to_move(state))
-    send("result", search_position(game, state, spec, seconds, stop_flag, send))
+    send("result", search_position(game, state, spec, seconds, stop_flag,
+                                   with_notation(game, state, send)))
+
+
+def with_notation(game: Any, state: Any, send: Send) -> Send:
+    """``send``, with each answer's line also as people write it (``notation``: SAN for
+    chess), as the thinking table and the analysis's lines show it."""
+    def relay(kind: str, data: Any) -> None:
+        if isinstance(data, dict) and "pv" in data:
+            data = {**data, "notation": notation_of(game, state, data.get("pv") or [])}
+        send(kind, data)
+
+    return relay
 
 
 def search_position(game: Any, state: Any, spec: str, seconds: float, stop_flag: Any,
@@ -164,7 +224,8 @@ def search_position(game: Any, state: Any, spec: str, seconds: float, stop_flag:
 
         agent.on_progress = report
         try:
-            result = agent(game, state)
+            with passing_stop(stop_flag, agent):
+                result = agent(game, state)
         finally:  # an outside program (gnubg, GNU Go, Stockfish, Edax) ends with the move
             close = getattr(agent, "close", None)
             if close is not None:
@@ -186,9 +247,11 @@ def search_position(game: Any, state: Any, spec: str, seconds: float, stop_flag:
     depths = []
     last, stopped = None, False
     for result in results:
+        again = last is not None and result.stats.depth == last.stats.depth
         last = result
         depths.append(result.stats.depth)
-        send("progress", describe(result, game, state))
+        if not again:  # the driver's last answer repeats its deepest depth: shown once
+            send("progress", describe(result, game, state))
         if stop_flag.value:
             stopped = True
             break
@@ -196,6 +259,33 @@ def search_position(game: Any, state: Any, spec: str, seconds: float, stop_flag:
     data["proven"] = not stopped and (last.exact if last.stats.extra.get("kernel")
                                       else proven(depths, agent.depth))
     return data
+
+
+STOP_POLL = 0.01
+"""Seconds between looks at the stop flag while an agent searches (the engine's own stop
+then cuts its depth: the pool's ``CANCEL_GRACE`` is far longer)."""
+
+
+@contextmanager
+def passing_stop(stop_flag: Any, agent: Any) -> Iterator[None]:
+    """While the block runs, a set stop flag (a person's cancel, the pool sharing workers)
+    reaches ``agent.stop`` (the chess engine's own stop, which cuts the running depth), so
+    the search ends at once and the worker is not killed. Called again while the flag
+    stays set: a stop that comes before the search cleared its own flag is not lost."""
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(STOP_POLL):
+            if stop_flag.value:
+                agent.stop()
+
+    watcher = threading.Thread(target=watch, name="stop-passer", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
 
 
 MULTI_PV_MOVES = 40
@@ -244,11 +334,8 @@ def analyse(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
                 if seconds / 2 / max(1, len(legal) - 1) < MIN_CHILD_SECONDS else "")
     multi = wanted > 1 and not note
 
-    def relay(kind: str, data: Any) -> None:  # each depth's line, as people write it too
-        send(kind, {**data, "notation": notation_of(game, state, data.get("pv") or [])})
-
     first = search_position(game, state, spec, seconds / 2 if multi else seconds,
-                            stop_flag, relay)
+                            stop_flag, with_notation(game, state, send))
     lines = [line_of(first, [])]
     if multi and first.get("action") is not None and not stop_flag.value:
         others = [a for a in legal if game.action_to_string(state, a) != first["action"]]

@@ -455,6 +455,11 @@ class ChessAgent(Agent):
         """A new game: clear the table."""
         self.engine.new_game()
 
+    def stop(self) -> None:
+        """End the running search inside its depth (the engine's own stop), from any
+        thread: a cancelled web analysis ends at once, its worker kept."""
+        self.engine.stop()
+
     def __call__(self, game: object, state: str) -> SearchResult:
         """Search the FEN; the value is the score seen by the mover, squashed into (-1, 1).
         Each finished depth goes to ``on_progress`` where one is set (the web's live view);

@@ -12,8 +12,10 @@ from gamesearch.result import ValueScale
 def win_in(value: Any, game: Any, state: Any) -> int | None:
     """The winner's moves to the end that a solver score proves, from the mover's viewpoint
     (negative: the mover loses), or None (a draw, or no position to count from). A score
-    is ``max_score`` less the winner's stones at the end (Pascal Pons's convention)."""
-    if value == 0 or game is None or state is None:
+    is ``max_score`` less the winner's stones at the end (Pascal Pons's convention); a value
+    under 1 in size is the search's heuristic estimate (the kernel's evaluation keeps inside
+    (-1, 1)) and proves nothing."""
+    if abs(value) < 1 or game is None or state is None:
         return None
     stones = state[2]
     if value > 0:

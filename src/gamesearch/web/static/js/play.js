@@ -618,11 +618,37 @@ function shownValue(data) {
   return (extra.score ?? show(data.value)) + rate;
 }
 
+// The thinking table: one row per depth (a depth reported again replaces its row), the
+// deepest first, at most THINKING_ROWS of them. The value is the Score's text from the first
+// player's view, the evaluation bar's own label (docs/WEB.md), with what it counts in its
+// title; the line is in the game's notation (SAN for chess).
+const THINKING_ROWS = 12;
+
+function scoreTitle(score) {
+  if (!score) return "";
+  const what = score.exact ? "proven" : "an estimate of the search, not a proof";
+  return `${score.text}: ${score.kind}, from the first player's view, ${what}` +
+    (typeof score.win_probability === "number"
+      ? ` (win probability ${Math.round(100 * score.win_probability)}%)` : "");
+}
+
 function addThinkingRow(data) {
   const stats = data.stats || {};
-  const row = h("tr", {}, ...[stats.depth, shownValue(data), (data.pv || []).join(" "),
-                              stats.visited, data.nps].map((c) => h("td", {}, c ?? "")));
-  $("thinking").querySelector("tbody").prepend(row);
+  const body = $("thinking").querySelector("tbody");
+  const depth = stats.depth ?? "";
+  const score = data.score && data.score.text ? data.score : null;
+  const line = (data.notation && data.notation.length ? data.notation : data.pv || []).join(" ");
+  const cells = [depth, score ? score.text : shownValue(data), line, stats.visited, data.nps];
+  const row = h("tr", { dataset: { depth: String(depth) } },
+                ...cells.map((c) => h("td", {}, c ?? "")));
+  if (score) {
+    row.children[1].title = scoreTitle(score);
+    row.children[1].dataset.kind = score.kind;
+  }
+  const same = [...body.rows].find((r) => r.dataset.depth === String(depth));
+  if (same) same.replaceWith(row);
+  else body.prepend(row);
+  while (body.rows.length > THINKING_ROWS) body.lastElementChild.remove();
 }
 
 async function maybeThink() {
@@ -669,7 +695,9 @@ async function maybeThink() {
                 deadline: "at the end of its time: its best answer so far",
                 shared: "cut short for a waiting move: best completed depth",
                 fallback: `unsearched, the first move in the game's order: ${played.note}` };
-  const value = "value" in played ? `value ${shownValue(played)}, ` : "";
+  // the Score's text from the first player's view, as the table and the bar show it
+  const value = played.score && played.score.text ? `score ${played.score.text}, `
+    : "value" in played ? `value ${shownValue(played)}, ` : "";
   $("think-note").textContent = `played ${played.move} (${value}` +
     `${how[played.source] || played.source}, ${played.latency} s)`;
   $("think-note").dataset.source = played.source;
