@@ -5,7 +5,7 @@ Stockfish the Debian package at /usr/games/stockfish)::
 
     python bench/chess_perft.py perft [--depth 5] [--kiwipete 4] [--repeat 3]
     python bench/chess_perft.py nps [--seconds 3]
-    python bench/chess_perft.py match [--games 8] [--movetime 0.2 | --tc 10+0.1]
+    python bench/chess_perft.py match [--games 8] [--movetime 0.2 | --tc 10+0.1 | --nodes N]
         [--stockfish-elo 1500] [--pgn games.pgn] [--jobs 2]
     python bench/chess_perft.py threads [--seconds 2] [--depth 8] [--threads 1 2]
 
@@ -15,9 +15,12 @@ and Kiwipete (ours and python-chess: the fastest of ``--repeat`` runs each). nps
 engine, sunfish's searcher and Stockfish (one thread) for the same time on the same
 positions. match: our UCI engine against sunfish's UCI engine (or Stockfish, or any UCI
 command) at equal time per move or on equal clocks (``--tc``: base + increment, each
-side's clock run on the wall time its engine takes; a side whose clock runs out loses),
+side's clock run on the wall time its engine takes; a side whose clock runs out loses) or
+at a fixed node budget a move (``--nodes``, UCI ``go nodes``: independent of the machine's
+load, for our engine against an older build of itself),
 from seeded random 4-ply openings, each played with both colours; games longer than 200
-plies are adjudicated drawn. Prints the score with a 95% Wilson interval.
+plies are adjudicated drawn. Prints the score with a 95% Wilson interval and the Elo
+difference with the interval's Elo.
 threads: our engine with each ``--threads`` count (Lazy SMP) on ``THREAD_FENS``, a fresh
 table each search: the depth finished and all threads' nodes per second in ``--seconds``
 a position (every node searched, the unfinished iteration's too), then the seconds to
@@ -46,7 +49,7 @@ import chess
 import chess.engine
 import chess.pgn
 
-from gamesearch.arena.match import wilson_interval
+from gamesearch.arena.match import elo_difference, wilson_interval
 
 START = chess.STARTING_FEN
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -175,15 +178,23 @@ def _sunfish_nodes(sunfish, board: chess.Board, seconds: float) -> tuple[int, fl
 @dataclass(frozen=True)
 class Clock:
     """A time control: ``base`` seconds and ``inc`` a move (Fischer), or a fixed ``movetime``
-    a move when ``base`` is None."""
+    a move when ``base`` is None, or a fixed budget of ``nodes`` a move (``go nodes``)."""
 
     movetime: float = 0.2
     base: float | None = None
     inc: float = 0.0
+    nodes: int | None = None
 
     @staticmethod
-    def parse(tc: str | None, movetime: float) -> Clock:
-        """``10+0.1`` (base + increment, in seconds), or None for ``movetime`` a move."""
+    def parse(tc: str | None, movetime: float, nodes: int | None = None) -> Clock:
+        """``10+0.1`` (base + increment, in seconds), or None for ``movetime`` a move (or
+        ``nodes`` a move where given)."""
+        if nodes is not None:
+            if tc is not None:
+                raise ValueError("--nodes and --tc exclude each other")
+            if nodes < 1:
+                raise ValueError(f"--nodes must be at least 1, not {nodes}")
+            return Clock(nodes=nodes)
         if tc is None:
             return Clock(movetime)
         base, _, inc = tc.partition("+")
@@ -196,6 +207,8 @@ class Clock:
         return clock
 
     def __str__(self) -> str:
+        if self.nodes is not None:
+            return f"{self.nodes} nodes a move"
         return f"{self.movetime} s a move" if self.base is None else f"{self.base:g}+{self.inc:g}"
 
 
@@ -251,7 +264,8 @@ def bench_match(games: int, clock: Clock, seed: int, elo: int | None = None,
     p = score / played
     low, high = wilson_interval(p, played)
     print(f"ours vs {who} at {clock}: {score}/{played} = {p:.3f} (95% Wilson "
-          f"{low:.3f} .. {high:.3f})")
+          f"{low:.3f} .. {high:.3f}); Elo {elo_difference(p):+.0f} "
+          f"({elo_difference(low):+.0f} .. {elo_difference(high):+.0f})")
 
 
 def _openings(games: int, seed: int) -> list[chess.Board]:
@@ -279,7 +293,9 @@ def _play_one(ours, fish, opening: chess.Board, g: int, clock: Clock,
     while not board.is_game_over(claim_draw=True) and board.ply() < 200:
         mover = board.turn
         engine = ours if (mover == chess.WHITE) == white_is_ours else fish
-        if clock.base is None:
+        if clock.nodes is not None:
+            limit = chess.engine.Limit(nodes=clock.nodes)
+        elif clock.base is None:
             limit = chess.engine.Limit(time=clock.movetime)
         else:
             limit = chess.engine.Limit(white_clock=left[chess.WHITE],
@@ -387,6 +403,9 @@ def main() -> None:
     m.add_argument("--tc", default=None,
                    help="a clock for each side instead of --movetime: BASE+INC seconds, "
                    "e.g. 10+0.1")
+    m.add_argument("--nodes", type=int, default=None,
+                   help="a fixed node budget a move for both (UCI 'go nodes') instead of "
+                   "--movetime or --tc: the same games however loaded the machine is")
     m.add_argument("--jobs", type=int, default=1,
                    help="games played at once (each by its own pair of engines)")
     m.add_argument("--seed", type=int, default=1)
@@ -411,7 +430,7 @@ def main() -> None:
         if args.games < 1 or args.movetime <= 0 or args.jobs < 1:
             parser.error("--games and --jobs must be at least 1 and --movetime above 0")
         try:
-            clock = Clock.parse(args.tc, args.movetime)
+            clock = Clock.parse(args.tc, args.movetime, args.nodes)
         except ValueError as error:
             parser.error(str(error))
         if args.pgn and os.path.isdir(args.pgn):

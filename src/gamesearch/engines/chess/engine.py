@@ -60,13 +60,25 @@ SKIP_PHASE = (0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7)
 """Lazy SMP's depth skipping for helper threads (Stockfish 10, ``search.cpp``)."""
 
 
+def new_history() -> np.ndarray:
+    """A fresh ``history`` array of the compiled search: 16 rows of history scores by piece
+    and target square, then 16 of counter-moves (``chess_search``'s docstring)."""
+    return np.zeros((32, 128), np.int64)
+
+
+def age_history(history: np.ndarray) -> None:
+    """Shrink the history scores (not the counter-moves) before a new search: what the last
+    position taught still orders moves, but less than what this one teaches."""
+    history[:16] //= 8
+
+
 class _Worker:
     """One searcher's own move-ordering statistics and ``info`` array (chess_search)."""
 
     def __init__(self) -> None:
         self.info = np.zeros(8, np.int64)
         self.killers = np.zeros((B.MAX_PLY, 2), np.int64)
-        self.hist = np.zeros((16, 128), np.int64)
+        self.hist = new_history()
 
 
 def skips(helper: int, depth: int) -> bool:
@@ -164,7 +176,7 @@ class ChessEngine:
         self.tt_key = np.zeros(entries, np.int64)
         self.tt_data = np.zeros(entries, np.int64)
         self.killers = np.zeros((B.MAX_PLY, 2), np.int64)
-        self.hist = np.zeros((16, 128), np.int64)
+        self.hist = new_history()
 
     def set_threads(self, threads: int) -> None:
         """Search with ``threads`` threads (1..MAX_THREADS): the caller's and helpers."""
@@ -188,7 +200,7 @@ class ChessEngine:
         self.tt_key[:] = 0
         self.tt_data[:] = 0
         self.killers = np.zeros((B.MAX_PLY, 2), np.int64)
-        self.hist = np.zeros((16, 128), np.int64)
+        self.hist = new_history()
         self.helpers = [_Worker() for _ in self.helpers]
 
     def position(self, board: chess.Board) -> None:
@@ -322,7 +334,7 @@ class ChessEngine:
             helpers.append(threading.Thread(target=self._help, name=f"chess helper {k}",
                                             args=(k, helper, self._arrays()), daemon=True))
         for hist in (self.hist, *(helper.hist for helper in workers)):
-            hist //= 8
+            age_history(hist)
         for thread in helpers:
             thread.start()
         step = self._step(limit, infinite, legal[0].uci(), [info, *(h.info for h in workers)])
