@@ -46,15 +46,13 @@ import numpy as np
 
 from gamesearch.agent import Agent
 from gamesearch.anytime import NO_LIMIT, Budget, Pace, deepen, iterations
-from gamesearch.engines.chess.scale import VALUE_SCALE
+from gamesearch.engines.chess.scale import MAX_THREADS, VALUE_SCALE
 from gamesearch.games.chess import board as B
 from gamesearch.games.chess.kernel import arrays_of, uci_of
 from gamesearch.result import Limit, SearchResult, SearchStats
 
 MATE = 30000
 ENTRY_BYTES = 16
-MAX_THREADS = 64
-"""The most search threads ``set_threads`` (UCI ``Threads``) accepts."""
 SKIP_SIZE = (1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4)
 SKIP_PHASE = (0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7)
 """Lazy SMP's depth skipping for helper threads (Stockfish 10, ``search.cpp``)."""
@@ -382,19 +380,27 @@ class ChessEngine:
 
 
 class ChessAgent(Agent):
-    """The engine as a gamesearch agent (``chess-engine:time=1`` or ``depth=N``) for
+    """The engine as a gamesearch agent (``chess-engine:time=1``, ``depth=N`` or
+    ``nodes=N``: a node budget a move, the same search however loaded the machine is) for
     ``match`` and ``play``; the game's states are FENs, so repetition is not seen here."""
 
     interactive = False
 
     def __init__(self, time: float | None = 1.0, depth: int | None = None,
-                 hash_mb: int = 64, tables: str | None = None, threads: int = 1) -> None:
+                 hash_mb: int = 64, tables: str | None = None, threads: int = 1,
+                 nodes: int | None = None) -> None:
         self.engine = ChessEngine(hash_mb, threads)
         self.engine.set_tables(tables)
-        self.bound = Limit(depth=depth) if depth is not None else Limit(time=time)
-        self.spec = (f"chess-engine:depth={depth}" if depth is not None else
-                     f"chess-engine:time={time:g}") + (f",threads={threads}" if threads > 1
-                                                        else "")
+        if nodes is not None:
+            self.bound = Limit(nodes=nodes)
+            spec = f"chess-engine:nodes={nodes}"
+        elif depth is not None:
+            self.bound = Limit(depth=depth)
+            spec = f"chess-engine:depth={depth}"
+        else:
+            self.bound = Limit(time=time)
+            spec = f"chess-engine:time={time:g}"
+        self.spec = spec + (f",threads={threads}" if threads > 1 else "")
 
     def prepare(self, game: object) -> None:
         """Load the compiled search before any clock runs."""
