@@ -3,17 +3,16 @@
 Principal variation search (null windows after the first move, re-search on fail-high) with
 a transposition table, check extensions, null-move pruning (R = 2 + depth / 4), reverse
 futility, futility and late-move pruning near the leaves, late-move reductions for quiet
-moves (less for a move of good history, more for one of bad), move ordering by the table's
-move, captures (most valuable victim, least valuable attacker), killer moves, the counter-
-move of the previous move and the history heuristic (a bonus to the quiet move that cut off,
-a malus to the quiet moves searched before it, both bounded by the gravity formula ``h += b
-- h * |b| / HISTORY_MAX``); at depth 0 a quiescence search of captures and promotions with
-delta pruning (all moves when in check: check evasions, so mates are seen). Draws by
-repetition (one repetition of a position since the last capture or pawn move, on the game's
-moves or the search path), the fifty-move rule and dead positions score 0; mate scores are
-``MATE - plies``. Below the root, a position the endgame tables hold (up to four pieces, no
-castling rights, no en passant square) is not searched: its score is the tables' exact
-value, a mate at the tables' distance or a draw.
+moves, move ordering by the table's move, captures (most valuable victim, least valuable
+attacker), killer moves, the counter-move of the previous move and the history heuristic (a
+bonus to the quiet move that cut off, a malus to the quiet moves searched before it, both
+bounded by the gravity formula ``h += b - h * |b| / HISTORY_MAX``); at depth 0 a quiescence
+search of captures and promotions with delta pruning (all moves when in check: check
+evasions, so mates are seen). Draws by repetition (one repetition of a position since the
+last capture or pawn move, on the game's moves or the search path), the fifty-move rule and
+dead positions score 0; mate scores are ``MATE - plies``. Below the root, a position the
+endgame tables hold (up to four pieces, no castling rights, no en passant square) is not
+searched: its score is the tables' exact value, a mate at the tables' distance or a draw.
 
 The quiescence search is a mode of ``search`` (depth <= 0), not a function of its own:
 numba crashes reloading a cached function that calls another cached recursive one
@@ -76,9 +75,6 @@ COUNTER = 16
 """The first counter-move row of ``history``."""
 HISTORY_MAX = 16384
 """The bound of a history score (the gravity formula keeps it within +-HISTORY_MAX)."""
-HISTORY_REDUCTION = 6000
-"""Late-move reductions by history: a quiet move is reduced a ply less for every this much
-history score (up to two), a ply more for every this much below zero."""
 HISTORY_BONUS_MAX = 1600
 """The largest history bonus or malus of one cut-off (``16 * depth * depth`` below it)."""
 
@@ -343,10 +339,6 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
                 r = 1 + (legal > 8) + depth // 8
                 if pv_node:
                     r -= 1
-                to = (m >> 7) & 127
-                good = history[board[to], to]  # made: the piece stands on its target
-                step = abs(good) // HISTORY_REDUCTION
-                r = max(0, min(depth - 2, r - step if good > 0 else r + step))
             score = -search(board, st, undo, keys, moves, scores, depth - 1 - r, -alpha - 1,
                             -alpha, ply + 1, yes, tt_key, tt_data, killers, history, pv,
                             pv_len, info, tb)
