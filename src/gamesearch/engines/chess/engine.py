@@ -105,8 +105,12 @@ def clock_budget(time_left: float, increment: float = 0.0,
     """(soft, hard) seconds for one move on a clock (UCI ``wtime``/``winc``/``movestogo``):
     the move's share is ``time_left / moves_to_go + 3/4 increment`` (30 moves to go when the
     clock does not say); no iteration starts after 60% of it, and the search stops at three
-    times it (never more than a third of the time left)."""
-    left = max(0.0, time_left - 0.05)
+    times it (never more than a third of the time left). The time left is counted less a
+    reserve of 50 ms plus one increment (at most 0.5 s): on a nearly empty clock a move then
+    spends well under the increment, so the clock settles at a few increments, not at a
+    few milliseconds, and a stall of the machine between moves (a loaded machine gave the
+    engine's process under a tenth of a core) does not flag."""
+    left = max(0.0, time_left - 0.05 - min(increment, 0.5))
     togo = movestogo if movestogo else 30
     share = left / max(1, togo) + 0.75 * increment
     hard = min(3 * share, left / 3 if togo > 1 else left * 0.8)
