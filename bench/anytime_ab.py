@@ -128,7 +128,7 @@ def overhead(repeats: int) -> None:
     ``_iterate`` calls, alternating; median and best nodes per processor second."""
     import chess
 
-    from gamesearch.engines.chess.engine import ChessEngine
+    from gamesearch.engines.chess.engine import ChessEngine, age_history
     from gamesearch.result import Limit
 
     eng = ChessEngine(hash_mb=16)
@@ -143,7 +143,7 @@ def overhead(repeats: int) -> None:
         eng.new_game()
         eng.position(chess.Board(CHESS_MIDDLE))
         eng.info[:] = 0
-        eng.hist //= 8
+        age_history(eng.hist)
         arrays, score = eng._arrays(), 0
         for depth in range(1, 11):
             score = eng._iterate(arrays, eng.killers, eng.hist, eng.info, depth, score)

@@ -5,7 +5,7 @@ Stockfish the Debian package at /usr/games/stockfish)::
 
     python bench/chess_perft.py perft [--depth 5] [--kiwipete 4] [--repeat 3]
     python bench/chess_perft.py nps [--seconds 3]
-    python bench/chess_perft.py match [--games 8] [--movetime 0.2 | --tc 10+0.1]
+    python bench/chess_perft.py match [--games 8] [--movetime 0.2 | --tc 10+0.1 | --nodes N]
         [--stockfish-elo 1500] [--pgn games.pgn] [--jobs 2]
     python bench/chess_perft.py threads [--seconds 2] [--depth 8] [--threads 1 2]
 
@@ -15,9 +15,16 @@ and Kiwipete (ours and python-chess: the fastest of ``--repeat`` runs each). nps
 engine, sunfish's searcher and Stockfish (one thread) for the same time on the same
 positions. match: our UCI engine against sunfish's UCI engine (or Stockfish, or any UCI
 command) at equal time per move or on equal clocks (``--tc``: base + increment, each
-side's clock run on the wall time its engine takes; a side whose clock runs out loses),
-from seeded random 4-ply openings, each played with both colours; games longer than 200
-plies are adjudicated drawn. Prints the score with a 95% Wilson interval.
+side's clock run on the wall time its engine takes; a side whose clock runs out loses) or
+at a fixed node budget a move (``--nodes``, UCI ``go nodes``: independent of the machine's
+load, for our engine against an older build of itself),
+from seeded random 4-ply openings, each played with both colours. A game still running at
+200 plies is adjudicated (engines/chess/adjudication.py): by the endgame tables where
+``--tables DIR`` holds the position, else played on to its end (the tables asked again
+after every move) up to 400 plies, else by Stockfish at depth 16 on the last 4 positions
+(at least 300 cp for the same side in all four: a win, else a draw); the PGN's
+``Termination`` and final comment say how. Prints the score with a 95% Wilson interval and the Elo
+difference with the interval's Elo.
 threads: our engine with each ``--threads`` count (Lazy SMP) on ``THREAD_FENS``, a fresh
 table each search: the depth finished and all threads' nodes per second in ``--seconds``
 a position (every node searched, the unfinished iteration's too), then the seconds to
@@ -46,7 +53,8 @@ import chess
 import chess.engine
 import chess.pgn
 
-from gamesearch.arena.match import wilson_interval
+from gamesearch.arena.match import elo_difference, wilson_interval
+from gamesearch.engines.chess.adjudication import CUTOFF, Adjudication
 
 START = chess.STARTING_FEN
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -175,15 +183,23 @@ def _sunfish_nodes(sunfish, board: chess.Board, seconds: float) -> tuple[int, fl
 @dataclass(frozen=True)
 class Clock:
     """A time control: ``base`` seconds and ``inc`` a move (Fischer), or a fixed ``movetime``
-    a move when ``base`` is None."""
+    a move when ``base`` is None, or a fixed budget of ``nodes`` a move (``go nodes``)."""
 
     movetime: float = 0.2
     base: float | None = None
     inc: float = 0.0
+    nodes: int | None = None
 
     @staticmethod
-    def parse(tc: str | None, movetime: float) -> Clock:
-        """``10+0.1`` (base + increment, in seconds), or None for ``movetime`` a move."""
+    def parse(tc: str | None, movetime: float, nodes: int | None = None) -> Clock:
+        """``10+0.1`` (base + increment, in seconds), or None for ``movetime`` a move (or
+        ``nodes`` a move where given)."""
+        if nodes is not None:
+            if tc is not None:
+                raise ValueError("--nodes and --tc exclude each other")
+            if nodes < 1:
+                raise ValueError(f"--nodes must be at least 1, not {nodes}")
+            return Clock(nodes=nodes)
         if tc is None:
             return Clock(movetime)
         base, _, inc = tc.partition("+")
@@ -196,6 +212,8 @@ class Clock:
         return clock
 
     def __str__(self) -> str:
+        if self.nodes is not None:
+            return f"{self.nodes} nodes a move"
         return f"{self.movetime} s a move" if self.base is None else f"{self.base:g}+{self.inc:g}"
 
 
@@ -209,20 +227,52 @@ def _engines(elo: int | None, opponent: str | None) -> tuple[list[str], str, dic
             {"Threads": 1, "UCI_LimitStrength": True, "UCI_Elo": elo})
 
 
+class Judge:
+    """One match worker's adjudicator of games past the cut-off (engines/chess/
+    adjudication.py): the tables, and a full-strength Stockfish started at its first need
+    (at the rule's depth 16; a test may ask for less)."""
+
+    def __init__(self, tables: str | None, depth: int | None = None) -> None:
+        from gamesearch.engines.chess.adjudication import EVAL_DEPTH
+        from gamesearch.engines.chess.tables import Tables
+
+        self.tables = Tables(tables) if tables else None
+        self.depth = depth or EVAL_DEPTH
+        self.stockfish: chess.engine.SimpleEngine | None = None
+
+    def verdict(self, board: chess.Board) -> Adjudication | None:
+        """The verdict for a running game at or past the cut-off, or None: play on."""
+        from gamesearch.engines.chess import adjudication as A
+
+        found = A.by_tables(board, self.tables)
+        if found is not None or board.ply() < A.HARD_CAP:
+            return found
+        if self.stockfish is None:
+            self.stockfish = chess.engine.SimpleEngine.popen_uci(STOCKFISH, timeout=120)
+            self.stockfish.configure({"Threads": 1, "Hash": 64})
+        return A.at_cap(board, A.stockfish_evaluator(self.stockfish, self.depth))
+
+    def close(self) -> None:
+        """Quit the evaluating Stockfish, if it was started."""
+        if self.stockfish is not None:
+            self.stockfish.quit()
+
+
 def bench_match(games: int, clock: Clock, seed: int, elo: int | None = None,
                 pgn_path: str | None = None, opponent: str | None = None,
-                jobs: int = 1) -> None:
+                jobs: int = 1, tables: str | None = None) -> None:
     """Our UCI engine against sunfish, Stockfish at ``elo``, or the UCI command
     ``opponent`` (another build of ours, say), ``jobs`` games at a time (each pair of
     engines plays one game at a time; the games and openings do not depend on ``jobs``)."""
     openings = _openings(games, seed)
     command, who, options = _engines(elo, opponent)
     lock = threading.Lock()
-    tally = {"score": 0.0, "played": 0}
+    tally = {"score": 0.0, "played": 0, "adjudicated": 0}
 
     def worker(numbers: list[int]) -> None:
         # both engines are quit however the match ends (an error used to leave their
         # threads holding the process)
+        judge = Judge(tables)
         with chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "gamesearch", "uci"],
                                                  timeout=120) as ours, \
                 chess.engine.SimpleEngine.popen_uci(command, timeout=120) as fish:
@@ -230,16 +280,23 @@ def bench_match(games: int, clock: Clock, seed: int, elo: int | None = None,
             fish.ping()
             if options:
                 fish.configure(options)
-            for g in numbers:
-                board, result, flagged = _play_one(ours, fish, openings[g], g, clock)
-                points = _record(board, result, g, who, clock, pgn_path, lock)
-                with lock:
-                    tally["score"] += points
-                    tally["played"] += 1
-                    note = f" ({flagged} lost on time)" if flagged else ""
-                    print(f"game {g + 1}: ours {'white' if g % 2 == 0 else 'black'}, "
-                          f"{result}, {board.ply()} plies{note}; ours "
-                          f"{tally['score']}/{tally['played']}", flush=True)
+            try:
+                for g in numbers:
+                    board, result, flagged, how = _play_one(ours, fish, openings[g], g, clock,
+                                                            judge)
+                    points = _record(board, result, g, who, clock, pgn_path, lock, how)
+                    with lock:
+                        tally["score"] += points
+                        tally["played"] += 1
+                        if how:
+                            tally["adjudicated"] += 1
+                        note = f" ({flagged} lost on time)" if flagged else ""
+                        note += f" ({how})" if how else ""
+                        print(f"game {g + 1}: ours {'white' if g % 2 == 0 else 'black'}, "
+                              f"{result}, {board.ply()} plies{note}; ours "
+                              f"{tally['score']}/{tally['played']}", flush=True)
+            finally:
+                judge.close()
 
     threads = [threading.Thread(target=worker, args=(list(range(j, games, jobs)),))
                for j in range(jobs)]
@@ -250,8 +307,11 @@ def bench_match(games: int, clock: Clock, seed: int, elo: int | None = None,
     score, played = tally["score"], tally["played"]
     p = score / played
     low, high = wilson_interval(p, played)
+    print(f"{tally['adjudicated']} games went past the {CUTOFF}-ply cut-off (adjudicated or "
+          "played on)")
     print(f"ours vs {who} at {clock}: {score}/{played} = {p:.3f} (95% Wilson "
-          f"{low:.3f} .. {high:.3f})")
+          f"{low:.3f} .. {high:.3f}); Elo {elo_difference(p):+.0f} "
+          f"({elo_difference(low):+.0f} .. {elo_difference(high):+.0f})")
 
 
 def _openings(games: int, seed: int) -> list[chess.Board]:
@@ -267,19 +327,26 @@ def _openings(games: int, seed: int) -> list[chess.Board]:
     return openings
 
 
-def _play_one(ours, fish, opening: chess.Board, g: int, clock: Clock,
-              ) -> tuple[chess.Board, str, str]:
-    """Game ``g`` (ours White when g is even) to its end (or 200 plies: a draw); the
-    board, the result, and who lost on time ("" if nobody). With a base + increment each
-    side's clock runs on the wall time its engine took, the increment added after each
+def _play_one(ours, fish, opening: chess.Board, g: int, clock: Clock, judge: Judge,
+              ) -> tuple[chess.Board, str, str, str]:
+    """Game ``g`` (ours White when g is even) to its end, or to the ``judge``'s verdict
+    from the cut-off on; the board, the result, who lost on time ("" if nobody) and how a
+    game past the cut-off ended ("" for one that ended before it). With a base + increment
+    each side's clock runs on the wall time its engine took, the increment added after each
     move. Each engine hears ``ucinewgame`` when a game begins."""
     white_is_ours = g % 2 == 0
     board = opening.copy()
     left = {chess.WHITE: clock.base, chess.BLACK: clock.base}
-    while not board.is_game_over(claim_draw=True) and board.ply() < 200:
+    while not board.is_game_over(claim_draw=True):
+        if board.ply() >= CUTOFF:
+            verdict = judge.verdict(board)
+            if verdict is not None:
+                return board, verdict.result, "", verdict.how
         mover = board.turn
         engine = ours if (mover == chess.WHITE) == white_is_ours else fish
-        if clock.base is None:
+        if clock.nodes is not None:
+            limit = chess.engine.Limit(nodes=clock.nodes)
+        elif clock.base is None:
             limit = chess.engine.Limit(time=clock.movetime)
         else:
             limit = chess.engine.Limit(white_clock=left[chess.WHITE],
@@ -291,21 +358,22 @@ def _play_one(ours, fish, opening: chess.Board, g: int, clock: Clock,
             left[mover] -= time.perf_counter() - began
             if left[mover] < 0:
                 loser = "ours" if engine is ours else "the opponent"
-                return board, ("0-1" if mover == chess.WHITE else "1-0"), loser
+                return board, ("0-1" if mover == chess.WHITE else "1-0"), loser, ""
             left[mover] += clock.inc
         if move is None:  # "bestmove (none)" in a live position: that side resigns
             print(f"{'ours' if engine is ours else 'the opponent'} resigned at ply "
                   f"{board.ply()} ({board.fen()})", flush=True)
-            return board, ("0-1" if mover == chess.WHITE else "1-0"), ""
+            return board, ("0-1" if mover == chess.WHITE else "1-0"), "", ""
         board.push(move)
-    result = board.result(claim_draw=True) if board.is_game_over(claim_draw=True) \
-        else "1/2-1/2"
-    return board, result, ""
+    how = f"played on past the {CUTOFF}-ply cut-off to its end" if board.ply() > CUTOFF \
+        else ""
+    return board, board.result(claim_draw=True), "", how
 
 
 def _record(board: chess.Board, result: str, g: int, who: str, clock: Clock,
-            pgn_path: str | None, lock: threading.Lock) -> float:
-    """Append the game to the PGN (every game kept, as it ends); our points."""
+            pgn_path: str | None, lock: threading.Lock, how: str = "") -> float:
+    """Append the game to the PGN (every game kept, as it ends; one past the cut-off with
+    ``Termination`` and a final comment saying how it ended); our points."""
     white_is_ours = g % 2 == 0
     if pgn_path:
         record = chess.pgn.Game.from_board(board)
@@ -314,6 +382,10 @@ def _record(board: chess.Board, result: str, g: int, who: str, clock: Clock,
                                "Round": str(g + 1), "Event": str(clock)})
         if clock.base is not None:
             record.headers["TimeControl"] = f"{clock.base:g}+{clock.inc:g}"
+        if how:
+            record.headers["Termination"] = "normal" if how.startswith("played on") \
+                else "adjudication"
+            record.end().comment = how
         with lock, open(pgn_path, "a", encoding="utf-8") as out:
             print(record, file=out, end="\n\n")
     points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
@@ -387,12 +459,18 @@ def main() -> None:
     m.add_argument("--tc", default=None,
                    help="a clock for each side instead of --movetime: BASE+INC seconds, "
                    "e.g. 10+0.1")
+    m.add_argument("--nodes", type=int, default=None,
+                   help="a fixed node budget a move for both (UCI 'go nodes') instead of "
+                   "--movetime or --tc: the same games however loaded the machine is")
     m.add_argument("--jobs", type=int, default=1,
                    help="games played at once (each by its own pair of engines)")
     m.add_argument("--seed", type=int, default=1)
     m.add_argument("--stockfish-elo", type=int, default=None,
                    help="play Stockfish with UCI_LimitStrength at this UCI_Elo, not sunfish")
     m.add_argument("--pgn", default=None, help="append every game to this PGN file")
+    m.add_argument("--tables", default=None,
+                   help="endgame tables (gamesearch tables build chess) that adjudicate a "
+                   "game past the cut-off where they hold its position")
     m.add_argument("--opponent", default=None,
                    help="play this UCI engine command instead (e.g. an older build: "
                    "'env PYTHONPATH=OLD/src python -m gamesearch uci')")
@@ -411,15 +489,23 @@ def main() -> None:
         if args.games < 1 or args.movetime <= 0 or args.jobs < 1:
             parser.error("--games and --jobs must be at least 1 and --movetime above 0")
         try:
-            clock = Clock.parse(args.tc, args.movetime)
+            clock = Clock.parse(args.tc, args.movetime, args.nodes)
         except ValueError as error:
             parser.error(str(error))
         if args.pgn and os.path.isdir(args.pgn):
             parser.error(f"--pgn {args.pgn} is a folder, not a PGN file")
+        if args.tables is not None:
+            from gamesearch.engines.chess.tables import Tables
+            from gamesearch.errors import GameSearchError
+
+            try:
+                Tables(args.tables)
+            except GameSearchError as error:
+                parser.error(str(error))
         if args.opponent is not None and args.stockfish_elo is not None:
             parser.error("--opponent and --stockfish-elo exclude each other")
         bench_match(args.games, clock, args.seed, args.stockfish_elo, args.pgn,
-                    args.opponent, min(args.jobs, args.games))
+                    args.opponent, min(args.jobs, args.games), args.tables)
 
 
 if __name__ == "__main__":

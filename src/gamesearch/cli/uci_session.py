@@ -26,12 +26,12 @@ from typing import NamedTuple
 
 import chess
 
-from gamesearch.engines.chess.engine import MAX_THREADS, ChessEngine, clock_budget
+from gamesearch.engines.chess.engine import ChessEngine, clock_budget
+from gamesearch.engines.chess.scale import MAX_HASH_MB, MAX_THREADS
 from gamesearch.errors import GameSearchError
 from gamesearch.result import Limit, SearchResult
 
 NAME = "gamesearch chess"
-MAX_HASH_MB = 4096
 GO_INTS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes",
            "mate")
 

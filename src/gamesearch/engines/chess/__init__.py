@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamesearch.agent import Agent
-from gamesearch.engines.chess.scale import VALUE_SCALE
+from gamesearch.engines.chess.scale import MAX_HASH_MB, MAX_THREADS, VALUE_SCALE
 from gamesearch.entry import (
     AgentDecl,
     GameEntry,
@@ -16,6 +16,7 @@ from gamesearch.entry import (
     VerdictPolicy,
     WarmupStep,
 )
+from gamesearch.spec import Range
 
 
 def _chess(fen: str = "") -> Any:
@@ -32,11 +33,16 @@ def _perft(game: Any, state: Any, depth: int) -> int:
 
 def _chess_engine(time: float = 1.0, depth: int | None = None, hash: int = 64,
                   tables: str | None = None, threads: int = 1, eval: str = "hand",
-                  net: str | None = None) -> Agent:
+                  net: str | None = None, nodes: int | None = None) -> Agent:
     from gamesearch.engines.chess.engine import ChessAgent
 
     return ChessAgent(time=time, depth=depth, hash_mb=hash, tables=tables, threads=threads,
-                      evaluation=eval, network=net)
+                      evaluation=eval, network=net, nodes=nodes)
+
+
+_chess_engine.ranges = {  # type: ignore[attr-defined]  (read by spec.agent_ranges)
+    "hash": Range(1, MAX_HASH_MB), "threads": Range(1, MAX_THREADS),
+    "nodes": Range(1, 10**12)}
 
 
 def _uci(cmd: str = "stockfish", time: float | None = 0.1, depth: int | None = None,
@@ -142,7 +148,8 @@ ENTRY = GameEntry(
     perft=_perft,
     agents=(
         AgentDecl("chess-engine", _chess_engine, "chess: the compiled engine (PVS, TT, "
-                  "quiescence), time=T seconds a move or depth=N plies, hash=MB, "
+                  "quiescence), time=T seconds a move, depth=N plies or nodes=N a move, hash=MB "
+                  "(1-4096), "
                   "tables=DIR (endgame tables: perfect play where they hold the position), "
                   "threads=N (Lazy SMP, 1-64), eval=hand|nnue (the hand-written "
                   "evaluation or the network), net=FILE (a network file for eval=nnue; "

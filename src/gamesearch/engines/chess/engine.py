@@ -54,15 +54,13 @@ import numpy as np
 
 from gamesearch.agent import Agent
 from gamesearch.anytime import NO_LIMIT, Budget, Pace, deepen, iterations
-from gamesearch.engines.chess.scale import VALUE_SCALE
+from gamesearch.engines.chess.scale import MAX_THREADS, VALUE_SCALE
 from gamesearch.games.chess import board as B
 from gamesearch.games.chess.kernel import arrays_of, uci_of
 from gamesearch.result import Limit, SearchResult, SearchStats
 
 MATE = 30000
 ENTRY_BYTES = 16
-MAX_THREADS = 64
-"""The most search threads ``set_threads`` (UCI ``Threads``) accepts."""
 SKIP_SIZE = (1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4)
 SKIP_PHASE = (0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7)
 """Lazy SMP's depth skipping for helper threads (Stockfish 10, ``search.cpp``)."""
@@ -75,13 +73,25 @@ def default_network() -> Path:
     return shipped("chess", "nnue.npz")
 
 
+def new_history() -> np.ndarray:
+    """A fresh ``history`` array of the compiled search: 16 rows of history scores by piece
+    and target square, then 16 of counter-moves (``chess_search``'s docstring)."""
+    return np.zeros((32, 128), np.int64)
+
+
+def age_history(history: np.ndarray) -> None:
+    """Shrink the history scores (not the counter-moves) before a new search: what the last
+    position taught still orders moves, but less than what this one teaches."""
+    history[:16] //= 8
+
+
 class _Worker:
     """One searcher's own move-ordering statistics and ``info`` array (chess_search)."""
 
     def __init__(self) -> None:
         self.info = np.zeros(8, np.int64)
         self.killers = np.zeros((B.MAX_PLY, 2), np.int64)
-        self.hist = np.zeros((16, 128), np.int64)
+        self.hist = new_history()
 
 
 def skips(helper: int, depth: int) -> bool:
@@ -110,8 +120,12 @@ def clock_budget(time_left: float, increment: float = 0.0,
     """(soft, hard) seconds for one move on a clock (UCI ``wtime``/``winc``/``movestogo``):
     the move's share is ``time_left / moves_to_go + 3/4 increment`` (30 moves to go when the
     clock does not say); no iteration starts after 60% of it, and the search stops at three
-    times it (never more than a third of the time left)."""
-    left = max(0.0, time_left - 0.05)
+    times it (never more than a third of the time left). The time left is counted less a
+    reserve of 50 ms plus one increment (at most 0.5 s): on a nearly empty clock a move then
+    spends well under the increment, so the clock settles at a few increments, not at a
+    few milliseconds, and a stall of the machine between moves (a loaded machine gave the
+    engine's process under a tenth of a core) does not flag."""
+    left = max(0.0, time_left - 0.05 - min(increment, 0.5))
     togo = movestogo if movestogo else 30
     share = left / max(1, togo) + 0.75 * increment
     hard = min(3 * share, left / 3 if togo > 1 else left * 0.8)
@@ -218,7 +232,7 @@ class ChessEngine:
         self.tt_key = np.zeros(entries, np.int64)
         self.tt_data = np.zeros(entries, np.int64)
         self.killers = np.zeros((B.MAX_PLY, 2), np.int64)
-        self.hist = np.zeros((16, 128), np.int64)
+        self.hist = new_history()
 
     def set_threads(self, threads: int) -> None:
         """Search with ``threads`` threads (1..MAX_THREADS): the caller's and helpers."""
@@ -242,7 +256,7 @@ class ChessEngine:
         self.tt_key[:] = 0
         self.tt_data[:] = 0
         self.killers = np.zeros((B.MAX_PLY, 2), np.int64)
-        self.hist = np.zeros((16, 128), np.int64)
+        self.hist = new_history()
         self.helpers = [_Worker() for _ in self.helpers]
 
     def position(self, board: chess.Board) -> None:
@@ -383,7 +397,7 @@ class ChessEngine:
             helpers.append(threading.Thread(target=self._help, name=f"chess helper {k}",
                                             args=(k, helper, self._arrays()), daemon=True))
         for hist in (self.hist, *(helper.hist for helper in workers)):
-            hist //= 8
+            age_history(hist)
         for thread in helpers:
             thread.start()
         step = self._step(limit, infinite, legal[0].uci(), [info, *(h.info for h in workers)])
@@ -431,20 +445,28 @@ class ChessEngine:
 
 
 class ChessAgent(Agent):
-    """The engine as a gamesearch agent (``chess-engine:time=1`` or ``depth=N``) for
+    """The engine as a gamesearch agent (``chess-engine:time=1``, ``depth=N`` or
+    ``nodes=N``: a node budget a move, the same search however loaded the machine is) for
     ``match`` and ``play``; the game's states are FENs, so repetition is not seen here."""
 
     interactive = False
 
     def __init__(self, time: float | None = 1.0, depth: int | None = None,
                  hash_mb: int = 64, tables: str | None = None, threads: int = 1,
-                 evaluation: str = "hand", network: str | None = None) -> None:
+                 evaluation: str = "hand", network: str | None = None,
+                 nodes: int | None = None) -> None:
         self.engine = ChessEngine(hash_mb, threads, evaluation, network)
         self.engine.set_tables(tables)
-        self.bound = Limit(depth=depth) if depth is not None else Limit(time=time)
-        self.spec = (f"chess-engine:depth={depth}" if depth is not None else
-                     f"chess-engine:time={time:g}") + (f",threads={threads}" if threads > 1
-                                                        else "") + \
+        if nodes is not None:
+            self.bound = Limit(nodes=nodes)
+            spec = f"chess-engine:nodes={nodes}"
+        elif depth is not None:
+            self.bound = Limit(depth=depth)
+            spec = f"chess-engine:depth={depth}"
+        else:
+            self.bound = Limit(time=time)
+            spec = f"chess-engine:time={time:g}"
+        self.spec = spec + (f",threads={threads}" if threads > 1 else "") + \
             (",eval=nnue" if evaluation == "nnue" else "")
 
     def prepare(self, game: object) -> None:

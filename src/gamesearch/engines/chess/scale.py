@@ -22,6 +22,13 @@ def mate_in(value: Any, game: Any = None, state: Any = None) -> int | None:
     return (plies + 1) // 2 if value > 0 else -((plies + 1) // 2)
 
 
+MAX_THREADS = 64
+"""The most search threads the engine takes (``set_threads``, UCI ``Threads``, the agent's
+``threads``)."""
+MAX_HASH_MB = 4096
+"""The largest transposition table in MiB (UCI ``Hash``, the agent's ``hash``)."""
+
+
 VALUE_SCALE = ValueScale("centipawns", 1 / 0.00368208, mate_in)
 """The win probability is lichess's fitted curve, 1 / (1 + e^(-0.00368 cp)): +1.00 reads
 as 59%."""

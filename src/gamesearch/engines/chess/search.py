@@ -1,14 +1,16 @@
 """The chess engine's compiled search: one recursive numba function (``search``).
 
-Principal variation search (null windows after the first move, re-search on fail-high)
-with a transposition table, check extensions, null-move pruning (R = 2 + depth / 4),
-reverse futility, futility and late-move pruning near the leaves, late-move reductions
-for quiet moves, move ordering by the table's move, captures (most valuable victim, least
-valuable attacker), killer moves and the history heuristic; at depth 0 a quiescence
+Principal variation search (null windows after the first move, re-search on fail-high) with
+a transposition table, check extensions, null-move pruning (R = 2 + depth / 4), reverse
+futility, futility and late-move pruning near the leaves, late-move reductions for quiet
+moves, move ordering by the table's move, captures (most valuable victim, least valuable
+attacker), killer moves, the counter-move of the previous move and the history heuristic (a
+bonus to the quiet move that cut off, a malus to the quiet moves searched before it, both
+bounded by the gravity formula ``h += b - h * |b| / HISTORY_MAX``); at depth 0 a quiescence
 search of captures and promotions with delta pruning (all moves when in check: check
 evasions, so mates are seen). Draws by repetition (one repetition of a position since the
-last capture or pawn move, on the game's moves or the search path), the fifty-move rule
-and dead positions score 0; mate scores are ``MATE - plies``. Below the root, a position the
+last capture or pawn move, on the game's moves or the search path), the fifty-move rule and
+dead positions score 0; mate scores are ``MATE - plies``. Below the root, a position the
 endgame tables hold (up to four pieces, no castling rights, no en passant square) is not
 searched: its score is the tables' exact value, a mate at the tables' distance or a draw.
 
@@ -25,6 +27,11 @@ entry counts only where ``key ^ data`` equals the hash, so an entry torn by two 
 writing the same slot at once (one's key with the other's data) is a miss, not a wrong
 score (Hyatt and Mann's lockless hashing). A table move is only ever used to order the
 generated moves, never played unchecked.
+
+``history`` (int64[32, 128]): rows 0-15 the history scores by the moving piece
+and its target square (``board[from]``, ``to``), rows 16-31 the counter-moves: row
+``16 + piece``, column ``to`` of the previous move holds the quiet move that last refuted
+it (0: none). The engine ages the first 16 rows between searches (``engine.age_history``).
 
 ``info`` (int64 array): [0] nodes, [1] stop (set by the caller's thread or the clock),
 [2] deadline in microseconds of ``perf_counter`` (0: none), [3] best root move, [4] node
@@ -64,6 +71,12 @@ value plus this margin cannot reach alpha."""
 DELTA = 200
 """Delta pruning: quiescence skips a capture that cannot lift the stand-pat value plus the
 victim's value plus this margin to alpha."""
+COUNTER = 16
+"""The first counter-move row of ``history``."""
+HISTORY_MAX = 16384
+"""The bound of a history score (the gravity formula keeps it within +-HISTORY_MAX)."""
+HISTORY_BONUS_MAX = 1600
+"""The largest history bonus or malus of one cut-off (``16 * depth * depth`` below it)."""
 
 
 def now_us():
@@ -89,7 +102,7 @@ def _tt_store(tt_key, tt_data, h, move, score, depth, flag, ply):
     tt_data[i] = data
 
 
-def _score_moves(board, moves, n, scores, tt_move, killers, history, ply):
+def _score_moves(board, moves, n, scores, tt_move, killers, history, ply, counter):
     for i in range(n):
         m = moves[i]
         to = (m >> 7) & 127
@@ -106,8 +119,17 @@ def _score_moves(board, moves, n, scores, tt_move, killers, history, ply):
             scores[i] = 1 << 29
         elif m == killers[ply, 1]:
             scores[i] = (1 << 29) - 1
+        elif m == counter:
+            scores[i] = (1 << 29) - 2
         else:
             scores[i] = history[board[m & 127], to]
+
+
+def _history_update(history, piece, to, bonus):
+    """Move one history score toward +-HISTORY_MAX by ``bonus`` (gravity: the nearer the
+    bound, the smaller the step), so no score outgrows the others or the killers."""
+    h = history[piece, to]
+    history[piece, to] = h + bonus - h * abs(bonus) // HISTORY_MAX
 
 
 def _pick(moves, scores, start, n):
@@ -219,7 +241,7 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
         if stand > alpha:
             alpha = stand
         n = B.generate(board, st, row, True)
-        _score_moves(board, row, n, srow, 0, killers, history, ply)
+        _score_moves(board, row, n, srow, 0, killers, history, ply, 0)
         best = stand
         for i in range(n):
             m = _pick(row, srow, i, n)
@@ -283,7 +305,13 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
             return beta if score >= MATE - 1000 else score
 
     n = B.generate(board, st, row, False)
-    _score_moves(board, row, n, srow, tt_move, killers, history, ply)
+    counter = 0
+    prev_to = 0
+    prev = undo[st[B.PLY] - 1, 0] if st[B.PLY] > 0 else 0
+    if prev != 0:  # the previous move (0: none, or a null move): its counter-move
+        prev_to = (prev >> 7) & 127
+        counter = history[COUNTER + board[prev_to], prev_to]
+    _score_moves(board, row, n, srow, tt_move, killers, history, ply, counter)
     alpha0 = alpha
     best = -INF
     best_move = 0
@@ -298,6 +326,7 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
     for i in range(n):
         m = _pick(row, srow, i, n)
         quiet = board[(m >> 7) & 127] == 0 and (m >> 14) & 7 == 0 and not (m >> 18) & B.EP
+        srow[i] = 0  # from here on: 1 for a quiet move searched (the malus's list), else 0
         B.make(board, st, undo, m)
         if B.in_check(board, st, us):
             B.unmake(board, st, undo)
@@ -333,6 +362,8 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
         B.unmake(board, st, undo)
         if info[STOP] != 0:
             return 0
+        if quiet:
+            srow[i] = 1
         if score > best:
             best = score
             best_move = m
@@ -349,7 +380,15 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
                         if killers[ply, 0] != m:
                             killers[ply, 1] = killers[ply, 0]
                             killers[ply, 0] = m
-                        history[board[m & 127], (m >> 7) & 127] += depth * depth
+                        bonus = min(16 * depth * depth, HISTORY_BONUS_MAX)
+                        _history_update(history, board[m & 127], (m >> 7) & 127, bonus)
+                        for j in range(i):  # the quiet moves that failed before it
+                            if srow[j] == 1:
+                                q = row[j]
+                                _history_update(history, board[q & 127], (q >> 7) & 127,
+                                                -bonus)
+                        if prev != 0:
+                            history[COUNTER + board[prev_to], prev_to] = m
                     break
     if legal == 0:
         return -MATE + ply if checked else 0
@@ -358,8 +397,8 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
     return best
 
 
-TEMPLATES = (now_us, _out_of_budget, _tt_store, _score_moves, _pick, _repeated, _has_pieces,
-             packed_value, _probe, search)
+TEMPLATES = (now_us, _out_of_budget, _tt_store, _score_moves, _history_update, _pick,
+             _repeated, _has_pieces, packed_value, _probe, search)
 """The functions compiled together (by ``kernels.specialize``), calls between them included."""
 COMPILED_IN = (evaluation, B, bitboards, L, TI, store, sweep)
 """The other modules whose compiled code and constants the search holds: numba keys a cached
