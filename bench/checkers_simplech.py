@@ -19,7 +19,9 @@ the same command resumes a stopped run and replays nothing; ``--no-play`` only r
 database. Every game is written as PDN into ``--records`` (bench/records/checkers-simplech),
 then the table: for each pairing the games, wins, draws, losses, score with a 95% Wilson
 interval and the Elo difference; the last row, tables on against off, is the databases'
-gain in the same games.
+gain in the same games. Without ``--tables`` only simplech and ours without tables play
+(200 games for 100 ballots instead of 600): how one change to the engine is measured.
+Ours also takes ``--engine`` options (``hash=64``, ``weights=...``) for both of its players.
 """
 
 from __future__ import annotations
@@ -51,11 +53,12 @@ def read_ballots(path: Path = BALLOTS) -> list[str]:
     return out
 
 
-def players(simplech: str, tables: str, seconds: float) -> list[str]:
-    """simplech, ours without tables, ours with them: the tournament's players in order."""
-    return [f"simplech:cmd={simplech},time={seconds:g}",
-            f"checkers-engine:time={seconds:g}",
-            f"checkers-engine:time={seconds:g},tables={tables}"]
+def players(simplech: str, tables: str | None, seconds: float, extra: str = "") -> list[str]:
+    """simplech, ours without tables, ours with them (where ``tables`` is given): the
+    tournament's players in order; ``extra`` is added to ours' options."""
+    ours = f"checkers-engine:time={seconds:g}" + (f",{extra}" if extra else "")
+    specs = [f"simplech:cmd={simplech},time={seconds:g}", ours]
+    return specs + [f"{ours},tables={tables}"] if tables else specs
 
 
 def write_openings(path: Path, ballots: list[str], pairs: int) -> None:
@@ -199,7 +202,9 @@ def report(specs: list[str], points: dict[tuple[int, int], list[float]], seconds
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--simplech", required=True, help="the program build_simplech.sh made")
-    parser.add_argument("--tables", required=True, help="the checkers databases' folder")
+    parser.add_argument("--tables", default=None,
+                        help="the checkers databases' folder (none: ours without only)")
+    parser.add_argument("--engine", default="", help="options added to ours' specs")
     parser.add_argument("--ballots", type=int, default=100,
                         help="ballots played (each with both colours, every pair); 1-156")
     parser.add_argument("--time", type=float, default=0.1, help="seconds a move, each side")
@@ -216,20 +221,20 @@ def main() -> None:
         parser.error("--time must be above 0")
     if args.shuffle is not None:
         random.Random(args.shuffle).shuffle(ballots)
-    specs = players(args.simplech, args.tables, args.time)
+    specs = players(args.simplech, args.tables, args.time, args.engine)
     if not args.no_play:
         openings = args.db.with_suffix(".openings.txt")
         args.db.parent.mkdir(parents=True, exist_ok=True)
-        write_openings(openings, ballots[:args.ballots], 3)
+        write_openings(openings, ballots[:args.ballots], len(specs) * (len(specs) - 1) // 2)
         status = play(args.db, specs, openings, args.ballots)
         if status not in (0, 130):  # 130: stopped with Ctrl-C, games kept
             raise SystemExit(status)
     if not args.db.exists():
         raise SystemExit(f"checkers_simplech: no database {args.db}")
-    paths = {args.simplech: "simplech", args.tables: "TABLES"}
+    paths = {args.simplech: "simplech", **({args.tables: "TABLES"} if args.tables else {})}
     print(f"records: {export(args.db, args.records, paths)}")
     specs, points = tally(args.db)
-    report(specs, points, args.time, complete_pieces(args.tables))
+    report(specs, points, args.time, complete_pieces(args.tables) if args.tables else 0)
 
 
 if __name__ == "__main__":

@@ -14,8 +14,10 @@ not searched: its database value is exact (as in Chinook), scored ``TB_WIN - ply
 Scores are integers for the side to move: a man is about 100; a win found by search is
 ``MATE - ply``. ``info`` (int64): [0] nodes, [1] stop, [2] deadline (microseconds of
 ``perf_counter``, 0: none), [3] best root move, [4] node limit (0: none), [5] deepest ply,
-[6] database hits. ``order`` holds move-ordering keys per ply; ``pv``/``pv_len`` are the
-triangular principal-variation table.
+[6] database hits, [7] set when a root move after the first raised alpha (the root move
+is then better than the first one searched, even if the iteration is cut). ``order``
+holds move-ordering keys per ply; ``pv``/``pv_len`` are the triangular principal-variation
+table.
 """
 
 from __future__ import annotations
@@ -33,8 +35,8 @@ MATE = 30000
 TB_WIN = 20000
 INF = 32000
 MAX_PLY = 96
-NODES, STOP, DEADLINE, ROOT_MOVE, NODE_LIMIT, SELDEPTH, TB_HITS = range(7)
-N_INFO = 7
+NODES, STOP, DEADLINE, ROOT_MOVE, NODE_LIMIT, SELDEPTH, TB_HITS, ROOT_ALT = range(8)
+N_INFO = 8
 EXACT, LOWER, UPPER = 1, 2, 3
 TB_CODES = np.array([0, 1, -1, 0], np.int64)  # tables' UNKNOWN, WIN, LOSS, DRAW as a sign
 
@@ -192,6 +194,8 @@ def search(s, depth, alpha, beta, ply, w, tt_key, tt_move, tt_data, killers, his
                 pv_len[ply] = max(pv_len[ply + 1], ply + 1)
                 if ply == 0:
                     info[ROOT_MOVE] = a
+                    if i > 0:
+                        info[ROOT_ALT] = 1
         if alpha >= beta:
             if not (a & CAPTURE):
                 if killers[ply, 0] != a:
