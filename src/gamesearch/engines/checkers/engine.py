@@ -38,9 +38,12 @@ BYTES_PER_ENTRY = 24
 
 
 def learned_weights() -> tuple[float, ...]:
-    """The weights Samuel-style self-play learned (data/checkers/weights.json)."""
+    """The weights Samuel-style self-play learned (data/checkers/weights.json), by feature
+    name: a feature added to the evaluation after they were learned weighs 0."""
     text = resources.files("gamesearch.data").joinpath("checkers/weights.json").read_text()
-    return tuple(float(w) for w in json.loads(text)["weights"])
+    data = json.loads(text)
+    learned = dict(zip(data.get("features", FEATURES), data["weights"]))
+    return tuple(float(learned.get(name, 0.0)) for name in FEATURES)
 
 
 def parse_weights(text: str) -> tuple[float, ...]:
@@ -86,8 +89,7 @@ class CheckersEngine:
 
     def __post_init__(self) -> None:
         entries = 1 << max(10, int(self.hash_mb * 2**20 // BYTES_PER_ENTRY).bit_length() - 1)
-        self.tt = (np.zeros(entries, np.int64), np.zeros(entries, np.int64),
-                   np.zeros(entries, np.int64))
+        self.tt = np.zeros((entries, 3), np.int64)  # key, move, data: one row an entry
         self.killers = np.zeros((S.MAX_PLY + 1, 2), np.int64)
         self.trail = np.zeros((S.MAX_PLY + 1, 3), np.int64)  # the line, for repetitions
         self.history = np.zeros(128, np.int64)
@@ -96,10 +98,11 @@ class CheckersEngine:
         self.pv = np.zeros((S.MAX_PLY + 1, S.MAX_PLY + 1), np.int64)
         self.pv_len = np.zeros(S.MAX_PLY + 1, np.int64)
         self.w = np.array(self.weights, np.float64)
+        self.scratch = np.zeros((2, len(self.weights)), np.float64)
         self.tb = self.tables.search_arrays() if self.tables is not None else S.no_tables()
 
     def new_game(self) -> None:
-        for array in (*self.tt, self.killers, self.history):
+        for array in (self.tt, self.killers, self.history):
             array[:] = 0
 
     def warm_up(self) -> None:
@@ -132,9 +135,9 @@ class CheckersEngine:
                 watcher.arm()
             info[S.SELDEPTH] = 0
             info[S.ROOT_ALT] = 0
-            score = code.search(s, d, -S.INF, S.INF, 0, self.w, *self.tt, self.killers,
+            score = code.search(s, d, -S.INF, S.INF, 0, self.w, self.tt, self.killers,
                                 self.history, self.moves, self.order, self.pv, self.pv_len,
-                                info, meta, packed, tb_pieces, self.trail)
+                                info, meta, packed, tb_pieces, self.trail, self.scratch)
             if info[S.STOP]:
                 if info[S.ROOT_ALT]:
                     partial.append(int(info[S.ROOT_MOVE]))

@@ -50,15 +50,22 @@ def now_us():
 
 def weighted(s, w):
     """The weighted features for the side to move (men about 100), as an integer."""
+    return weighted_into(s, w, np.zeros((2, w.shape[0])))
+
+
+def weighted_into(s, w, scratch):
+    """``weighted`` with the feature counts written into ``scratch`` (two rows, one per
+    side): the search's leaves allocate nothing."""
     mover = s[3]
     me = s[0] if mover == 0 else s[1]
     opp = s[1] if mover == 0 else s[0]
-    mine = np.zeros(6)
-    theirs = np.zeros(6)
+    scratch[:] = 0.0
+    mine = scratch[0]
+    theirs = scratch[1]
     side_features(me, opp, s[2], mover, mine)  # noqa: F821  (bound by specialize)
     side_features(opp, me, s[2], 1 - mover, theirs)  # noqa: F821
     x = 0.0
-    for i in range(6):
+    for i in range(w.shape[0]):
         x += w[i] * (mine[i] - theirs[i])
     return int(np.round(x))
 
@@ -103,10 +110,11 @@ def repeats(s, ply, trail):
     return False
 
 
-def search(s, depth, alpha, beta, ply, w, tt_key, tt_move, tt_data, killers, history,
-           moves, order, pv, pv_len, info, tb_meta, tb_packed, tb_pieces, trail):
+def search(s, depth, alpha, beta, ply, w, tt, killers, history, moves, order, pv, pv_len,
+           info, tb_meta, tb_packed, tb_pieces, trail, scratch):
     """Negamax PVS value of ``s`` for the side to move (fail-soft); ``trail`` holds the
-    line's positions for the repetition rule."""
+    line's positions for the repetition rule; ``tt`` is the table, one row of (key, move,
+    data) an entry, so that a probe reads one cache line; ``scratch`` the evaluation's."""
     info[NODES] += 1
     pv_len[ply] = ply
     if ply > info[SELDEPTH]:
@@ -130,14 +138,14 @@ def search(s, depth, alpha, beta, ply, w, tt_key, tt_move, tt_data, killers, his
             return v * (TB_WIN - ply)
     must_capture = (buf[0] & CAPTURE) != 0
     if (depth <= 0 and not must_capture) or ply >= MAX_PLY - 1:
-        return weighted(s, w)
+        return weighted_into(s, w, scratch)
     k = key(s)  # noqa: F821
-    size = tt_key.shape[0]
+    size = tt.shape[0]
     slot = k & (size - 1)
     hint = -1
-    if tt_key[slot] == k:
-        hint = tt_move[slot]
-        data = tt_data[slot]
+    if tt[slot, 0] == k:
+        hint = tt[slot, 1]
+        data = tt[slot, 2]
         t_depth = (data >> 2) & 255
         if ply > 0 and t_depth >= depth:
             t_flag = data & 3
@@ -170,17 +178,17 @@ def search(s, depth, alpha, beta, ply, w, tt_key, tt_move, tt_data, killers, his
         scores[i] = t
         child = play(s, a)  # noqa: F821
         if i == 0:
-            v = -search(child, child_depth, -beta, -alpha, ply + 1, w, tt_key, tt_move,
-                        tt_data, killers, history, moves, order, pv, pv_len, info, tb_meta,
-                        tb_packed, tb_pieces, trail)
+            v = -search(child, child_depth, -beta, -alpha, ply + 1, w, tt, killers,
+                        history, moves, order, pv, pv_len, info, tb_meta, tb_packed,
+                        tb_pieces, trail, scratch)
         else:
-            v = -search(child, child_depth, -alpha - 1, -alpha, ply + 1, w, tt_key, tt_move,
-                        tt_data, killers, history, moves, order, pv, pv_len, info, tb_meta,
-                        tb_packed, tb_pieces, trail)
+            v = -search(child, child_depth, -alpha - 1, -alpha, ply + 1, w, tt, killers,
+                        history, moves, order, pv, pv_len, info, tb_meta, tb_packed,
+                        tb_pieces, trail, scratch)
             if alpha < v < beta:
-                v = -search(child, child_depth, -beta, -alpha, ply + 1, w, tt_key, tt_move,
-                            tt_data, killers, history, moves, order, pv, pv_len, info,
-                            tb_meta, tb_packed, tb_pieces, trail)
+                v = -search(child, child_depth, -beta, -alpha, ply + 1, w, tt, killers,
+                            history, moves, order, pv, pv_len, info, tb_meta, tb_packed,
+                            tb_pieces, trail, scratch)
         if info[STOP]:
             return 0
         if v > best:
@@ -212,13 +220,13 @@ def search(s, depth, alpha, beta, ply, w, tt_key, tt_move, tt_data, killers, his
     elif stored < -(TB_WIN - 1000):
         stored -= ply
     flag = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
-    tt_key[slot] = k
-    tt_move[slot] = best_move
-    tt_data[slot] = ((stored + INF) << 10) | (max(depth, 0) << 2) | flag
+    tt[slot, 0] = k
+    tt[slot, 1] = best_move
+    tt[slot, 2] = ((stored + INF) << 10) | (max(depth, 0) << 2) | flag
     return best
 
 
-TEMPLATES = (now_us, weighted, table_value, order_key, repeats, search)
+TEMPLATES = (now_us, weighted, weighted_into, table_value, order_key, repeats, search)
 
 
 @functools.cache

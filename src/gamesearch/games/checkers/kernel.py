@@ -146,23 +146,32 @@ def jumps(sq0, king, mover, opp, empty, out, n):
 
 def generate(black, white, kings, mover, out):
     """Write the legal moves of ``mover`` into ``out`` (captures only, if there are any);
-    returns how many."""
+    returns how many. Whole-board shifts find the pieces that can jump: only those are
+    walked for captures."""
     me = black if mover == 0 else white
     opp = white if mover == 0 else black
     empty = ~(black | white) & 0xFFFFFFFF
+    own_kings = me & kings
+    first = FIRST_DIR[mover]
+    jumpers = 0
+    for d in range(4):
+        pieces = me if first <= d < first + 2 else own_kings
+        # a piece that can jump in d: opp one step on, empty two steps on (3 - d goes back)
+        jumpers |= pieces & step(step(empty, 3 - d) & opp, 3 - d)
     n = 0
-    rest = me
+    rest = jumpers
     while rest:
         sq = lowest_square(rest)
         rest &= rest - 1
         n = jumps(sq, (kings >> sq) & 1, mover, opp, empty | (1 << sq), out, n)
     if n:
         return n
+    # simple moves square by square (the rules' order, which ties in a search follow)
     rest = me
     while rest:
         sq = lowest_square(rest)
         rest &= rest - 1
-        d0 = 0 if (kings >> sq) & 1 else FIRST_DIR[mover]
+        d0 = 0 if (kings >> sq) & 1 else first
         d1 = 4 if (kings >> sq) & 1 else d0 + 2
         for d in range(d0, d1):
             to = NEXT[sq, d]
