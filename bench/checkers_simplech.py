@@ -20,7 +20,9 @@ database. Every game is written as PDN into ``--records`` (bench/records/checker
 then the table: for each pairing the games, wins, draws, losses, score with a 95% Wilson
 interval and the Elo difference; the last row, tables on against off, is the databases'
 gain in the same games. Without ``--tables`` only simplech and ours without tables play
-(200 games for 100 ballots instead of 600): how one change to the engine is measured.
+(200 games for 100 ballots instead of 600): how one change to the engine is measured;
+with ``--tables-only``, simplech and ours with tables (two such runs, run side by side,
+are the same games with the tables on and off, without the head-to-head third).
 Ours also takes ``--engine`` options (``hash=64``, ``weights=...``) for both of its players.
 """
 
@@ -53,11 +55,14 @@ def read_ballots(path: Path = BALLOTS) -> list[str]:
     return out
 
 
-def players(simplech: str, tables: str | None, seconds: float, extra: str = "") -> list[str]:
-    """simplech, ours without tables, ours with them (where ``tables`` is given): the
-    tournament's players in order; ``extra`` is added to ours' options."""
+def players(simplech: str, tables: str | None, seconds: float, extra: str = "",
+            tables_only: bool = False) -> list[str]:
+    """simplech, ours without tables (unless ``tables_only``), ours with them (where
+    ``tables`` is given): the tournament's players in order; ``extra`` is added to ours'
+    options."""
     ours = f"checkers-engine:time={seconds:g}" + (f",{extra}" if extra else "")
-    specs = [f"simplech:cmd={simplech},time={seconds:g}", ours]
+    specs = [f"simplech:cmd={simplech},time={seconds:g}"]
+    specs += [] if tables_only else [ours]
     return specs + [f"{ours},tables={tables}"] if tables else specs
 
 
@@ -108,8 +113,9 @@ def progress(db: Path) -> str:
             f"ours without tables {points[1]:g}, with {points[2]:g}")
 
 
-def tally(db: Path) -> tuple[list[str], dict[tuple[int, int], list[float]]]:
-    """The players and, for each pair (i < j), player i's points in every game they met."""
+def tally(db: Path) -> tuple[list[str], dict[tuple[int, int], list[float]], list[float]]:
+    """The players, for each pair (i < j) player i's points in every game they met, and
+    each player's mean wall seconds a move."""
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         specs = [row[0] for row in con.execute("SELECT spec FROM players ORDER BY id")]
@@ -133,7 +139,7 @@ def tally(db: Path) -> tuple[list[str], dict[tuple[int, int], list[float]]]:
         i, j = min(first, second), max(first, second)
         points.setdefault((i, j), []).append(score if first == i else 1 - score)
     print("game endings: " + ", ".join(f"{reason} {n}" for reason, n in reasons))
-    return specs, points
+    return specs, points, [total / max(1, n) for total, n in spent]
 
 
 def export(db: Path, folder: Path, paths: dict[str, str]) -> Path:
@@ -170,31 +176,36 @@ def elo_text(score: float, n: int) -> str:
 
 
 def report(specs: list[str], points: dict[tuple[int, int], list[float]], seconds: float,
-           pieces: int) -> None:
-    """The table: each pairing from the first-named side's view."""
+           pieces: int, means: list[float]) -> None:
+    """The table: each pairing from the first-named side's view, with both sides' mean wall
+    seconds a move over the whole run (equal time: they should be close)."""
     from rich.console import Console
     from rich.table import Table
 
-    names = ["simplech", "ours, no tables", f"ours, tables ({pieces} pieces)"]
+    names = ["simplech" if spec.startswith("simplech") else
+             f"ours, tables ({pieces} pieces)" if ",tables=" in spec else "ours, no tables"
+             for spec in specs]
     table = Table(title=f"checkers: {seconds:g} s a move, 3-move ballots, both colours")
     for column in ("pairing", "games", "wins", "draws", "losses", "score", "95% interval",
-                   "Elo"):
+                   "Elo", "s/move", "theirs"):
         table.add_column(column, justify="right" if column != "pairing" else "left")
-    for (i, j), label in (((1, 0), "ours, no tables vs simplech"),
-                          ((2, 0), "ours, tables vs simplech"),
-                          ((2, 1), "tables on vs off (the databases' gain)")):
+    pairs = [(i, j) for i in range(len(specs)) for j in range(i)]  # a later player's view
+    for i, j in pairs:
+        label = f"{names[i]} vs {names[j]}"
+        if names[j] == "ours, no tables" and names[i].startswith("ours, tables"):
+            label = "tables on vs off (the databases' gain)"
         got = points.get((min(i, j), max(i, j)), [])
         if i > j:
             got = [1 - p for p in got]
         n = len(got)
         if not n:
-            table.add_row(label, "0", "", "", "", "", "", "")
+            table.add_row(label, "0", "", "", "", "", "", "", "", "")
             continue
         score = sum(got) / n
         low, high = wilson_interval(score, n)
         table.add_row(label, str(n), str(got.count(1.0)), str(got.count(0.5)),
                       str(got.count(0.0)), f"{score:.1%}", f"{low:.1%} - {high:.1%}",
-                      elo_text(score, n))
+                      elo_text(score, n), f"{means[i]:.3f}", f"{means[j]:.3f}")
     Console().print(table)
     print("players: " + "; ".join(f"{name} = {spec}" for name, spec in zip(names, specs)))
 
@@ -205,6 +216,8 @@ def main() -> None:
     parser.add_argument("--tables", default=None,
                         help="the checkers databases' folder (none: ours without only)")
     parser.add_argument("--engine", default="", help="options added to ours' specs")
+    parser.add_argument("--tables-only", action="store_true",
+                        help="ours with tables against simplech alone (no ours without)")
     parser.add_argument("--ballots", type=int, default=100,
                         help="ballots played (each with both colours, every pair); 1-156")
     parser.add_argument("--time", type=float, default=0.1, help="seconds a move, each side")
@@ -221,7 +234,9 @@ def main() -> None:
         parser.error("--time must be above 0")
     if args.shuffle is not None:
         random.Random(args.shuffle).shuffle(ballots)
-    specs = players(args.simplech, args.tables, args.time, args.engine)
+    if args.tables_only and not args.tables:
+        parser.error("--tables-only needs --tables")
+    specs = players(args.simplech, args.tables, args.time, args.engine, args.tables_only)
     if not args.no_play:
         openings = args.db.with_suffix(".openings.txt")
         args.db.parent.mkdir(parents=True, exist_ok=True)
@@ -233,8 +248,8 @@ def main() -> None:
         raise SystemExit(f"checkers_simplech: no database {args.db}")
     paths = {args.simplech: "simplech", **({args.tables: "TABLES"} if args.tables else {})}
     print(f"records: {export(args.db, args.records, paths)}")
-    specs, points = tally(args.db)
-    report(specs, points, args.time, complete_pieces(args.tables) if args.tables else 0)
+    specs, points, means = tally(args.db)
+    report(specs, points, args.time, complete_pieces(args.tables) if args.tables else 0, means)
 
 
 if __name__ == "__main__":
