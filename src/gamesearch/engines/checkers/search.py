@@ -2,8 +2,10 @@
 
 Principal variation search with iterative deepening (the driver is
 ``engines/checkers/engine.py``), a transposition table, move ordering (the table's move, then
-longer captures, killer moves, the history heuristic) and the forced-capture rule as
-natural quiescence: at depth 0 a side that must capture goes on capturing, so the
+longer captures, killer moves, the history heuristic of from-square and direction),
+late-move reductions of quiet moves off the principal variation (never of a capture, a
+crowning, the table's move or a killer) and the forced-capture rule as natural
+quiescence: at depth 0 a side that must capture goes on capturing, so the
 evaluation only ever sees a quiet position. The evaluation is the kernel's features
 (games/checkers/evaluation.py) times a weight vector passed in as an array, so learning
 (engines/checkers/learn.py) changes weights without compiling anything.
@@ -38,6 +40,13 @@ MAX_PLY = 96
 NODES, STOP, DEADLINE, ROOT_MOVE, NODE_LIMIT, SELDEPTH, TB_HITS, ROOT_ALT = range(8)
 N_INFO = 8
 EXACT, LOWER, UPPER = 1, 2, 3
+KILLER_KEY = 1 << 29
+"""The first killer's ordering key (the second's is one less; captures and the table's
+move are above, history below)."""
+LMR_FROM, LMR_DEPTH = 3, 3
+"""Late-move reductions: from the fourth move on, at a depth of 3 or more, one ply..."""
+LMR_FROM_2, LMR_DEPTH_2 = 8, 6
+"""...and two from the ninth move on at a depth of 6 or more."""
 TB_CODES = np.array([0, 1, -1, 0], np.int64)  # tables' UNKNOWN, WIN, LOSS, DRAW as a sign
 
 
@@ -88,9 +97,9 @@ def order_key(a, hint, k0, k1, history):
     if a & CAPTURE:
         return (1 << 30) + ((a >> 5) & 31)
     if a == k0:
-        return 1 << 29
+        return KILLER_KEY
     if a == k1:
-        return (1 << 29) - 1
+        return KILLER_KEY - 1
     return history[(a & 31) * 4 + ((a >> DIR_SHIFT) & 3)]
 
 
@@ -182,9 +191,21 @@ def search(s, depth, alpha, beta, ply, w, tt, killers, history, moves, order, pv
                         history, moves, order, pv, pv_len, info, tb_meta, tb_packed,
                         tb_pieces, trail, scratch)
         else:
-            v = -search(child, child_depth, -alpha - 1, -alpha, ply + 1, w, tt, killers,
-                        history, moves, order, pv, pv_len, info, tb_meta, tb_packed,
-                        tb_pieces, trail, scratch)
+            # late-move reduction: a quiet move late in the order (not the table's move, a
+            # killer or a capture, nor a crowning) at a node off the principal variation
+            # is searched a ply shallower first, and again at full depth if it beats alpha
+            reduce = 0
+            if i >= LMR_FROM and depth >= LMR_DEPTH and beta - alpha == 1 and \
+                    scores[i] < KILLER_KEY - 1 and \
+                    popcount(child[2]) == popcount(s[2]):  # noqa: F821
+                reduce = 2 if i >= LMR_FROM_2 and depth >= LMR_DEPTH_2 else 1
+            v = -search(child, child_depth - reduce, -alpha - 1, -alpha, ply + 1, w, tt,
+                        killers, history, moves, order, pv, pv_len, info, tb_meta,
+                        tb_packed, tb_pieces, trail, scratch)
+            if reduce > 0 and v > alpha and not info[STOP]:
+                v = -search(child, child_depth, -alpha - 1, -alpha, ply + 1, w, tt, killers,
+                            history, moves, order, pv, pv_len, info, tb_meta, tb_packed,
+                            tb_pieces, trail, scratch)
             if alpha < v < beta:
                 v = -search(child, child_depth, -beta, -alpha, ply + 1, w, tt, killers,
                             history, moves, order, pv, pv_len, info, tb_meta, tb_packed,
