@@ -101,16 +101,20 @@ def progress(db: Path) -> str:
         try:
             rows = con.execute("SELECT g.first, g.second, r.score_first FROM games g "
                                "JOIN results r ON r.game = g.id").fetchall()
+            specs = [row[0] for row in con.execute("SELECT spec FROM players ORDER BY id")]
         finally:
             con.close()
     except sqlite3.Error as err:
         return f"progress: cannot read {db} now ({err})"
-    points = [0.0, 0.0, 0.0]
+    points = [0.0] * len(specs)
     for first, second, score in rows:
         points[first] += score
         points[second] += 1 - score
-    return (f"{time.strftime('%H:%M:%S')} {len(rows)} games; points: simplech {points[0]:g}, "
-            f"ours without tables {points[1]:g}, with {points[2]:g}")
+    names = ["simplech" if spec.startswith("simplech") else
+             "ours with tables" if ",tables=" in spec else "ours without tables"
+             for spec in specs]
+    return (f"{time.strftime('%H:%M:%S')} {len(rows)} games; points: "
+            + ", ".join(f"{name} {p:g}" for name, p in zip(names, points)))
 
 
 def tally(db: Path) -> tuple[list[str], dict[tuple[int, int], list[float]], list[float]]:
