@@ -190,7 +190,7 @@ def test_train_samuel_writes_weights_and_curve_and_refuses_foreign_files(tmp_pat
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["games"] == 4
     weights = json.loads((out / "weights.json").read_text())["weights"]
-    assert len(weights) == 6 and (out / "curve.png").stat().st_size > 1000
+    assert len(weights) == len(FEATURES) and (out / "curve.png").stat().st_size > 1000
     agent = make_agent("checkers-engine:depth=2,weights=" + "/".join(map(str, weights)))
     assert list(agent.engine.w) == pytest.approx(weights)
     again = subprocess.run([*GAMESEARCH, "train", "samuel", "checkers", "--games", "4",

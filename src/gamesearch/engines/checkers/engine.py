@@ -47,7 +47,8 @@ def learned_weights() -> tuple[float, ...]:
 
 
 def parse_weights(text: str) -> tuple[float, ...]:
-    """``hand``, ``learned`` or six comma-free numbers joined by ``/`` (men/kings/...)."""
+    """``hand``, ``learned`` or one number a feature (FEATURES, in order) joined by ``/``
+    (men/kings/...)."""
     if text == "hand":
         return HAND_WEIGHTS
     if text == "learned":
