@@ -19,7 +19,11 @@ the same command resumes a stopped run and replays nothing; ``--no-play`` only r
 database. Every game is written as PDN into ``--records`` (bench/records/checkers-simplech),
 then the table: for each pairing the games, wins, draws, losses, score with a 95% Wilson
 interval and the Elo difference; the last row, tables on against off, is the databases'
-gain in the same games.
+gain in the same games. Without ``--tables`` only simplech and ours without tables play
+(200 games for 100 ballots instead of 600): how one change to the engine is measured;
+with ``--tables-only``, simplech and ours with tables (two such runs, run side by side,
+are the same games with the tables on and off, without the head-to-head third).
+Ours also takes ``--engine`` options (``hash=64``, ``weights=...``) for both of its players.
 """
 
 from __future__ import annotations
@@ -51,11 +55,15 @@ def read_ballots(path: Path = BALLOTS) -> list[str]:
     return out
 
 
-def players(simplech: str, tables: str, seconds: float) -> list[str]:
-    """simplech, ours without tables, ours with them: the tournament's players in order."""
-    return [f"simplech:cmd={simplech},time={seconds:g}",
-            f"checkers-engine:time={seconds:g}",
-            f"checkers-engine:time={seconds:g},tables={tables}"]
+def players(simplech: str, tables: str | None, seconds: float, extra: str = "",
+            tables_only: bool = False) -> list[str]:
+    """simplech, ours without tables (unless ``tables_only``), ours with them (where
+    ``tables`` is given): the tournament's players in order; ``extra`` is added to ours'
+    options."""
+    ours = f"checkers-engine:time={seconds:g}" + (f",{extra}" if extra else "")
+    specs = [f"simplech:cmd={simplech},time={seconds:g}"]
+    specs += [] if tables_only else [ours]
+    return specs + [f"{ours},tables={tables}"] if tables else specs
 
 
 def write_openings(path: Path, ballots: list[str], pairs: int) -> None:
@@ -93,20 +101,25 @@ def progress(db: Path) -> str:
         try:
             rows = con.execute("SELECT g.first, g.second, r.score_first FROM games g "
                                "JOIN results r ON r.game = g.id").fetchall()
+            specs = [row[0] for row in con.execute("SELECT spec FROM players ORDER BY id")]
         finally:
             con.close()
     except sqlite3.Error as err:
         return f"progress: cannot read {db} now ({err})"
-    points = [0.0, 0.0, 0.0]
+    points = [0.0] * len(specs)
     for first, second, score in rows:
         points[first] += score
         points[second] += 1 - score
-    return (f"{time.strftime('%H:%M:%S')} {len(rows)} games; points: simplech {points[0]:g}, "
-            f"ours without tables {points[1]:g}, with {points[2]:g}")
+    names = ["simplech" if spec.startswith("simplech") else
+             "ours with tables" if ",tables=" in spec else "ours without tables"
+             for spec in specs]
+    return (f"{time.strftime('%H:%M:%S')} {len(rows)} games; points: "
+            + ", ".join(f"{name} {p:g}" for name, p in zip(names, points)))
 
 
-def tally(db: Path) -> tuple[list[str], dict[tuple[int, int], list[float]]]:
-    """The players and, for each pair (i < j), player i's points in every game they met."""
+def tally(db: Path) -> tuple[list[str], dict[tuple[int, int], list[float]], list[float]]:
+    """The players, for each pair (i < j) player i's points in every game they met, and
+    each player's mean wall seconds a move."""
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         specs = [row[0] for row in con.execute("SELECT spec FROM players ORDER BY id")]
@@ -130,7 +143,7 @@ def tally(db: Path) -> tuple[list[str], dict[tuple[int, int], list[float]]]:
         i, j = min(first, second), max(first, second)
         points.setdefault((i, j), []).append(score if first == i else 1 - score)
     print("game endings: " + ", ".join(f"{reason} {n}" for reason, n in reasons))
-    return specs, points
+    return specs, points, [total / max(1, n) for total, n in spent]
 
 
 def export(db: Path, folder: Path, paths: dict[str, str]) -> Path:
@@ -167,31 +180,36 @@ def elo_text(score: float, n: int) -> str:
 
 
 def report(specs: list[str], points: dict[tuple[int, int], list[float]], seconds: float,
-           pieces: int) -> None:
-    """The table: each pairing from the first-named side's view."""
+           pieces: int, means: list[float]) -> None:
+    """The table: each pairing from the first-named side's view, with both sides' mean wall
+    seconds a move over the whole run (equal time: they should be close)."""
     from rich.console import Console
     from rich.table import Table
 
-    names = ["simplech", "ours, no tables", f"ours, tables ({pieces} pieces)"]
+    names = ["simplech" if spec.startswith("simplech") else
+             f"ours, tables ({pieces} pieces)" if ",tables=" in spec else "ours, no tables"
+             for spec in specs]
     table = Table(title=f"checkers: {seconds:g} s a move, 3-move ballots, both colours")
     for column in ("pairing", "games", "wins", "draws", "losses", "score", "95% interval",
-                   "Elo"):
+                   "Elo", "s/move", "theirs"):
         table.add_column(column, justify="right" if column != "pairing" else "left")
-    for (i, j), label in (((1, 0), "ours, no tables vs simplech"),
-                          ((2, 0), "ours, tables vs simplech"),
-                          ((2, 1), "tables on vs off (the databases' gain)")):
+    pairs = [(i, j) for i in range(len(specs)) for j in range(i)]  # a later player's view
+    for i, j in pairs:
+        label = f"{names[i]} vs {names[j]}"
+        if names[j] == "ours, no tables" and names[i].startswith("ours, tables"):
+            label = "tables on vs off (the databases' gain)"
         got = points.get((min(i, j), max(i, j)), [])
         if i > j:
             got = [1 - p for p in got]
         n = len(got)
         if not n:
-            table.add_row(label, "0", "", "", "", "", "", "")
+            table.add_row(label, "0", "", "", "", "", "", "", "", "")
             continue
         score = sum(got) / n
         low, high = wilson_interval(score, n)
         table.add_row(label, str(n), str(got.count(1.0)), str(got.count(0.5)),
                       str(got.count(0.0)), f"{score:.1%}", f"{low:.1%} - {high:.1%}",
-                      elo_text(score, n))
+                      elo_text(score, n), f"{means[i]:.3f}", f"{means[j]:.3f}")
     Console().print(table)
     print("players: " + "; ".join(f"{name} = {spec}" for name, spec in zip(names, specs)))
 
@@ -199,7 +217,11 @@ def report(specs: list[str], points: dict[tuple[int, int], list[float]], seconds
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--simplech", required=True, help="the program build_simplech.sh made")
-    parser.add_argument("--tables", required=True, help="the checkers databases' folder")
+    parser.add_argument("--tables", default=None,
+                        help="the checkers databases' folder (none: ours without only)")
+    parser.add_argument("--engine", default="", help="options added to ours' specs")
+    parser.add_argument("--tables-only", action="store_true",
+                        help="ours with tables against simplech alone (no ours without)")
     parser.add_argument("--ballots", type=int, default=100,
                         help="ballots played (each with both colours, every pair); 1-156")
     parser.add_argument("--time", type=float, default=0.1, help="seconds a move, each side")
@@ -216,20 +238,22 @@ def main() -> None:
         parser.error("--time must be above 0")
     if args.shuffle is not None:
         random.Random(args.shuffle).shuffle(ballots)
-    specs = players(args.simplech, args.tables, args.time)
+    if args.tables_only and not args.tables:
+        parser.error("--tables-only needs --tables")
+    specs = players(args.simplech, args.tables, args.time, args.engine, args.tables_only)
     if not args.no_play:
         openings = args.db.with_suffix(".openings.txt")
         args.db.parent.mkdir(parents=True, exist_ok=True)
-        write_openings(openings, ballots[:args.ballots], 3)
+        write_openings(openings, ballots[:args.ballots], len(specs) * (len(specs) - 1) // 2)
         status = play(args.db, specs, openings, args.ballots)
         if status not in (0, 130):  # 130: stopped with Ctrl-C, games kept
             raise SystemExit(status)
     if not args.db.exists():
         raise SystemExit(f"checkers_simplech: no database {args.db}")
-    paths = {args.simplech: "simplech", args.tables: "TABLES"}
+    paths = {args.simplech: "simplech", **({args.tables: "TABLES"} if args.tables else {})}
     print(f"records: {export(args.db, args.records, paths)}")
-    specs, points = tally(args.db)
-    report(specs, points, args.time, complete_pieces(args.tables))
+    specs, points, means = tally(args.db)
+    report(specs, points, args.time, complete_pieces(args.tables) if args.tables else 0, means)
 
 
 if __name__ == "__main__":

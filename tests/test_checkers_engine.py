@@ -19,7 +19,7 @@ from gamesearch.engines.checkers import search as S
 from gamesearch.engines.checkers.engine import CheckersEngine
 from gamesearch.engines.checkers.tables import Tables
 from gamesearch.games import load_game
-from gamesearch.games.checkers.evaluation import HAND_WEIGHTS, features
+from gamesearch.games.checkers.evaluation import FEATURES, HAND_WEIGHTS, features
 from gamesearch.games.checkers.kernel import encode_state
 from gamesearch.result import Limit
 from gamesearch.tables.retrograde import DRAW, LOSS, WIN
@@ -124,8 +124,49 @@ def test_learning_resumes_exactly_after_a_stop(tmp_path) -> None:
 
 
 def test_the_shipped_learned_weights_load() -> None:
+    """The file holds the six features it was learned with, by name; the features added
+    since weigh 0."""
     agent = make_agent("checkers-engine:depth=2,weights=learned")
-    assert len(agent.engine.w) == 6 and agent.engine.w[0] > 0
+    assert len(agent.engine.w) == len(FEATURES) and agent.engine.w[0] > 0
+    assert np.count_nonzero(agent.engine.w[6:]) == 0 and np.count_nonzero(agent.engine.w) == 6
+
+
+def test_the_evaluation_sees_both_colours_alike(game) -> None:
+    """Every feature of a position, turned round with the colours swapped, is the same for
+    the other side (the shapes are written from each side's own end of the board)."""
+    rng = random.Random(11)
+    for _ in range(200):
+        state = game.initial_state()
+        for _ in range(rng.randint(0, 80)):
+            if game.is_terminal(state):
+                break
+            state = game.result(state, rng.choice(game.actions(state)))
+        turned = "".join(reversed(state[0])).translate(str.maketrans("bwBW", "wbWB"))
+        assert features(turned, 1 - state[1]) == pytest.approx(features(state[0], state[1]))
+
+
+def test_the_classic_shapes_are_seen() -> None:
+    """The bridge, the intact double corner, the cramp, trading down when ahead and the
+    weaker side's king in a double corner, each on a position set up by hand."""
+    def board(black: dict[int, str], white: dict[int, str]) -> str:
+        cells = ["."] * 32
+        for square, piece in (*black.items(), *white.items()):
+            cells[square - 1] = piece
+        return "".join(cells)
+
+    named = dict(zip(FEATURES, features(board({1: "b", 3: "b", 5: "b", 20: "b"},
+                                              {24: "w", 32: "w"}), 0)))
+    # Black: bridge 1 and 3 (7), double corner 1 + 5, cramp 20 against 24; White: the
+    # lone corner square 32 (1 in GUARD, its bit 0), no cramp, no double corner
+    assert named["guard"] == 7 - 1 and named["double_corner"] == 1 and named["cramp"] == 1
+    ahead = [dict(zip(FEATURES, features(board({1: "b", 2: "b", 3: "b"}, {32: "w"}), 0))),
+             dict(zip(FEATURES, features(board({1: "b", 2: "b", 3: "b", 4: "b", 5: "b",
+                                                6: "b"}, {32: "w", 31: "w", 30: "w",
+                                                          29: "w"}), 0)))]
+    # the same two men ahead weigh more with fewer pieces left
+    assert ahead[0]["men"] == ahead[1]["men"] and ahead[0]["exchange"] > ahead[1]["exchange"]
+    hiding = dict(zip(FEATURES, features(board({10: "b", 11: "b", 14: "b"}, {32: "W"}), 1)))
+    assert hiding["hiding_king"] == 1 and hiding["edge_kings"] == 1
 
 
 @pytest.mark.parametrize("spec, words", [
@@ -149,7 +190,7 @@ def test_train_samuel_writes_weights_and_curve_and_refuses_foreign_files(tmp_pat
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["games"] == 4
     weights = json.loads((out / "weights.json").read_text())["weights"]
-    assert len(weights) == 6 and (out / "curve.png").stat().st_size > 1000
+    assert len(weights) == len(FEATURES) and (out / "curve.png").stat().st_size > 1000
     agent = make_agent("checkers-engine:depth=2,weights=" + "/".join(map(str, weights)))
     assert list(agent.engine.w) == pytest.approx(weights)
     again = subprocess.run([*GAMESEARCH, "train", "samuel", "checkers", "--games", "4",

@@ -38,13 +38,17 @@ BYTES_PER_ENTRY = 24
 
 
 def learned_weights() -> tuple[float, ...]:
-    """The weights Samuel-style self-play learned (data/checkers/weights.json)."""
+    """The weights Samuel-style self-play learned (data/checkers/weights.json), by feature
+    name: a feature added to the evaluation after they were learned weighs 0."""
     text = resources.files("gamesearch.data").joinpath("checkers/weights.json").read_text()
-    return tuple(float(w) for w in json.loads(text)["weights"])
+    data = json.loads(text)
+    learned = dict(zip(data.get("features", FEATURES), data["weights"]))
+    return tuple(float(learned.get(name, 0.0)) for name in FEATURES)
 
 
 def parse_weights(text: str) -> tuple[float, ...]:
-    """``hand``, ``learned`` or six comma-free numbers joined by ``/`` (men/kings/...)."""
+    """``hand``, ``learned`` or one number a feature (FEATURES, in order) joined by ``/``
+    (men/kings/...)."""
     if text == "hand":
         return HAND_WEIGHTS
     if text == "learned":
@@ -62,8 +66,18 @@ def parse_weights(text: str) -> tuple[float, ...]:
 
 
 PACE = Pace(growth=0.0, soft=0.5)
-"""The engine's pace on the shared anytime driver: no iteration starts after half the time
-(the next one is taken to cost at least all the ones before it)."""
+"""The engine's pace on the shared anytime driver where a limit is a hard one (``go`` with
+a time limit and no ``soft``): no iteration starts after half the time."""
+
+SOFT_SHARE = 0.7
+"""A move time ``T`` is a target, not a wall: no iteration starts after ``SOFT_SHARE * T``..."""
+HARD_SHARE = 1.8
+"""...and one that runs past ``HARD_SHARE * T`` is cut (its best root move so far is kept
+where it has already beaten the previous one). simplech's rule (no iteration after
+0.59 T, a cut at 3 T) spent 1.1-1.5 T a move in our matches (more the more the machine was
+loaded: its plain alpha-beta's iterations grow fast); with 0.5 and 1.3 ours spent 1.06 T
+against its 1.51 T, so these are raised to spend about what it spends at the same nominal
+time (bench/checkers_simplech.py prints both means)."""
 
 
 @dataclass
@@ -77,8 +91,7 @@ class CheckersEngine:
 
     def __post_init__(self) -> None:
         entries = 1 << max(10, int(self.hash_mb * 2**20 // BYTES_PER_ENTRY).bit_length() - 1)
-        self.tt = (np.zeros(entries, np.int64), np.zeros(entries, np.int64),
-                   np.zeros(entries, np.int64))
+        self.tt = np.zeros((entries, 3), np.int64)  # key, move, data: one row an entry
         self.killers = np.zeros((S.MAX_PLY + 1, 2), np.int64)
         self.trail = np.zeros((S.MAX_PLY + 1, 3), np.int64)  # the line, for repetitions
         self.history = np.zeros(128, np.int64)
@@ -87,10 +100,11 @@ class CheckersEngine:
         self.pv = np.zeros((S.MAX_PLY + 1, S.MAX_PLY + 1), np.int64)
         self.pv_len = np.zeros(S.MAX_PLY + 1, np.int64)
         self.w = np.array(self.weights, np.float64)
+        self.scratch = np.zeros((2, len(self.weights)), np.float64)
         self.tb = self.tables.search_arrays() if self.tables is not None else S.no_tables()
 
     def new_game(self) -> None:
-        for array in (*self.tt, self.killers, self.history):
+        for array in (self.tt, self.killers, self.history):
             array[:] = 0
 
     def warm_up(self) -> None:
@@ -99,19 +113,22 @@ class CheckersEngine:
         self.new_game()
 
     def go(self, s: tuple, limit: Limit = NO_LIMIT, stop: Stop | None = None,
-           on_iteration: Callable[[SearchResult], bool | None] | None = None
-           ) -> SearchResult:
+           on_iteration: Callable[[SearchResult], bool | None] | None = None,
+           soft: float | None = None) -> SearchResult:
         """Iterative deepening from kernel state ``s`` on the shared anytime driver, within
         ``limit`` (depth 1 always completes); the last finished iteration. Its ``action`` and
         ``pv`` are kernel actions; its value the score for the mover squashed into (-1, 1)
         (exact for proven results), the score itself in ``stats.extra["points"]``, database
-        hits in ``extra["table_hits"]``."""
+        hits in ``extra["table_hits"]``. ``soft``: seconds after which no iteration starts (the
+        limit's time then only cuts one short); an iteration cut short whose root search
+        already proved another move better than the last iteration's answers with it."""
         code = S.compiled()
         info = np.zeros(S.N_INFO, np.int64)
         self.killers[:] = 0
         self.history //= 4
         meta, packed, tb_pieces = self.tb
         asked = as_callable(stop)
+        partial: list[int] = []
 
         def step(d: int, budget: Budget) -> SearchResult | None:
             info[S.DEADLINE] = budget.deadline_us
@@ -119,10 +136,13 @@ class CheckersEngine:
             if budget.stop is not None and watcher is not None:
                 watcher.arm()
             info[S.SELDEPTH] = 0
-            score = code.search(s, d, -S.INF, S.INF, 0, self.w, *self.tt, self.killers,
+            info[S.ROOT_ALT] = 0
+            score = code.search(s, d, -S.INF, S.INF, 0, self.w, self.tt, self.killers,
                                 self.history, self.moves, self.order, self.pv, self.pv_len,
-                                info, meta, packed, tb_pieces, self.trail)
+                                info, meta, packed, tb_pieces, self.trail, self.scratch)
             if info[S.STOP]:
+                if info[S.ROOT_ALT]:
+                    partial.append(int(info[S.ROOT_MOVE]))
                 return None
             pv = [int(a) for a in self.pv[0, :self.pv_len[0]]] or [int(info[S.ROOT_MOVE])]
             proven = abs(score) > S.TB_WIN - 1000
@@ -140,9 +160,14 @@ class CheckersEngine:
         bound = replace(limit, depth=min(limit.depth or MAX_DEPTH, MAX_DEPTH))
         watcher = StopWatcher(asked, on_stop) if asked is not None else None
         if watcher is None:
-            return deepen(step, bound, pace=PACE, on_iteration=on_iteration)
-        with watcher:
-            return deepen(step, bound, pace=PACE, stop=asked, on_iteration=on_iteration)
+            result = deepen(step, bound, pace=PACE, soft=soft, on_iteration=on_iteration)
+        else:
+            with watcher:
+                result = deepen(step, bound, pace=PACE, soft=soft, stop=asked,
+                                on_iteration=on_iteration)
+        if partial and partial[0] != result.action:
+            result = replace(result, action=partial[0], pv=partial[:1])
+        return result
 
 
 class CheckersAgent(Agent):
@@ -158,8 +183,10 @@ class CheckersAgent(Agent):
 
         self.tables = Tables(Path(tables)) if tables else None
         self.engine = CheckersEngine(hash_mb, parse_weights(weights), self.tables)
+        timed = depth is None and nodes is None and time is not None
         self.bound = Limit(depth=depth, nodes=nodes,
-                           time=None if depth is not None or nodes is not None else time)
+                           time=HARD_SHARE * time if timed else None)
+        self.soft = SOFT_SHARE * time if timed else None
         bound = f"depth={depth}" if depth is not None else (
             f"nodes={nodes}" if nodes is not None else f"time={time:g}")
         self.spec = f"checkers-engine:{bound}" + ("" if weights == "hand"
@@ -180,7 +207,7 @@ class CheckersAgent(Agent):
         tell = self.on_progress
         show = None if tell is None else lambda r: tell(self._decoded(r, state))
         return self._decoded(self.engine.go(encode_state(state), self.bound,
-                                            on_iteration=show), state)
+                                            on_iteration=show, soft=self.soft), state)
 
     @staticmethod
     def _decoded(result: SearchResult, state: tuple) -> SearchResult:

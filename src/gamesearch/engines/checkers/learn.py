@@ -1,4 +1,4 @@
-"""Samuel's learning, done the modern way: the checkers evaluation's six weights learned by
+"""Samuel's learning, done the modern way: the checkers evaluation's weights learned by
 TD-leaf(lambda) self-play (learn/td_leaf.py has the update and its reference), with the
 compiled engine at a fixed depth choosing every move.
 
@@ -45,7 +45,7 @@ START = encode_state(("bbbbbbbbbbbb........wwwwwwwwwwww", 0, 0))
 
 
 def black_features(s: tuple) -> np.ndarray:
-    """The six features (evaluation.py) of kernel state ``s`` from Black's side."""
+    """The features (evaluation.py) of kernel state ``s`` from Black's side."""
     prims = primitives()
     mine, theirs = np.zeros(len(FEATURES)), np.zeros(len(FEATURES))
     prims.side_features(s[0], s[1], s[2], 0, mine)

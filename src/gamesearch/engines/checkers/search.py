@@ -2,8 +2,10 @@
 
 Principal variation search with iterative deepening (the driver is
 ``engines/checkers/engine.py``), a transposition table, move ordering (the table's move, then
-longer captures, killer moves, the history heuristic) and the forced-capture rule as
-natural quiescence: at depth 0 a side that must capture goes on capturing, so the
+longer captures, killer moves, the history heuristic of from-square and direction),
+late-move reductions of quiet moves off the principal variation (never of a capture, a
+crowning, the table's move or a killer) and the forced-capture rule as natural
+quiescence: at depth 0 a side that must capture goes on capturing, so the
 evaluation only ever sees a quiet position. The evaluation is the kernel's features
 (games/checkers/evaluation.py) times a weight vector passed in as an array, so learning
 (engines/checkers/learn.py) changes weights without compiling anything.
@@ -14,8 +16,10 @@ not searched: its database value is exact (as in Chinook), scored ``TB_WIN - ply
 Scores are integers for the side to move: a man is about 100; a win found by search is
 ``MATE - ply``. ``info`` (int64): [0] nodes, [1] stop, [2] deadline (microseconds of
 ``perf_counter``, 0: none), [3] best root move, [4] node limit (0: none), [5] deepest ply,
-[6] database hits. ``order`` holds move-ordering keys per ply; ``pv``/``pv_len`` are the
-triangular principal-variation table.
+[6] database hits, [7] set when a root move after the first raised alpha (the root move
+is then better than the first one searched, even if the iteration is cut). ``order``
+holds move-ordering keys per ply; ``pv``/``pv_len`` are the triangular principal-variation
+table.
 """
 
 from __future__ import annotations
@@ -33,9 +37,16 @@ MATE = 30000
 TB_WIN = 20000
 INF = 32000
 MAX_PLY = 96
-NODES, STOP, DEADLINE, ROOT_MOVE, NODE_LIMIT, SELDEPTH, TB_HITS = range(7)
-N_INFO = 7
+NODES, STOP, DEADLINE, ROOT_MOVE, NODE_LIMIT, SELDEPTH, TB_HITS, ROOT_ALT = range(8)
+N_INFO = 8
 EXACT, LOWER, UPPER = 1, 2, 3
+KILLER_KEY = 1 << 29
+"""The first killer's ordering key (the second's is one less; captures and the table's
+move are above, history below)."""
+LMR_FROM, LMR_DEPTH = 3, 3
+"""Late-move reductions: from the fourth move on, at a depth of 3 or more, one ply..."""
+LMR_FROM_2, LMR_DEPTH_2 = 8, 6
+"""...and two from the ninth move on at a depth of 6 or more."""
 TB_CODES = np.array([0, 1, -1, 0], np.int64)  # tables' UNKNOWN, WIN, LOSS, DRAW as a sign
 
 
@@ -48,15 +59,22 @@ def now_us():
 
 def weighted(s, w):
     """The weighted features for the side to move (men about 100), as an integer."""
+    return weighted_into(s, w, np.zeros((2, w.shape[0])))
+
+
+def weighted_into(s, w, scratch):
+    """``weighted`` with the feature counts written into ``scratch`` (two rows, one per
+    side): the search's leaves allocate nothing."""
     mover = s[3]
     me = s[0] if mover == 0 else s[1]
     opp = s[1] if mover == 0 else s[0]
-    mine = np.zeros(6)
-    theirs = np.zeros(6)
+    scratch[:] = 0.0
+    mine = scratch[0]
+    theirs = scratch[1]
     side_features(me, opp, s[2], mover, mine)  # noqa: F821  (bound by specialize)
     side_features(opp, me, s[2], 1 - mover, theirs)  # noqa: F821
     x = 0.0
-    for i in range(6):
+    for i in range(w.shape[0]):
         x += w[i] * (mine[i] - theirs[i])
     return int(np.round(x))
 
@@ -79,9 +97,9 @@ def order_key(a, hint, k0, k1, history):
     if a & CAPTURE:
         return (1 << 30) + ((a >> 5) & 31)
     if a == k0:
-        return 1 << 29
+        return KILLER_KEY
     if a == k1:
-        return (1 << 29) - 1
+        return KILLER_KEY - 1
     return history[(a & 31) * 4 + ((a >> DIR_SHIFT) & 3)]
 
 
@@ -101,10 +119,11 @@ def repeats(s, ply, trail):
     return False
 
 
-def search(s, depth, alpha, beta, ply, w, tt_key, tt_move, tt_data, killers, history,
-           moves, order, pv, pv_len, info, tb_meta, tb_packed, tb_pieces, trail):
+def search(s, depth, alpha, beta, ply, w, tt, killers, history, moves, order, pv, pv_len,
+           info, tb_meta, tb_packed, tb_pieces, trail, scratch):
     """Negamax PVS value of ``s`` for the side to move (fail-soft); ``trail`` holds the
-    line's positions for the repetition rule."""
+    line's positions for the repetition rule; ``tt`` is the table, one row of (key, move,
+    data) an entry, so that a probe reads one cache line; ``scratch`` the evaluation's."""
     info[NODES] += 1
     pv_len[ply] = ply
     if ply > info[SELDEPTH]:
@@ -128,14 +147,14 @@ def search(s, depth, alpha, beta, ply, w, tt_key, tt_move, tt_data, killers, his
             return v * (TB_WIN - ply)
     must_capture = (buf[0] & CAPTURE) != 0
     if (depth <= 0 and not must_capture) or ply >= MAX_PLY - 1:
-        return weighted(s, w)
+        return weighted_into(s, w, scratch)
     k = key(s)  # noqa: F821
-    size = tt_key.shape[0]
+    size = tt.shape[0]
     slot = k & (size - 1)
     hint = -1
-    if tt_key[slot] == k:
-        hint = tt_move[slot]
-        data = tt_data[slot]
+    if tt[slot, 0] == k:
+        hint = tt[slot, 1]
+        data = tt[slot, 2]
         t_depth = (data >> 2) & 255
         if ply > 0 and t_depth >= depth:
             t_flag = data & 3
@@ -168,17 +187,29 @@ def search(s, depth, alpha, beta, ply, w, tt_key, tt_move, tt_data, killers, his
         scores[i] = t
         child = play(s, a)  # noqa: F821
         if i == 0:
-            v = -search(child, child_depth, -beta, -alpha, ply + 1, w, tt_key, tt_move,
-                        tt_data, killers, history, moves, order, pv, pv_len, info, tb_meta,
-                        tb_packed, tb_pieces, trail)
+            v = -search(child, child_depth, -beta, -alpha, ply + 1, w, tt, killers,
+                        history, moves, order, pv, pv_len, info, tb_meta, tb_packed,
+                        tb_pieces, trail, scratch)
         else:
-            v = -search(child, child_depth, -alpha - 1, -alpha, ply + 1, w, tt_key, tt_move,
-                        tt_data, killers, history, moves, order, pv, pv_len, info, tb_meta,
-                        tb_packed, tb_pieces, trail)
+            # late-move reduction: a quiet move late in the order (not the table's move, a
+            # killer or a capture, nor a crowning) at a node off the principal variation
+            # is searched a ply shallower first, and again at full depth if it beats alpha
+            reduce = 0
+            if i >= LMR_FROM and depth >= LMR_DEPTH and beta - alpha == 1 and \
+                    scores[i] < KILLER_KEY - 1 and \
+                    popcount(child[2]) == popcount(s[2]):  # noqa: F821
+                reduce = 2 if i >= LMR_FROM_2 and depth >= LMR_DEPTH_2 else 1
+            v = -search(child, child_depth - reduce, -alpha - 1, -alpha, ply + 1, w, tt,
+                        killers, history, moves, order, pv, pv_len, info, tb_meta,
+                        tb_packed, tb_pieces, trail, scratch)
+            if reduce > 0 and v > alpha and not info[STOP]:
+                v = -search(child, child_depth, -alpha - 1, -alpha, ply + 1, w, tt, killers,
+                            history, moves, order, pv, pv_len, info, tb_meta, tb_packed,
+                            tb_pieces, trail, scratch)
             if alpha < v < beta:
-                v = -search(child, child_depth, -beta, -alpha, ply + 1, w, tt_key, tt_move,
-                            tt_data, killers, history, moves, order, pv, pv_len, info,
-                            tb_meta, tb_packed, tb_pieces, trail)
+                v = -search(child, child_depth, -beta, -alpha, ply + 1, w, tt, killers,
+                            history, moves, order, pv, pv_len, info, tb_meta, tb_packed,
+                            tb_pieces, trail, scratch)
         if info[STOP]:
             return 0
         if v > best:
@@ -192,6 +223,8 @@ def search(s, depth, alpha, beta, ply, w, tt_key, tt_move, tt_data, killers, his
                 pv_len[ply] = max(pv_len[ply + 1], ply + 1)
                 if ply == 0:
                     info[ROOT_MOVE] = a
+                    if i > 0:
+                        info[ROOT_ALT] = 1
         if alpha >= beta:
             if not (a & CAPTURE):
                 if killers[ply, 0] != a:
@@ -208,13 +241,13 @@ def search(s, depth, alpha, beta, ply, w, tt_key, tt_move, tt_data, killers, his
     elif stored < -(TB_WIN - 1000):
         stored -= ply
     flag = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
-    tt_key[slot] = k
-    tt_move[slot] = best_move
-    tt_data[slot] = ((stored + INF) << 10) | (max(depth, 0) << 2) | flag
+    tt[slot, 0] = k
+    tt[slot, 1] = best_move
+    tt[slot, 2] = ((stored + INF) << 10) | (max(depth, 0) << 2) | flag
     return best
 
 
-TEMPLATES = (now_us, weighted, table_value, order_key, repeats, search)
+TEMPLATES = (now_us, weighted, weighted_into, table_value, order_key, repeats, search)
 
 
 @functools.cache

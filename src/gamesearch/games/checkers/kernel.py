@@ -19,7 +19,15 @@ import functools
 
 import numpy as np
 
-from gamesearch.games.checkers.evaluation import CENTRE, HAND_WEIGHTS, SCALE
+from gamesearch.games.checkers.evaluation import (
+    CENTRE,
+    EDGE,
+    GUARD,
+    HAND_WEIGHTS,
+    HIDING,
+    KING_VALUE,
+    SCALE,
+)
 from gamesearch.games.checkers.notation import move_string, square_at, square_row_col
 from gamesearch.kernels.bits import popcount
 from gamesearch.kernels.contract import GameKernel, register_kernel
@@ -53,6 +61,9 @@ CROWN_ROWS = np.array([0xF0000000, 0x0000000F], np.int64)
 """The squares where each side's men are crowned: Black on 29-32, White on 1-4."""
 BACK_ROWS = np.array([0x0000000F, 0xF0000000], np.int64)
 CENTRE_MASK = np.int64(sum(1 << (s - 1) for s in CENTRE))
+EDGE_MASK = np.int64(sum(1 << (s - 1) for s in EDGE))
+HIDING_MASK = np.int64(sum(1 << (s - 1) for s in HIDING))
+GUARD_VALUES = np.array(GUARD, np.int64)
 ROW_OF = np.array([i // 4 for i in range(32)], np.int64)
 FIRST_DIR = np.array([0, 2], np.int64)
 """A man's first direction by side: Black's men go down (0, 1), White's up (2, 3)."""
@@ -146,23 +157,32 @@ def jumps(sq0, king, mover, opp, empty, out, n):
 
 def generate(black, white, kings, mover, out):
     """Write the legal moves of ``mover`` into ``out`` (captures only, if there are any);
-    returns how many."""
+    returns how many. Whole-board shifts find the pieces that can jump: only those are
+    walked for captures."""
     me = black if mover == 0 else white
     opp = white if mover == 0 else black
     empty = ~(black | white) & 0xFFFFFFFF
+    own_kings = me & kings
+    first = FIRST_DIR[mover]
+    jumpers = 0
+    for d in range(4):
+        pieces = me if first <= d < first + 2 else own_kings
+        # a piece that can jump in d: opp one step on, empty two steps on (3 - d goes back)
+        jumpers |= pieces & step(step(empty, 3 - d) & opp, 3 - d)
     n = 0
-    rest = me
+    rest = jumpers
     while rest:
         sq = lowest_square(rest)
         rest &= rest - 1
         n = jumps(sq, (kings >> sq) & 1, mover, opp, empty | (1 << sq), out, n)
     if n:
         return n
+    # simple moves square by square (the rules' order, which ties in a search follow)
     rest = me
     while rest:
         sq = lowest_square(rest)
         rest &= rest - 1
-        d0 = 0 if (kings >> sq) & 1 else FIRST_DIR[mover]
+        d0 = 0 if (kings >> sq) & 1 else first
         d1 = 4 if (kings >> sq) & 1 else d0 + 2
         for d in range(d0, d1):
             to = NEXT[sq, d]
@@ -247,13 +267,24 @@ def side_features(me, opp, kings, side, out):
     """Add one side's feature counts (evaluation.py's order) into ``out``."""
     empty = ~(me | opp) & 0xFFFFFFFF
     men = me & ~kings
-    out[0] += popcount(men)
-    out[1] += popcount(me & kings)
+    own_kings = me & kings
+    their_men = opp & ~kings
+    n_men, n_kings = popcount(men), popcount(own_kings)
+    total_men = n_men + popcount(their_men)
+    out[0] += n_men
+    out[1] += n_kings
     rest = men
     while rest:
         sq = lowest_square(rest)
         rest &= rest - 1
-        out[2] += ROW_OF[sq] if side == 0 else 7 - ROW_OF[sq]
+        advanced = ROW_OF[sq] if side == 0 else 7 - ROW_OF[sq]
+        out[2] += advanced
+        if total_men >= 16:
+            out[7] += advanced
+        elif total_men >= 12:
+            out[8] += advanced
+        elif total_men < 9:
+            out[9] += advanced
     out[3] += popcount(men & BACK_ROWS[side])
     out[4] += popcount(me & CENTRE_MASK)
     rest = me
@@ -266,6 +297,29 @@ def side_features(me, opp, kings, side, out):
             to = NEXT[sq, d]
             if to >= 0 and (empty >> to) & 1:
                 out[5] += 1
+    material = 100 * n_men + KING_VALUE * n_kings
+    total = material + 100 * popcount(their_men) + KING_VALUE * popcount(opp & kings)
+    if total > 0:
+        out[6] += 100.0 * material / total
+    if side == 0:  # the back row from the corner (1, 2, 3, 4); the shapes below
+        guard = men & 15
+        corner = (men & 1) != 0 and (men & 0x30) != 0
+        cramp = (men & (1 << 19)) != 0 and (their_men & (1 << 23)) != 0
+    else:  # the same turned round: 32, 31, 30, 29; square s as 33 - s
+        guard = ((men >> 31) & 1) | (((men >> 30) & 1) << 1) | (((men >> 29) & 1) << 2) \
+            | (((men >> 28) & 1) << 3)
+        corner = (men & (1 << 31)) != 0 and (men & 0x0C000000) != 0
+        cramp = (men & (1 << 12)) != 0 and (their_men & (1 << 8)) != 0
+    out[10] += GUARD_VALUES[guard]
+    if corner:
+        out[11] += 1
+    if cramp:
+        out[12] += 1
+    out[13] += popcount(own_kings & CENTRE_MASK)
+    out[14] += popcount(men & EDGE_MASK)
+    out[15] += popcount(own_kings & EDGE_MASK)
+    if popcount(me) < popcount(opp) and n_kings < 3:
+        out[16] += popcount(own_kings & HIDING_MASK)
 
 
 def evaluate(s):
@@ -273,12 +327,12 @@ def evaluate(s):
     mover = s[3]
     me = s[0] if mover == 0 else s[1]
     opp = s[1] if mover == 0 else s[0]
-    mine = np.zeros(6)
-    theirs = np.zeros(6)
+    mine = np.zeros(W.shape[0])
+    theirs = np.zeros(W.shape[0])
     side_features(me, opp, s[2], mover, mine)
     side_features(opp, me, s[2], 1 - mover, theirs)
     x = 0.0
-    for i in range(6):
+    for i in range(W.shape[0]):
         x += W[i] * (mine[i] - theirs[i])
     return x / (abs(x) + SCALE)
 
