@@ -7,8 +7,9 @@ players, each ballot once with each colour for every pair:
 
 * ``simplech:cmd=OUT/simplech,time=T``: built first with ``bench/outside/build_simplech.sh
   SRC_DIR OUT`` from a simplech source folder (nothing is downloaded here);
-* ``checkers-engine:time=T``: ours without tables;
-* ``checkers-engine:time=T,tables=DIR``: ours with the databases of DIR (``gamesearch
+* ``checkers-engine:target=T``: ours without tables (about T a move, at most 1.8 T: the
+  time simplech spends at time=T; both programs' mean seconds a move are printed);
+* ``checkers-engine:target=T,tables=DIR``: ours with the databases of DIR (``gamesearch
   tables build checkers --pieces 5``; the table says how many pieces they hold in full).
 
 The ballots are the first ``--ballots`` of bench/openings/checkers-3move-ballots.txt (the
@@ -60,7 +61,8 @@ def players(simplech: str, tables: str | None, seconds: float, extra: str = "",
     """simplech, ours without tables (unless ``tables_only``), ours with them (where
     ``tables`` is given): the tournament's players in order; ``extra`` is added to ours'
     options."""
-    ours = f"checkers-engine:time={seconds:g}" + (f",{extra}" if extra else "")
+    # target=T: ours spends about T a move, as simplech does at time=T (both means printed)
+    ours = f"checkers-engine:target={seconds:g}" + (f",{extra}" if extra else "")
     specs = [f"simplech:cmd={simplech},time={seconds:g}"]
     specs += [] if tables_only else [ours]
     return specs + [f"{ours},tables={tables}"] if tables else specs

@@ -207,3 +207,26 @@ def test_train_samuel_writes_weights_and_curve_and_refuses_foreign_files(tmp_pat
     wrong = subprocess.run([*GAMESEARCH, "train", "samuel", "chess"], capture_output=True,
                            text=True, timeout=120)
     assert wrong.returncode == 2 and "checkers only" in wrong.stderr
+
+
+def test_time_is_a_wall_and_target_a_tournament_budget(game) -> None:
+    """``time=T`` never takes more than T (the web page's clock relies on it: the engine
+    overran a 1 s move there when T was a target); ``target=T`` may run to 1.8 T."""
+    from budget import Clock
+    from gamesearch.engines.checkers.engine import HARD_SHARE, SOFT_SHARE
+
+    wall = make_agent("checkers-engine:time=0.3")
+    tournament = make_agent("checkers-engine:target=0.3")
+    assert wall.bound.time == pytest.approx(0.3)
+    assert wall.soft == pytest.approx(0.3 * SOFT_SHARE / HARD_SHARE)
+    assert tournament.bound.time == pytest.approx(0.3 * HARD_SHARE)
+    assert tournament.soft == pytest.approx(0.3 * SOFT_SHARE)
+    assert tournament.spec == "checkers-engine:target=0.3"
+    wall.prepare(game)
+    state = game.initial_state()
+    for move in ("11-15", "23-19", "8-11", "22-17"):
+        state = game.result(state, move)
+    clock = Clock()
+    result = wall(game, state)
+    clock.kept(0.3, 0.15)
+    assert result.action in game.actions(state)

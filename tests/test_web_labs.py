@@ -349,7 +349,10 @@ def test_tree_lab_updates_bounds_as_children_return_and_says_why_it_cuts(server,
     phone.goto(server + "#/tree?name=deep&algo=alphabeta")
     phone.wait_for_selector("#tree-svg")
     phone.click("#tree-run")
-    phone.wait_for_function("document.getElementById('tree-status').dataset.rootValue != ''")
+    # (an unset rootValue is undefined, which != '' too: wait for a value, then the drawing)
+    phone.wait_for_function(
+        "(document.getElementById('tree-status').dataset.rootValue || '') !== ''")
+    phone.wait_for_selector('#tree-svg g[data-id="0"] .shape', state="visible")
     assert boxes_overlap(phone) == []
     root = phone.locator('#tree-svg g[data-id="0"] .shape').bounding_box()
     assert root["x"] >= 0 and root["x"] + root["width"] <= 390, root

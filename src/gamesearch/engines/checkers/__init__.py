@@ -32,11 +32,12 @@ def _perft(game: Any, state: Any, depth: int) -> int:
 
 
 def _checkers_engine(time: float = 1.0, depth: int | None = None, nodes: int | None = None,
-                     hash: int = 32, weights: str = "hand", tables: str | None = None) -> Agent:
+                     hash: int = 32, weights: str = "hand", tables: str | None = None,
+                     target: float | None = None) -> Agent:
     from gamesearch.engines.checkers.engine import CheckersAgent
 
     return CheckersAgent(time=time, depth=depth, nodes=nodes, hash_mb=hash, weights=weights,
-                         tables=tables)
+                         tables=tables, target=target)
 
 
 def _simplech(cmd: str = "simplech", time: float = 1.0) -> Agent:
@@ -127,7 +128,8 @@ ENTRY = GameEntry(
     "rule; PDN FEN and move notation", _checkers,
     perft=_perft,
     agents=(AgentDecl("checkers-engine", _checkers_engine, "checkers: the compiled engine "
-                      "(PVS, TT, killers, history), time=T, depth=N or nodes=N, "
+                      "(PVS, TT, killers, history), time=T (at most T a move), target=T "
+                      "(about T, at most 1.8 T: tournament time), depth=N or nodes=N, "
                       "weights=hand|learned, tables=DIR (endgame databases), hash=MB"),
             AgentDecl("simplech", _simplech, "checkers: simplech (Martin Fierz's engine of "
                       "CheckerBoard) built with bench/outside/build_simplech.sh: "

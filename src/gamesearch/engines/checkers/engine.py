@@ -171,24 +171,35 @@ class CheckersEngine:
 
 
 class CheckersAgent(Agent):
-    """The engine as an agent: ``checkers-engine:time=1`` (or depth=N, nodes=N),
-    ``weights=hand|learned``, ``tables=DIR`` (endgame databases), ``hash=MB``."""
+    """The engine as an agent: ``checkers-engine:time=1`` (or depth=N, nodes=N, target=T),
+    ``weights=hand|learned``, ``tables=DIR`` (endgame databases), ``hash=MB``.
+
+    ``time=T`` is a wall: a move never takes more than T (what the web page's clock and
+    every face assume); no iteration starts after ``SOFT_SHARE / HARD_SHARE`` of it.
+    ``target=T`` spends about T a move as a tournament program does: no iteration starts
+    after ``SOFT_SHARE * T``, one still running at ``HARD_SHARE * T`` is cut (the rule the
+    simplech matches use, so both programs spend about the same at the same nominal time)."""
 
     interactive = False
 
     def __init__(self, time: float | None = 1.0, depth: int | None = None,
                  nodes: int | None = None, hash_mb: int = 32, weights: str = "hand",
-                 tables: str | None = None) -> None:
+                 tables: str | None = None, target: float | None = None) -> None:
         from gamesearch.engines.checkers.tables import Tables
 
         self.tables = Tables(Path(tables)) if tables else None
         self.engine = CheckersEngine(hash_mb, parse_weights(weights), self.tables)
-        timed = depth is None and nodes is None and time is not None
-        self.bound = Limit(depth=depth, nodes=nodes,
-                           time=HARD_SHARE * time if timed else None)
-        self.soft = SOFT_SHARE * time if timed else None
+        wall = None
+        self.soft = None
+        if depth is None and nodes is None:
+            if target is not None:
+                wall, self.soft = HARD_SHARE * target, SOFT_SHARE * target
+            elif time is not None:
+                wall, self.soft = time, SOFT_SHARE / HARD_SHARE * time
+        self.bound = Limit(depth=depth, nodes=nodes, time=wall)
         bound = f"depth={depth}" if depth is not None else (
-            f"nodes={nodes}" if nodes is not None else f"time={time:g}")
+            f"nodes={nodes}" if nodes is not None else
+            f"target={target:g}" if target is not None else f"time={time:g}")
         self.spec = f"checkers-engine:{bound}" + ("" if weights == "hand"
                                                   else f",weights={weights}") \
             + (f",tables={tables}" if tables else "")

@@ -262,7 +262,9 @@ def compiled() -> Any:
                 "side_features": prims.side_features, "popcount": prims.popcount,
                 "locate": I.compiled().locate}
     tag = source_tag(*TEMPLATES, *K.TEMPLATES, *I.TEMPLATES)  # all compiled in (see tables)
-    return specialize(TEMPLATES, bindings, f"checkers_search_{tag}")
+    # the search releases the GIL, so a stop from a Python thread reaches it mid-depth even
+    # when no deadline makes it read the clock (the tag says so: no GIL-holding cache reused)
+    return specialize(TEMPLATES, bindings, f"checkers_search_ng_{tag}", nogil=("search",))
 
 
 def no_tables() -> tuple[tuple, np.ndarray, int]:

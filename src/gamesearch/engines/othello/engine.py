@@ -218,7 +218,11 @@ def compiled():
                 "ONE_I": np.int64(1), "ZERO_I": np.int64(0), "NODES": NODES, "BEST": BEST,
                 "DEADLINE": DEADLINE, "NODE_LIMIT": NODE_LIMIT, "STOP": STOP,
                 "CLOCK_EVERY": CLOCK_EVERY}
-    return specialize(TEMPLATES, bindings, f"othello_engine_{source_tag(*TEMPLATES)}")
+    # the search releases the GIL: a stop (a Timer, the web worker's watcher) is a Python
+    # thread, which could otherwise run only between depths when no deadline makes the
+    # search read the clock (the tag names it: a cache compiled with the GIL is not reused)
+    return specialize(TEMPLATES, bindings, f"othello_engine_ng_{source_tag(*TEMPLATES)}",
+                      nogil=("search",))
 
 
 def position_features(me: int, opp: int) -> np.ndarray:
