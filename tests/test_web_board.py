@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 import pytest
 
-from web_browser import launched, require_browser, running_server
+from web_browser import ONE_COLD_WORKER, launched, require_browser, running_server
 
 sync_api = require_browser()
 pytest.importorskip("chess", reason="python-chess is not installed")
@@ -33,12 +33,7 @@ DESK = {"width": 1280, "height": 800}
 
 @pytest.fixture(scope="module")
 def server():
-    code = ("from gamesearch.web.app import create_app; import uvicorn, socket;"
-            "s = socket.socket(); s.bind(('127.0.0.1', 0)); port = s.getsockname()[1];"
-            "s.close(); print(f'http://127.0.0.1:{port}/', flush=True);"
-            "uvicorn.run(create_app(workers=1, warm=False), host='127.0.0.1', port=port,"
-            " log_level='warning')")
-    with running_server(code) as url:
+    with running_server(ONE_COLD_WORKER) as url:
         yield url
 
 

@@ -20,6 +20,14 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 SERVE = "from gamesearch.cli.main import main; main(['serve', '--port', '0', '--workers', '2'])"
 """``gamesearch serve`` as a user starts it (it warms the kernels before it listens)."""
+ONE_COLD_WORKER = (
+    "from gamesearch.web.app import create_app; import uvicorn, socket;"
+    "s = socket.socket(); s.bind(('127.0.0.1', 0)); port = s.getsockname()[1];"
+    "s.close(); print(f'http://127.0.0.1:{port}/', flush=True);"
+    "uvicorn.run(create_app(workers=1, warm=False), host='127.0.0.1', port=port,"
+    " log_level='warning')")
+"""The app with one play worker and no warm-up, on a free port: for tests of the page itself
+(the agents they use compile in seconds)."""
 
 
 def require_browser() -> object:
