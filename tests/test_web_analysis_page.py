@@ -146,7 +146,10 @@ def test_stepping_back_analyses_the_browsed_position(page):
     corner = best.get_attribute("data-move")
     assert corner in {"1", "3", "7", "9"}
     assert "ply=1" in page.url
-    best.click()  # the line goes in as a variation beside the edge move played
+    # a locator, not the handle: the list is redrawn as deeper lines arrive (CI clicked a
+    # detached button), and every corner draws
+    page.locator(f'#analysis-list li button.pv-move[data-move="{corner}"]').first.click()
+    # the line goes in as a variation beside the edge move played
     page.wait_for_function(f"location.hash.includes('moves=5+{corner}')")
     assert sorted(moves_shown(page)) == sorted(["5", "2", corner])
     assert "(" in page.text_content("#movelist") and "tree=" in page.url

@@ -468,7 +468,7 @@ def test_chess_by_two_clicks_the_engine_answers_from_a_search(server, page):
     """e2 then e4: the pawn moves; the engine's reply is searched (not the fallback) and the
     verdict says chess is not solved instead of failing. The engine's time is the default
     (1 s) stretched by the machine's load: at load 22 on 2 cores the 1 s search overran its
-    hard deadline and answered from there (source "deadline")."""
+    hard deadline and answered from there (source "deadline"), and in CI at 2.1 s too."""
     page.goto(server + f"#/play?game=chess&p2=chess-engine:time={min(load_factor(), 10):.1f}")
     page.wait_for_selector('#board rect.square[data-square="e2"]', timeout=90_000)
     _square(page, "e2").click()
@@ -478,7 +478,9 @@ def test_chess_by_two_clicks_the_engine_answers_from_a_search(server, page):
     page.wait_for_function(SETTLED.format(n=2), timeout=90_000)
     moves = page.evaluate("[...document.querySelectorAll('#movelist button.move')]"
                           ".map((b) => [b.textContent, b.dataset.source])")
-    assert moves[0] == ["e4", ""] and moves[1][1] == "search", moves  # SAN
+    # "deadline" is still a searched move (its best line when the hard deadline came, which
+    # happens when CI's load starves the worker); only "fallback" is unsearched
+    assert moves[0] == ["e4", ""] and moves[1][1] in {"search", "deadline"}, moves  # SAN
     page.wait_for_function("document.getElementById('verdict').textContent"
                            ".includes('not solved')")
     assert page.text_content("#play-error") == ""
