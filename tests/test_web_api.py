@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from budget import load_factor
+from web_events import server_events
 
 pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
@@ -45,15 +46,7 @@ def client():
 
 def events(client, body):
     """The server-sent events of /api/think as (name, data) pairs."""
-    out, name = [], None
-    with client.stream("POST", "/api/think", json=body) as response:
-        assert response.status_code == 200
-        for line in response.iter_lines():
-            if line.startswith("event: "):
-                name = line[7:]
-            elif line.startswith("data: "):
-                out.append((name, json.loads(line[6:])))
-    return out
+    return server_events(client, "/api/think", body)
 
 
 # --- positions -----------------------------------------------------------------------------
