@@ -210,8 +210,10 @@ def test_the_card_games_draw_their_deck_then_the_deal_and_the_betting() -> None:
     assert len(cards(root)) == 12 and cards(root, "marked") == [whist.card_name(lead)]
     assert [e.text for e in root.iter(f"{NS}text") if e.get("class") == "to-move"] == \
         [f"P{mover + 1}"]
-    played, _ = display.play_out(whist, [lead], dealt)
-    assert len(cards(parse(display.svg(whist, played)))) == 12  # 11 held, 1 in the trick
+    played, last = display.play_out(whist, [lead], dealt)
+    root = parse(display.svg(whist, played, lastmove=last))
+    assert len(cards(root)) == 12  # 11 held, 1 in the trick
+    assert cards(root, "lastmove") == [whist.card_name(lead)]
 
 
 def test_pig_draws_the_banked_scores_the_turn_total_and_the_die() -> None:

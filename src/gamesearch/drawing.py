@@ -254,26 +254,29 @@ SUITS = {"S": ("\u2660", "#111"), "H": ("\u2665", "#b3141b"), "D": ("\u2666", "#
          "C": ("\u2663", "#111")}
 """A suit's letter: its symbol and colour (the web page's card colours)."""
 FELT, CARD_BACK = "#2d6a4f", "#1d3f8f"
+LASTMOVE_CARD = "#f3f5c4"  # the last move's colour, pale enough to read a card on
 CARD_W, CARD_H = 36, 52
 
 
 def playing_card(canvas: Canvas, x: float, y: float, name: str | None, *,
                  angle: float = 0, pivot: tuple[float, float] | None = None,
-                 marked: bool = False, scale: float = 1) -> None:
+                 marked: bool = False, last: bool = False, scale: float = 1) -> None:
     """A card with its top left corner at (x, y): its rank in the corner and its suit (or,
     for a suitless card such as Kuhn's ``K``, its rank) large in the middle, in a group of
-    class ``card face`` (``card back`` for None: a card face down) and ``marked`` for an
-    arrow's card. ``angle`` turns it (degrees, clockwise) about ``pivot`` (its centre by
-    default): a fan of cards is cards turned about one point below them."""
+    class ``card face`` (``card back`` for None: a card face down), ``marked`` for an
+    arrow's card and ``lastmove`` (tinted) for the card just played. ``angle`` turns it
+    (degrees, clockwise) about ``pivot`` (its centre by default): a fan of cards is cards
+    turned about one point below them."""
     w, h = CARD_W * scale, CARD_H * scale
     cx, cy = pivot if pivot is not None else (x + w / 2, y + h / 2)
     turn = f' transform="rotate({_round(angle)} {_round(cx)} {_round(cy)})"' if angle else ""
     kind = "card face" if name else "card back"
-    canvas.parts.append(f'<g class="{kind}{" marked" if marked else ""}"'
+    extra = (" marked" if marked else "") + (" lastmove" if last else "")
+    canvas.parts.append(f'<g class="{kind}{extra}"'
                         f' data-card="{html.escape(name or "hidden")}"{turn}>')
     canvas.add("rect", x=x, y=y, width=w, height=h, rx=4 * scale,
-               fill="#fff" if name else CARD_BACK, stroke=ARROW if marked else "#333",
-               stroke_width=3 if marked else 1)
+               fill=LASTMOVE_CARD if last else "#fff" if name else CARD_BACK,
+               stroke=ARROW if marked else "#333", stroke_width=3 if marked else 1)
     if name:
         rank, suit = name[0].upper(), name[1:2].upper()
         symbol, colour = SUITS.get(suit, (rank, "#111"))

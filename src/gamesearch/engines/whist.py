@@ -35,9 +35,9 @@ SEATS = ("south", "west", "north", "east")
 def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
     """The table as a picture: before the deal a trick of four cards (each suit's top card)
     in the middle; then each hand at its seat (classes ``card face``), the trick being played
-    before its players, the tricks each side won (class ``count``), the player to move in
-    bold; an arrow's card (a card
-    to play, or to deal) is marked."""
+    before its players (the last card played, ``lastmove``, tinted), the tricks each side
+    won (class ``count``), the player to move in bold; an arrow's card (a card to play, or
+    to deal) is marked."""
     from gamesearch.drawing import CARD_H, CARD_W, FELT, Canvas, playing_card
     from gamesearch.game import CHANCE
 
@@ -79,7 +79,8 @@ def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
             playing_card(canvas, size / 2 - w / 2 + k * 8, size / 2 - h / 2, name(card),
                          marked=True, scale=scale)
     else:
-        _trick(canvas, game.current_trick(state), size / 2, size / 2, name, marked, scale)
+        _trick(canvas, game.current_trick(state), size / 2, size / 2, name, marked, scale,
+               lastmove)
     for side, line in enumerate((f"P1+P3 {tricks[0]}", f"P2+P4 {tricks[1]}")):
         canvas.add("text", line, class_="count", x=8, y=size - 20 + 12 * side, font_size=9,
                    fill="#e9f5db")
@@ -87,8 +88,9 @@ def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
 
 
 def _trick(canvas: Any, plays: Any, cx: float, cy: float, name: Any, marked: set,
-           scale: float) -> None:
-    """The cards of a trick in the middle, each before its player's seat."""
+           scale: float, lastmove: Any = None) -> None:
+    """The cards of a trick in the middle, each before its player's seat (the last one
+    played, ``lastmove``, tinted)."""
     from gamesearch.drawing import CARD_H, CARD_W, playing_card
 
     w, h = CARD_W * scale, CARD_H * scale
@@ -96,7 +98,8 @@ def _trick(canvas: Any, plays: Any, cx: float, cy: float, name: Any, marked: set
             "west": (cx - w * 1.5, cy - h / 2), "east": (cx + w * 0.5, cy - h / 2)}
     for player, card in plays:
         x, y = spot[SEATS[player % 4]]
-        playing_card(canvas, x, y, name(card), marked=card in marked, scale=scale)
+        playing_card(canvas, x, y, name(card), marked=card in marked, last=card == lastmove,
+                     scale=scale)
 
 
 ENTRY = GameEntry("whist", "Whist on a small deck: 4 hands, follow suit (suits=4,ranks=3)",
