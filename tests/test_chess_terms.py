@@ -1,12 +1,12 @@
 """The compiled chess evaluation equals its plain-Python statement as weights times terms."""
 
-import random
 from pathlib import Path
 
 import chess
 import numpy as np
 from bench.chess_tune import _readable, weights_source, write_weights
 
+from chess_positions import random_boards
 from gamesearch.engines.chess import evaluation as chess_eval
 from gamesearch.engines.chess import search as chess_search
 from gamesearch.engines.chess.evaluation import evaluate
@@ -15,17 +15,7 @@ from gamesearch.games.chess.kernel import arrays_of
 
 
 def _positions(count: int, seed: int) -> list[chess.Board]:
-    rng = random.Random(seed)
-    boards = []
-    while len(boards) < count:
-        board = chess.Board()
-        for _ in range(rng.randrange(0, 140)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-        boards.append(board)
-    return boards
+    return random_boards(count, seed, most=140)
 
 
 def test_evaluate_is_the_weights_times_the_terms_rounded_down() -> None:

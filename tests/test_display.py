@@ -5,6 +5,7 @@ its equilibria, a search result shows its principal variation."""
 
 from __future__ import annotations
 
+import importlib.util
 import xml.etree.ElementTree as ET
 from collections import Counter
 
@@ -48,8 +49,11 @@ def test_every_game_with_a_board_draws_itself_and_its_marks() -> None:
     a last move and an arrow add their marks."""
     drawn = [e.name for e in entries() if e.svg is not None]
     assert {"tictactoe", "nim", "connect4", "chess", "checkers", "othello", "go",
-            "backgammon", "pacman", "tree", "pig", "takeaway"} <= set(drawn)
+            "backgammon", "pacman", "tree", "pig", "takeaway", "kuhn_poker", "leduc_poker",
+            "whist", "strategy_fusion", "openspiel"} <= set(drawn)
     for name in drawn:
+        if name == "openspiel" and importlib.util.find_spec("pyspiel") is None:
+            continue  # the [openspiel] extra is not installed
         game = load_game(name)
         state = game.initial_state()
         if game.to_move(state) < 0:  # a roll first
@@ -169,6 +173,49 @@ def test_takeaway_draws_its_sticks_the_last_take_and_the_scores() -> None:
         [e.text for e in big.iter(f"{NS}text")]
 
 
+def cards(root: ET.Element, kind: str = "card") -> list[str]:
+    """The ``data-card`` of every group of class ``kind`` (``card``, ``marked``...)."""
+    return [e.get("data-card") for e in root.iter(f"{NS}g")
+            if kind in e.get("class", "").split()]
+
+
+def test_the_card_games_draw_their_deck_then_the_deal_and_the_betting() -> None:
+    """Before the deal: Kuhn's three cards in a fan, Leduc's two suits in two fans, whist's
+    trick of each suit's top card; after it the hands, the public card, the pot and the
+    betting in words, an arrow's move or card marked."""
+    kuhn = load_game("kuhn_poker")
+    assert cards(parse(display.svg(kuhn, kuhn.initial_state()))) == ["J", "Q", "K"]
+    state, _ = display.play_out(kuhn, [2, 0, "b"])  # K to P1, J to P2, P1 bets
+    root = parse(display.svg(kuhn, state, arrows=["b"]))
+    assert cards(root) == ["K", "J"]
+    texts = [e.text for e in root.iter(f"{NS}text")]
+    assert "pot 3: bet" in texts and "2 in" in texts and "P2:" in texts
+    assert [e.text for e in root.iter(f"{NS}text") if "marked" in e.get("class", "")] == \
+        ["call"]  # facing a bet, b calls
+    leduc = load_game("leduc_poker")
+    assert cards(parse(display.svg(leduc, leduc.initial_state()))) == \
+        ["Js", "Qs", "Ks", "Jh", "Qh", "Kh"]
+    state, _ = display.play_out(leduc, [0])
+    root = parse(display.svg(leduc, state, arrows=[5]))
+    assert cards(root, "marked") == ["Kh"] and "Js" not in cards(root)[1:]  # dealt, not in the deck
+    state, _ = display.play_out(leduc, [0, 3, "c", "c", 4])
+    assert cards(parse(display.svg(leduc, state))) == ["Js", "Qh", "Ks"]  # the public K
+    whist = load_game("whist")
+    assert sorted(cards(parse(display.svg(whist, whist.initial_state())))) == \
+        ["AC", "AD", "AH", "AS"]
+    dealt, _ = display.play_out(whist, list(range(12)))
+    mover = whist.to_move(dealt)
+    lead = whist.actions(dealt)[0]
+    root = parse(display.svg(whist, dealt, arrows=[lead]))
+    assert len(cards(root)) == 12 and cards(root, "marked") == [whist.card_name(lead)]
+    assert [e.text for e in root.iter(f"{NS}text") if e.get("class") == "to-move"] == \
+        [f"P{mover + 1}"]
+    played, last = display.play_out(whist, [lead], dealt)
+    root = parse(display.svg(whist, played, lastmove=last))
+    assert len(cards(root)) == 12  # 11 held, 1 in the trick
+    assert cards(root, "lastmove") == [whist.card_name(lead)]
+
+
 def test_pig_draws_the_banked_scores_the_turn_total_and_the_die() -> None:
     game = load_game("pig")
     state, last = display.play_out(game, ["roll", "4", "roll", "5"])
@@ -257,9 +304,14 @@ def test_search_result_html_has_its_pv() -> None:
 
 
 def test_a_game_without_a_picture_shows_its_text() -> None:
-    """Kuhn poker has no drawing of its own: its text picture stands in (take-away, the
-    example here before, has one now)."""
-    game = load_game("kuhn_poker")
+    """A game without a drawing of its own (every built-in one has one now: the card
+    games, strategy fusion and OpenSpiel's since #40) shows its text picture."""
+    from gamesearch.games.strategy_fusion import StrategyFusion
+
+    class Unregistered(StrategyFusion):
+        name = "no_entry_of_its_own"
+
+    game = Unregistered()
     state = game.initial_state()
     root = parse(display.svg(game, state))
     lines = [e.text for e in root.iter(f"{NS}text")]

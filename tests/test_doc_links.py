@@ -1,9 +1,10 @@
 """Every relative link in docs/*.md, README.md and the notebooks' markdown points at a file
 that exists (and, for a markdown page, at one of its headings when it names one), every
 repository file they name (``src/...``, ``docs/...``, ``tests/...``, ``bench/...``) exists,
-and every ``gamesearch ...`` command quoted in the notebooks' markdown names real commands and
-options. The site build (tests/test_docs_site.py, ``mkdocs build --strict``) checks links
-too, but only where the docs extra is installed and in minutes; this runs in a second.
+and every ``gamesearch ...`` command quoted in them parses and names real games, agents and
+options (tests/doc_commands.py). The site build (tests/test_docs_site.py, ``mkdocs build
+--strict``) checks links too, but only where the docs extra is installed and in minutes;
+this runs in a second.
 
 Pages the site generates (docs/hooks/: ``reference/cli.md``, ``reference/api/<module>.md``,
 ``games/<name>.md``) are accepted where the hook would make them."""
@@ -13,11 +14,12 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
-import shlex
 import unicodedata
 from pathlib import Path
 
 import pytest
+
+from doc_commands import check_command, command_tree, example_games, quoted_commands
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -138,50 +140,34 @@ def test_every_link_and_file_a_notebook_names_exists(notebook: Path) -> None:
     assert not bad, f"{notebook.name}: {bad}"
 
 
-def command_tree():
-    import typer
-
-    from gamesearch.cli.main import _load_commands, app
-
-    _load_commands(None)
-    return typer.main.get_command(app)
+@pytest.fixture(scope="module")
+def tree():
+    return command_tree()
 
 
-def check_command(root, line: str) -> str | None:
-    """Why a quoted ``gamesearch ...`` line would not parse (an unknown command or option),
-    or None. Nothing runs: the words are looked up in the click tree."""
-    words = shlex.split(line)[1:]
-    command, path = root, ["gamesearch"]
-    while words and hasattr(command, "commands") and not words[0].startswith("-"):
-        sub = command.commands.get(words[0])
-        if sub is None:
-            return f"{line!r}: {' '.join(path)} has no command {words[0]!r}"
-        command, path = sub, [*path, words.pop(0)]
-    known = {opt for p in command.params for opt in (*p.opts, *p.secondary_opts)} | {"--help"}
-    unknown = [w.split("=")[0] for w in words if w.startswith("-") and w != "-"
-               and not re.fullmatch(r"-\d[\d.]*", w) and w.split("=")[0] not in known]
-    return f"{line!r}: {' '.join(path)} has no option {unknown[0]}" if unknown else None
+@pytest.fixture
+def commands(tree):
+    """The command line's click tree, with the example packages' games registered while a
+    test runs (the docs quote ``gamesearch solve bachet`` for a reader who installed the
+    example)."""
+    with example_games(ROOT / "examples"):
+        yield tree
 
 
-QUOTED = re.compile(r"`(gamesearch\s[^`]*)`|^\s*\$?\s*(gamesearch\s.*)$", re.M)
-
-
-def quoted_commands(text: str) -> list[str]:
-    """The ``gamesearch ...`` commands quoted in markdown: inline code, or a line of a
-    fenced block."""
-    found = [m.group(1) for m in CODE.finditer(text) if m.group(0)[1:].startswith("gamesearch ")
-             for m in [re.match(r"`(gamesearch\s[^`]*)`", m.group(0))] if m]
-    for block in FENCE.finditer(text):
-        found += [line.strip().lstrip("$ ") for line in block.group(0).splitlines()
-                  if line.strip().lstrip("$ ").startswith("gamesearch ")]
-    return [c.split(" #")[0].strip() for c in found]
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_commands_quoted_in_a_page_parse(page: Path, commands) -> None:
+    """Each ``gamesearch ...`` command of README.md and docs/*.md, parsed as the command
+    line parses it, its games and agents checked as the commands check them, the options
+    it gives a game checked against the game's ENTRY (tests/doc_commands.py)."""
+    quoted = quoted_commands(page.read_text(encoding="utf-8"))
+    bad = [why for c in quoted if (why := check_command(commands, c)) is not None]
+    assert not bad, bad
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.name)
-def test_commands_quoted_in_a_notebook_parse(notebook: Path) -> None:
-    root = command_tree()
+def test_commands_quoted_in_a_notebook_parse(notebook: Path, commands) -> None:
     bad = [why for c in quoted_commands(markdown_cells(notebook))
-           if (why := check_command(root, c)) is not None]
+           if (why := check_command(commands, c)) is not None]
     assert not bad, bad
 
 
@@ -206,3 +192,65 @@ def test_the_checks_catch_what_they_look_for(tmp_path: Path) -> None:
         == ["src/gamesearch/game.py", "tests/x.py"]
     assert quoted_commands("run `gamesearch tables` then\n```\n$ gamesearch train td\n```") \
         == ["gamesearch tables", "gamesearch train td"]
+
+
+MISTAKES = [
+    ("gamesearch solve connect4 --wek", "has no option --wek"),  # the game's ENTRY: no such
+    ("gamesearch solve connect4 --weak=maybe", "expected true or false"),  # a solver option
+    ("gamesearch solve nim --piles x", "piles: expected a whole number"),  # a game parameter
+    ("gamesearch solve pig:goal=0", "goal: 0 is out of range"),
+    ("gamesearch solve kuhn_poker --depth 3", "--depth does not apply"),
+    ("gamesearch solve chesss", "unknown game 'chesss'"),
+    ("gamesearch perft chess --depth x", "Invalid value for '--depth'"),  # click's types
+    ("gamesearch solve connect4 --position", "requires an argument"),
+    ("gamesearch tables build chess --pieces N --nope", "has no option --nope"),
+    ("gamesearch play connect4 --player2 mcts:iteratons=5", "unknown parameter(s) iteratons"),
+    ("gamesearch match connect4 alphabeta:depth=0 random", "depth: 0 is out of range"),
+    ("gamesearch match chess checkers-engine random", "plays checkers only, not chess"),
+    ("gamesearch warmup connect4:width=99", "width: 99 is out of range"),
+    ("gamesearch pacman play --ghosts sleepy", "unknown agent 'sleepy'"),
+    ("gamesearch analyze tictactoe", "no analyzer"),
+    ("gamesearch train td connect4", "train td plays backgammon only"),
+    ("gamesearch solve GAME --plott FILE", "has no option --plott (nor has any game)"),
+    ("gamesearch match go go-mcts:playouts=N,nope=1 random", "unknown parameter(s) nope"),
+    ("nice python -m gamesearch solve chesss", "unknown game 'chesss'"),
+]
+
+
+@pytest.mark.parametrize(("line", "words"), MISTAKES, ids=[m[0] for m in MISTAKES])
+def test_the_command_check_catches_each_kind_of_mistake(line: str, words: str,
+                                                       commands) -> None:
+    why = check_command(commands, line)
+    assert why is not None and words in why, why
+
+
+def test_synopses_and_quoting_are_understood(commands) -> None:
+    """Optional parts, alternatives, placeholders (as option values, in specs, for the
+    game), ``...``, the help and version flags, and the aliases parse as the reader means."""
+    for line in ["gamesearch solve connect4 --batch FILE [--weak]",
+                 "gamesearch tree TREE --algorithm minimax|alphabeta",
+                 "gamesearch tables verify checkers --pieces N [--dir D]",
+                 "gamesearch book connect4 --depth D -j K [--backend ray --address ...]",
+                 "gamesearch match go go-mcts:playouts=N gtp --games 2",
+                 "gamesearch COMMAND --help", "gamesearch --version", "gamesearch solve",
+                 "gamesearch play pacman --pacman expectimax:depth=2 --ghosts directional",
+                 "gamesearch solve nim:piles=3-4 --misere", "gamesearch solve bachet --sticks 20"]:
+        assert check_command(commands, line) is None, line
+    assert "unknown game 'tictactoo'" in check_command(commands, "gamesearch solve tictactoo")
+    text = ("`gamesearch solve\nGAME --json` and\n\n    PYTHONPATH=src nice python -m "
+            "gamesearch perft chess \\\n        --depth 3\n\n`bench/x.py --opponent "
+            "\"env python -m gamesearch uci\"` and `gamesearch efg k -o k.efg && gamesearch "
+            "nash k.efg`")
+    assert quoted_commands(text) == [
+        "gamesearch solve GAME --json", "gamesearch uci", "gamesearch efg k -o k.efg",
+        "gamesearch nash k.efg", "gamesearch perft chess --depth 3"]
+
+
+def test_the_example_games_are_registered_for_the_check_only() -> None:
+    from gamesearch.games import REGISTRY, entries
+
+    entries()
+    before = set(REGISTRY)
+    with example_games(ROOT / "examples") as added:
+        assert "bachet" in added and "bachet" in REGISTRY
+    assert set(REGISTRY) == before and "bachet" not in REGISTRY

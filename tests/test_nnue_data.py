@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import shutil
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import chess
 import numpy as np
 import pytest
 
+from chess_positions import random_boards
 from gamesearch.engines.chess.nnue.dataset import (
     PAD,
     DataError,
@@ -27,17 +27,7 @@ STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/ga
 
 
 def _boards(count: int, seed: int = 0) -> list[chess.Board]:
-    rng = random.Random(seed)
-    out = []
-    for _ in range(count):
-        board = chess.Board()
-        for _ in range(rng.randrange(0, 80)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-        out.append(board)
-    return out
+    return random_boards(count, seed, most=80)
 
 
 def test_fen_features_are_the_specifications_features() -> None:

@@ -9,6 +9,7 @@ import chess
 import numpy as np
 import pytest
 
+from chess_positions import seeded_board
 from gamesearch.engines.chess.nnue import kernel as K
 from gamesearch.engines.chess.nnue import network as N
 from gamesearch.games.chess import board as B
@@ -27,17 +28,6 @@ SPECIAL_FENS = (
     "1r2k3/P7/8/8/8/8/7p/4K1R1 w - - 0 1",                        # promotions, with capture
     "r1n1k3/1P6/8/8/8/8/1p6/R1N1K3 b - - 0 1",                    # promotions, both sides
 )
-
-
-def _random_board(seed: int, plies: int = 30) -> chess.Board:
-    rng = random.Random(seed)
-    board = chess.Board()
-    for _ in range(plies):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-    return board
 
 
 def _kind(board: np.ndarray, m: int) -> str:
@@ -66,7 +56,7 @@ def test_compiled_equals_the_integer_reference_and_nears_the_float(widths) -> No
     assert q.widths == widths
     worst = 0.0
     for seed in range(25):
-        board = _random_board(seed, 8 + 2 * seed)
+        board = seeded_board(seed, 8 + 2 * seed)
         b, st, undo = arrays_of(board)
         value = K.evaluate_arrays(b, st, undo, K.state(q))
         assert value == K.reference(q, board)
@@ -77,7 +67,7 @@ def test_compiled_equals_the_integer_reference_and_nears_the_float(widths) -> No
 def test_the_integer_network_sees_a_mirrored_position_the_same(quantised) -> None:
     _, q = quantised
     for seed in range(10):
-        board = _random_board(seed)
+        board = seeded_board(seed)
         assert K.reference(q, board) == K.reference(q, board.mirror())
 
 

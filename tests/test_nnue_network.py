@@ -2,29 +2,17 @@
 
 from __future__ import annotations
 
-import random
-
 import chess
 import numpy as np
 import pytest
 
+from chess_positions import seeded_board
 from gamesearch.engines.chess.nnue import network as N
 from gamesearch.engines.chess.nnue.features import FEATURES, active_features, feature_index
 
 
-def _random_board(seed: int, plies: int = 30) -> chess.Board:
-    rng = random.Random(seed)
-    board = chess.Board()
-    for _ in range(plies):
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        board.push(rng.choice(moves))
-    return board
-
-
 def test_features_are_distinct_and_in_range() -> None:
-    board = _random_board(3)
+    board = seeded_board(3)
     for side in (chess.WHITE, chess.BLACK):
         on = active_features(board, side)
         assert len(on) == len(set(on)) == len(board.piece_map())
@@ -38,7 +26,7 @@ def test_features_are_distinct_and_in_range() -> None:
 def test_a_mirrored_position_evaluates_the_same(seed: int) -> None:
     """Colours swapped and the board flipped: the side to move sees the same position."""
     net = N.random_network(hidden=16, l1=8, l2=8, seed=seed)
-    board = _random_board(seed)
+    board = seeded_board(seed)
     assert N.evaluate(net, board) == pytest.approx(N.evaluate(net, board.mirror()), abs=1e-6)
 
 
@@ -50,7 +38,7 @@ def test_save_and_load_round_trip(tmp_path) -> None:
     assert back.widths == (32, 8, 16)
     for name in N.ARRAYS:
         assert np.array_equal(getattr(back, name), getattr(net, name))
-    board = _random_board(9)
+    board = seeded_board(9)
     assert N.evaluate(back, board) == N.evaluate(net, board)
 
 

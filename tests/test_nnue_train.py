@@ -15,6 +15,8 @@ import chess
 import numpy as np
 import pytest
 
+from chess_positions import random_board
+
 jax = pytest.importorskip("jax")
 pytest.importorskip("optax")
 
@@ -35,12 +37,7 @@ def _write_data(path: Path, count: int, seed: int = 0) -> None:
     rng = random.Random(seed)
     lines = []
     for i in range(count):
-        board = chess.Board()
-        for _ in range(rng.randrange(4, 90)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
+        board = random_board(rng, rng.randrange(4, 90))
         material = sum(VALUES[p.piece_type] * (1 if p.color == board.turn else -1)
                        for p in board.piece_map().values())
         lines.append(json.dumps({"game": i // 10, "fen": board.fen(), "score": material,

@@ -121,6 +121,10 @@ def test_verdict_is_bounded_and_refused_without_depth(capsys) -> None:
         game_entry("pacman").solver(game, game.initial_state(), {"depth": None, "time": 5})
     code, _, err = run(["solve", "pacman"], capsys)
     assert_one_line_error(code, err, "no exact verdict")
+    # docs/CHANCE.md's command: the CLI once refused --depth as meaningless for a solver
+    code, out, err = run(["solve", "pacman", "--layout", "tiny", "--depth", "2", "--json"],
+                         capsys)
+    assert code == 0 and err == "" and '"exact": false' in out
     report = pacman_verdict(game, game.initial_state(), {"depth": 4, "time": None})
     assert report["exact"] is False and report["action"] in game.actions(game.initial_state())
     with pytest.raises(GameSearchError, match="look-ahead"):

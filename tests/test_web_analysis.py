@@ -9,9 +9,9 @@ row and the third cell free wins by taking it.
 
 from __future__ import annotations
 
-import json
-
 import pytest
+
+from web_events import server_events
 
 pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
@@ -29,15 +29,7 @@ def client():
 
 def analysis(client, body):
     """The server-sent events of /api/analyse as (name, data) pairs."""
-    out, name = [], None
-    with client.stream("POST", "/api/analyse", json=body) as response:
-        assert response.status_code == 200, response.read()
-        for line in response.iter_lines():
-            if line.startswith("event: "):
-                name = line[7:]
-            elif line.startswith("data: "):
-                out.append((name, json.loads(line[6:])))
-    return out
+    return server_events(client, "/api/analyse", body)
 
 
 def test_analysis_streams_the_first_line_then_the_best_lines(client):

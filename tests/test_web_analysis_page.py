@@ -13,13 +13,10 @@ and 390 px)."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
 from test_web_labs import CONTRAST, UNLABELLED
-from web_browser import ONE_COLD_WORKER, launched, require_browser, running_server
+from web_browser import ONE_COLD_WORKER, close_clean, new_page, page_fixtures, require_browser
 
 sync_api = require_browser()
 
@@ -31,38 +28,16 @@ CHESS_ENGINE = "&engine=alphabeta:depth=2"
 """A quick engine for the analysis of chess: the test waits for no compiled engine."""
 
 
-@pytest.fixture(scope="module")
-def server():
-    with running_server(ONE_COLD_WORKER) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launched(sync_api) as b:
-        yield b
+server, browser, shots = page_fixtures(sync_api, ONE_COLD_WORKER)
 
 
 @pytest.fixture(params=["desk", "phone"])
 def page(request, browser, server):
-    page = browser.new_page(viewport=DESK if request.param == "desk" else PHONE)
-    page.set_default_timeout(float(os.environ.get("GAMESEARCH_WEB_TIMEOUT_MS", 30_000)))
-    errors = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
+    page = new_page(browser, DESK if request.param == "desk" else PHONE, 30_000)
     page.server = server
     page.kind = request.param
     yield page
-    page.close()
-    assert not errors, f"errors in the page: {errors}"
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory):
-    if os.environ.get("GAMESEARCH_SCREENSHOTS"):
-        folder = Path(__file__).resolve().parents[1] / "docs" / "img"
-        folder.mkdir(parents=True, exist_ok=True)
-        return folder
-    return tmp_path_factory.mktemp("screenshots")
+    close_clean(page)
 
 
 def open_play(page, query):

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from budget import load_factor
+from web_events import server_events
 
 pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
@@ -46,15 +47,7 @@ def client():
 
 def events(client, body):
     """The server-sent events of /api/think as (name, data) pairs."""
-    out, name = [], None
-    with client.stream("POST", "/api/think", json=body) as response:
-        assert response.status_code == 200
-        for line in response.iter_lines():
-            if line.startswith("event: "):
-                name = line[7:]
-            elif line.startswith("data: "):
-                out.append((name, json.loads(line[6:])))
-    return out
+    return server_events(client, "/api/think", body)
 
 
 # --- positions -----------------------------------------------------------------------------

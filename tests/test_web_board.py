@@ -13,14 +13,12 @@ a finished Go game, at 1280 and 390 px)."""
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
-from web_browser import ONE_COLD_WORKER, launched, require_browser, running_server
+from web_browser import ONE_COLD_WORKER, close_clean, new_page, page_fixtures, require_browser
 
 sync_api = require_browser()
 pytest.importorskip("chess", reason="python-chess is not installed")
@@ -31,24 +29,11 @@ PHONE = {"width": 390, "height": 800}
 DESK = {"width": 1280, "height": 800}
 
 
-@pytest.fixture(scope="module")
-def server():
-    with running_server(ONE_COLD_WORKER) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launched(sync_api) as b:
-        yield b
+server, browser, shots = page_fixtures(sync_api, ONE_COLD_WORKER)
 
 
 def open_page(browser, viewport=DESK):
-    page = browser.new_page(viewport=viewport)
-    page.set_default_timeout(float(os.environ.get("GAMESEARCH_WEB_TIMEOUT_MS", 30_000)))
-    page.errors = []
-    page.on("pageerror", lambda err: page.errors.append(str(err)))
-    return page
+    return new_page(browser, viewport, 30_000)
 
 
 @pytest.fixture
@@ -56,8 +41,7 @@ def page(browser, server):
     page = open_page(browser)
     page.server = server
     yield page
-    page.close()
-    assert not page.errors, f"errors in the page: {page.errors}"
+    close_clean(page)
 
 
 @pytest.fixture
@@ -65,17 +49,7 @@ def phone(browser, server):
     page = open_page(browser, PHONE)
     page.server = server
     yield page
-    page.close()
-    assert not page.errors, f"errors in the page: {page.errors}"
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory):
-    if os.environ.get("GAMESEARCH_SCREENSHOTS"):
-        folder = Path(__file__).resolve().parents[1] / "docs" / "img"
-        folder.mkdir(parents=True, exist_ok=True)
-        return folder
-    return tmp_path_factory.mktemp("screenshots")
+    close_clean(page)
 
 
 def moves_shown(page):

@@ -9,47 +9,25 @@ pennies has the unique equilibrium (1/2, 1/2) for both players and value 0.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import pytest
 
 from budget import load_factor
-from web_browser import launched, require_browser, running_server
+from web_browser import close_clean, new_page, page_fixtures, require_browser
 
 sync_api = require_browser()
 
 
-@pytest.fixture(scope="module")
-def server():
-    with running_server() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launched(sync_api) as b:
-        yield b
+server, browser, shots = page_fixtures(sync_api)
 
 
 @pytest.fixture
 def page(browser):
-    page = browser.new_page(viewport={"width": 1100, "height": 720})
-    errors = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
+    page = new_page(browser, {"width": 1100, "height": 720})
     yield page
-    page.close()
-    assert not errors, f"errors in the page: {errors}"
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory):
-    if os.environ.get("GAMESEARCH_SCREENSHOTS"):
-        folder = Path(__file__).resolve().parents[1] / "docs" / "img"
-        folder.mkdir(parents=True, exist_ok=True)
-        return folder
-    return tmp_path_factory.mktemp("screenshots")
+    close_clean(page)
 
 
 def test_play_a_whole_tictactoe_game_by_clicking(server, page, shots):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from web_browser import launched, require_browser, running_server
+from web_browser import new_page, page_fixtures, require_browser
 
 sync_api = require_browser()
 
@@ -20,16 +20,7 @@ AI_MOVES = ("[...document.querySelectorAll('#movelist button.move')]"
             ".map((b) => b.dataset.source).filter(Boolean)")
 
 
-@pytest.fixture(scope="module")
-def server():
-    with running_server() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launched(sync_api) as b:
-        yield b
+server, browser = page_fixtures(sync_api)[:2]
 
 
 def test_the_page_lists_the_games_checked_here(server, browser) -> None:
@@ -44,9 +35,7 @@ def test_the_page_lists_the_games_checked_here(server, browser) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_first_ai_move_is_searched(server, browser, game: str) -> None:
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
+    page = new_page(browser, {"width": 1280, "height": 800})
     try:
         page.goto(server + f"#/play?game={game}", timeout=120_000)
         page.wait_for_selector("#board svg, #board button, #board .card, #board *",
@@ -59,4 +48,4 @@ def test_the_first_ai_move_is_searched(server, browser, game: str) -> None:
         page.close()
     assert sources[0] in ("search", "shared", "deadline", "stopped"), (game, sources)
     assert "fallback" not in sources, (game, sources)
-    assert not errors, errors
+    assert not page.errors, page.errors

@@ -7,41 +7,24 @@ Fact: after 1. f3 e5 2. g4 Black mates at once with Qh4# (the fool's mate)."""
 
 from __future__ import annotations
 
-import os
-
-import pytest
-
-from web_browser import ONE_COLD_WORKER, launched, require_browser, running_server
+from web_browser import ONE_COLD_WORKER, close_clean, new_page, page_fixtures, require_browser
 
 sync_api = require_browser()
 
 FOOL = "f2f3+e7e5+g2g4"
 
 
-@pytest.fixture(scope="module")
-def server():
-    with running_server(ONE_COLD_WORKER) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launched(sync_api) as b:
-        yield b
+server, browser = page_fixtures(sync_api, ONE_COLD_WORKER)[:2]
 
 
 def test_thinking_rows_in_san_once_per_depth_with_the_scores_text(browser, server):
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    page.set_default_timeout(float(os.environ.get("GAMESEARCH_WEB_TIMEOUT_MS", 60_000)))
-    errors = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
+    page = new_page(browser, {"width": 1280, "height": 800}, 60_000)
     page.goto(server + f"#/play?game=chess&moves={FOOL}&p1=human&p2=alphabeta:depth=2")
     page.wait_for_function("document.getElementById('status').textContent"
                            ".includes('Game over')")
     rows = page.evaluate("[...document.querySelectorAll('#thinking tbody tr')].map((r) =>"
                          " [...r.cells].map((c) => [c.textContent, c.dataset.kind || '']))")
-    page.close()
-    assert not errors, errors
+    close_clean(page)
     assert 1 <= len(rows) <= 12
     depths = [row[0][0] for row in rows]
     assert len(depths) == len(set(depths)), depths  # each depth once

@@ -89,3 +89,68 @@ def launched(api: object) -> Iterator[object]:
             yield browser
         finally:
             browser.close()
+
+
+# --- the fixtures and pages the browser test modules share ----------------------------------
+# A module takes them by assignment (``server, browser, shots = page_fixtures(sync_api)``):
+# pytest finds a fixture by its name in the module.
+
+def page_fixtures(api: object, code: str = SERVE) -> tuple[object, object, object]:
+    """A module's ``server`` (of ``code``), ``browser`` and ``shots`` fixtures."""
+    return server_fixture(code), browser_fixture(api), shots_fixture()
+
+
+def server_fixture(code: str = SERVE) -> object:
+    """A module's ``server`` fixture: the URL of :func:`running_server` of ``code``."""
+
+    @pytest.fixture(scope="module")
+    def server() -> Iterator[str]:
+        with running_server(code) as url:
+            yield url
+
+    return server
+
+
+def browser_fixture(api: object) -> object:
+    """A module's ``browser`` fixture: one headless Chromium (:func:`launched`)."""
+
+    @pytest.fixture(scope="module")
+    def browser() -> Iterator[object]:
+        with launched(api) as b:
+            yield b
+
+    return browser
+
+
+def shots_fixture() -> object:
+    """A module's ``shots`` fixture: where its screenshots go (docs/img/ with
+    GAMESEARCH_SCREENSHOTS=1, a temporary folder otherwise)."""
+
+    @pytest.fixture(scope="module")
+    def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+        if os.environ.get("GAMESEARCH_SCREENSHOTS"):
+            folder = Path(__file__).resolve().parents[1] / "docs" / "img"
+            folder.mkdir(parents=True, exist_ok=True)
+            return folder
+        return tmp_path_factory.mktemp("screenshots")
+
+    return shots
+
+
+def new_page(browser: object, viewport: dict, timeout_ms: float | None = None) -> object:
+    """A page of ``viewport`` size that keeps its script errors in ``page.errors`` (see
+    :func:`close_clean`); ``timeout_ms``: its default wait, which GAMESEARCH_WEB_TIMEOUT_MS
+    overrides."""
+    page = browser.new_page(viewport=viewport)
+    if timeout_ms is not None:
+        page.set_default_timeout(float(os.environ.get("GAMESEARCH_WEB_TIMEOUT_MS", timeout_ms)))
+    page.errors = []
+    page.on("pageerror", lambda err: page.errors.append(str(err)))
+    return page
+
+
+def close_clean(page: object) -> None:
+    """Close a page of :func:`new_page`; a script error it had fails the test."""
+    errors = page.errors
+    page.close()
+    assert not errors, f"errors in the page: {errors}"

@@ -248,6 +248,122 @@ def _piece(canvas: Canvas, piece: Piece, x: float, y: float, square: float) -> N
                    text_anchor="middle", fill=piece.text_fill)
 
 
+# --- cards ---------------------------------------------------------------------------------
+
+SUITS = {"S": ("\u2660", "#111"), "H": ("\u2665", "#b3141b"), "D": ("\u2666", "#b3141b"),
+         "C": ("\u2663", "#111")}
+"""A suit's letter: its symbol and colour (the web page's card colours)."""
+FELT, CARD_BACK = "#2d6a4f", "#1d3f8f"
+LASTMOVE_CARD = "#f3f5c4"  # the last move's colour, pale enough to read a card on
+CARD_W, CARD_H = 36, 52
+
+
+def playing_card(canvas: Canvas, x: float, y: float, name: str | None, *,
+                 angle: float = 0, pivot: tuple[float, float] | None = None,
+                 marked: bool = False, last: bool = False, scale: float = 1) -> None:
+    """A card with its top left corner at (x, y): its rank in the corner and its suit (or,
+    for a suitless card such as Kuhn's ``K``, its rank) large in the middle, in a group of
+    class ``card face`` (``card back`` for None: a card face down), ``marked`` for an
+    arrow's card and ``lastmove`` (tinted) for the card just played. ``angle`` turns it
+    (degrees, clockwise) about ``pivot`` (its centre by default): a fan of cards is cards
+    turned about one point below them."""
+    w, h = CARD_W * scale, CARD_H * scale
+    cx, cy = pivot if pivot is not None else (x + w / 2, y + h / 2)
+    turn = f' transform="rotate({_round(angle)} {_round(cx)} {_round(cy)})"' if angle else ""
+    kind = "card face" if name else "card back"
+    extra = (" marked" if marked else "") + (" lastmove" if last else "")
+    canvas.parts.append(f'<g class="{kind}{extra}"'
+                        f' data-card="{html.escape(name or "hidden")}"{turn}>')
+    canvas.add("rect", x=x, y=y, width=w, height=h, rx=4 * scale,
+               fill=LASTMOVE_CARD if last else "#fff" if name else CARD_BACK,
+               stroke=ARROW if marked else "#333", stroke_width=3 if marked else 1)
+    if name:
+        rank, suit = name[0].upper(), name[1:2].upper()
+        symbol, colour = SUITS.get(suit, (rank, "#111"))
+        canvas.add("text", rank, x=x + 4 * scale, y=y + 14 * scale, font_size=13 * scale,
+                   font_weight="bold", font_family="serif", fill=colour)
+        canvas.add("text", symbol, x=x + w / 2, y=y + h * 0.72, font_size=24 * scale,
+                   text_anchor="middle", font_family="serif", fill=colour)
+    else:
+        canvas.add("rect", x=x + 4 * scale, y=y + 4 * scale, width=w - 8 * scale,
+                   height=h - 8 * scale, rx=3 * scale, fill="none", stroke="#9fb6ef",
+                   stroke_dasharray="3 3")
+    canvas.parts.append("</g>")
+
+
+def card_fan(canvas: Canvas, names: Sequence[str | None], cx: float, bottom: float, *,
+             spread: float = 18, marked: Iterable[str] = (), scale: float = 1) -> None:
+    """Cards fanned about a point below their middle (as a hand is held), the first on the
+    left: ``spread`` degrees between two cards, their feet near ``bottom``."""
+    w, h = CARD_W * scale, CARD_H * scale
+    pivot = (cx, bottom + h * 0.9)
+    chosen = set(marked)
+    for i, name in enumerate(names):
+        angle = (i - (len(names) - 1) / 2) * spread
+        playing_card(canvas, cx - w / 2, bottom - h, name, angle=angle, pivot=pivot,
+                     marked=name in chosen, scale=scale)
+
+
+def cards_picture(view: dict, *, deck: Sequence[str] = (), fans: Sequence[Sequence[str]] = (),
+                  players: Sequence[str] = ("P1", "P2"), to_move: int | None = None,
+                  moves: dict[str, str] | None = None, arrows: Iterable[str] = (),
+                  title: str = "") -> Svg:
+    """A card table from its board data (the web page's ``cards`` style: ``hands``,
+    ``public``, ``stakes``, ``pot``, ``log``): on felt, each player's cards in a row (None
+    face down) with the chips put in, the public cards, the pot and the betting so far.
+
+    Before any card is dealt the table shows the deck instead, as ``fans`` (a fan of cards
+    each: a suit each, say). ``deck`` (the cards still to deal) is drawn as a row while
+    cards are dealt; ``moves`` (action -> its word now) are written for the player
+    ``to_move``; an action in ``arrows`` is marked (a card to deal, or a move's word)."""
+    marked = set(arrows)
+    hands = view.get("hands", [])
+    if not any(hands) and fans:  # each fan a little lower and to the right of the last
+        width, height = 124 + 40 * (len(fans) - 1), 124 + 40 * (len(fans) - 1)
+        canvas = Canvas(width, height, title)
+        canvas.add("rect", class_="felt", x=0, y=0, width=width, height=height, rx=10,
+                   fill=FELT)
+        for i, fan in enumerate(fans):
+            card_fan(canvas, fan, 62 + 40 * i, 98 + 40 * i, spread=22, marked=marked,
+                     scale=1.1)
+        return canvas.svg()
+    width, height = 250, 176 + (44 if deck else 0)
+    canvas = Canvas(width, height, title)
+    canvas.add("rect", class_="felt", x=0, y=0, width=width, height=height, rx=10, fill=FELT)
+    for p, hand in enumerate(hands):
+        y = 10 + 66 * p
+        canvas.add("text", players[p], class_="to-move" if p == to_move else "player",
+                   x=10, y=y + 16, font_size=12, fill="#fff",
+                   font_weight="bold" if p == to_move else None)
+        for k, card in enumerate(hand):
+            playing_card(canvas, 40 + k * (CARD_W + 6), y, card)
+        stake = view.get("stakes", [0] * len(hands))[p]
+        canvas.add("text", f"{stake} in", class_="stake", x=40 + max(len(hand), 1) *
+                   (CARD_W + 6) + 4, y=y + 30, font_size=11, fill="#e9f5db")
+    public = view.get("public", [])
+    if public:
+        canvas.add("text", "public", class_="label", x=178, y=24, font_size=11, fill="#e9f5db")
+        for k, card in enumerate(public):
+            playing_card(canvas, 178 + k * (CARD_W + 6), 30, card)
+    words = " ".join(a["word"] for a in view.get("log", []))
+    canvas.add("text", f"pot {view.get('pot', 0)}" + (f": {words}" if words else ""),
+               class_="pot", x=10, y=156, font_size=11, fill="#fff")
+    if moves and to_move is not None:
+        canvas.add("text", f"{players[to_move]}:", class_="label", x=10, y=172, font_size=11,
+                   fill="#e9f5db")
+        x = 18 + 6.5 * len(players[to_move])
+        for action, word in moves.items():
+            chosen = action in marked
+            canvas.add("text", word, class_="move marked" if chosen else "move", x=x, y=172,
+                       font_size=11, fill="#ffd166" if chosen else "#fff",
+                       font_weight="bold" if chosen else None,
+                       text_decoration="underline" if chosen else None)
+            x += 8 + 6.5 * len(word)
+    for k, card in enumerate(deck):
+        playing_card(canvas, 10 + k * 22, 178, card, marked=card in marked, scale=0.75)
+    return canvas.svg()
+
+
 # --- trees ---------------------------------------------------------------------------------
 
 @dataclass
@@ -390,4 +506,5 @@ def html_table(rows: Sequence[Sequence[Any]], header: Sequence[Any] = (), captio
 
 
 __all__ = ["Canvas", "Cell", "Html", "Piece", "Svg", "TreeNode", "action_text", "board_picture",
-           "grid_picture", "html_table", "number", "tree_picture"]
+           "card_fan", "cards_picture", "grid_picture", "html_table", "number", "playing_card",
+           "tree_picture"]

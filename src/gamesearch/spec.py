@@ -144,6 +144,13 @@ def call_with_params(func: Callable[..., Any], params: dict[str, Any], where: st
 
     ``ranges`` bounds numeric parameters by name; a value outside is a :class:`SpecError`.
     """
+    return func(**check_params(func, params, where, ranges))
+
+
+def check_params(func: Callable[..., Any], params: dict[str, Any], where: str,
+                 ranges: Mapping[str, Range] | None = None) -> dict[str, Any]:
+    """The keyword arguments :func:`call_with_params` would pass ``func``, converted and
+    checked, without calling it (a quoted command's spec is checked, not built)."""
     signature = inspect.signature(func)
     hints = typing.get_type_hints(func)
     accepted = {
@@ -159,7 +166,7 @@ def call_with_params(func: Callable[..., Any], params: dict[str, Any], where: st
         converted[key] = convert(value, hints.get(key, str), f"{where}: {key}")
         if ranges and key in ranges:
             ranges[key].check(converted[key], f"{where}: {key}")
-    return func(**converted)
+    return converted
 
 
 class BareFlag(str):

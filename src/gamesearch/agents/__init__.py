@@ -23,7 +23,7 @@ from gamesearch.errors import GameSearchError, SpecError, UnknownNameError
 from gamesearch.game import Game, State
 from gamesearch.plugins import load_catalog
 from gamesearch.result import Limit, SearchResult, SearchStats
-from gamesearch.spec import agent_ranges, call_with_params, parse_spec
+from gamesearch.spec import agent_ranges, call_with_params, check_params, parse_spec
 
 
 class RandomAgent(Agent):
@@ -119,6 +119,21 @@ def make_agent(spec: str, limit: Limit | None = None, **extra: Any) -> Agent:
     agent.spec = spec.strip()
     agent.limit = _limit_of({**params, **extra})
     return agent
+
+
+def check_agent_spec(spec: str) -> Callable[..., Agent]:
+    """The factory of the agent ``spec`` names, its parameters checked as :func:`make_agent`
+    checks them but no agent built (no network loaded, no program started); an unknown
+    name or parameter, or a bad value, raises the same error."""
+    name, params = parse_spec(spec)
+    if name not in AGENTS:
+        load_catalog()
+    if name not in AGENTS:
+        raise UnknownNameError(f"unknown agent {name!r}; known agents: {', '.join(sorted(AGENTS))}")
+    factory = AGENTS[name].factory
+    ranges = {k: r for k, r in agent_ranges(factory).items() if k in params}
+    check_params(factory, params, f"agent {spec!r}", ranges)
+    return factory
 
 
 def _limit_of(params: dict[str, Any]) -> Limit:
@@ -228,7 +243,7 @@ register_agent("kernel-mcts", kernel_mcts_agent,
                needs=Needs(kernel=True))
 
 __all__ = ["AGENTS", "Agent", "FunctionAgent", "HumanAgent", "RandomAgent", "act",
-           "make_agent", "register_agent"]
+           "check_agent_spec", "make_agent", "register_agent"]
 
 
 # --- multi-agent search and MCTS (search/multiagent.py, search/mcts.py) ---------------------

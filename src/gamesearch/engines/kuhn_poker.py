@@ -63,8 +63,29 @@ def _hidden_board(game: Any, state: Any, viewer: int) -> dict:
     return _board(game, state, viewer)
 
 
+def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
+    """The table as a picture (drawing.cards_picture, from the web page's board data): the
+    deck of three fanned before the deal, then both cards, the chips, the betting and what
+    each move means now; an arrow's card to deal or move is marked."""
+    from gamesearch.drawing import cards_picture
+    from gamesearch.game import CHANCE
+    from gamesearch.games.kuhn_poker import CARD_NAMES
+
+    cards, _ = state
+    view = _board(game, state)
+    mover = game.to_move(state) if not game.is_terminal(state) else None
+    dealing = mover == CHANCE
+    return cards_picture(
+        view, fans=[list(CARD_NAMES)], players=["P1", "P2"],
+        deck=[CARD_NAMES[c] for c in range(3) if c not in cards] if dealing else [],
+        to_move=None if dealing else mover,
+        moves=None if mover is None or dealing
+        else {a: view["labels"][a] for a in game.actions(state)},
+        arrows=[CARD_NAMES[a] if dealing else a for a in arrows], title="Kuhn poker")
+
+
 ENTRY = GameEntry("kuhn_poker", "Kuhn poker: 3 cards, value -1/18 (CFR solver)", _kuhn_poker,
                   solver=_solver, solver_options=CFR_OPTIONS,
                   defaults=("ismcts:iterations=2000",), warmups=_warmups,
                   hidden_text=_hidden_text, board=_board,
-                  hidden_board=_hidden_board)
+                  hidden_board=_hidden_board, svg=_svg)

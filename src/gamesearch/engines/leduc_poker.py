@@ -77,7 +77,30 @@ def _hidden_board(game: Any, state: Any, viewer: int) -> dict:
     return _board(game, state, viewer)
 
 
+def _svg(game: Any, state: Any, lastmove: Any, arrows: Any) -> Any:
+    """The table as a picture (drawing.cards_picture, from the web page's board data): the
+    deck's pair of suits fanned before the deal, then the private and public cards, the
+    chips, both rounds' betting and what each move means now; an arrow's card to deal or
+    move is marked."""
+    from gamesearch.drawing import cards_picture
+    from gamesearch.game import CHANCE
+    from gamesearch.games.leduc_poker import card_name
+
+    cards = state[0]
+    view = _board(game, state)
+    mover = game.to_move(state) if not game.is_terminal(state) else None
+    dealing = mover == CHANCE
+    names = [card_name(c) for c in range(6)]
+    return cards_picture(
+        view, fans=[[n for n in names if n.endswith(s)] for s in "sh"], players=["P1", "P2"],
+        deck=[n for c, n in enumerate(names) if c not in cards] if dealing else [],
+        to_move=None if dealing else mover,
+        moves=None if mover is None or dealing
+        else {a: view["labels"][a] for a in game.actions(state)},
+        arrows=[card_name(a) if dealing else a for a in arrows], title="Leduc hold'em")
+
+
 ENTRY = GameEntry("leduc_poker", "Leduc hold'em: 6 cards, public card (CFR solver)",
                   _leduc_poker, solver=_solver, solver_options=CFR_OPTIONS,
                   defaults=("ismcts:iterations=2000",), hidden_text=_hidden_text,
-                  board=_board, hidden_board=_hidden_board)
+                  board=_board, hidden_board=_hidden_board, svg=_svg)

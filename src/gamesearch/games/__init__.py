@@ -22,7 +22,7 @@ from gamesearch.entry import GameEntry
 from gamesearch.errors import UnknownNameError
 from gamesearch.game import Game
 from gamesearch.plugins import load_catalog
-from gamesearch.spec import call_with_params, parse_spec
+from gamesearch.spec import call_with_params, check_params, parse_spec
 
 REGISTRY: dict[str, GameEntry] = {}
 
@@ -42,6 +42,16 @@ def load_game(spec: str, **params: Any) -> Game:
     return call_with_params(entry.factory, {**raw, **params}, f"game {name!r}", entry.ranges)
 
 
+def check_game_spec(spec: str, **params: Any) -> GameEntry:
+    """The entry of the game ``spec`` names, its parameters checked as :func:`load_game`
+    checks them but no game built (an unknown name or parameter, or a bad value, raises
+    the same error)."""
+    name, raw = parse_spec(spec)
+    entry = game_entry(name)
+    check_params(entry.factory, {**raw, **params}, f"game {name!r}", entry.ranges)
+    return entry
+
+
 def game_entry(name: str) -> GameEntry:
     """The registry entry of a game; the error lists the known names."""
     key = name.strip().lower()
@@ -57,4 +67,5 @@ def entries() -> list[GameEntry]:
     return list(REGISTRY.values())
 
 
-__all__ = ["REGISTRY", "GameEntry", "entries", "game_entry", "load_game", "register"]
+__all__ = ["REGISTRY", "GameEntry", "check_game_spec", "entries", "game_entry", "load_game",
+           "register"]

@@ -7,6 +7,16 @@ from typing import Any
 
 from gamesearch.agent import Agent
 from gamesearch.entry import AgentDecl, GameEntry
+from gamesearch.spec import Option, Range
+
+SOLVER_OPTIONS = {
+    "depth": Option(int, "the look-ahead in plies (required: no exact verdict)",
+                    Range(1, 1000)),
+    "time": Option(float, "time budget in seconds", Range(0, 86_400, low_open=True)),
+}
+"""``solve pacman --depth N [--time T]``: the verdict is a depth-limited look-ahead, so the
+command's limits go to it (without them ``solve`` would refuse --depth as meaningless for
+an exact solver, and the solver refuses a request without a depth)."""
 
 
 def _pacman(layout: str = "small", max_moves: int = 500, evaluation: str = "better",
@@ -53,6 +63,7 @@ ENTRY = GameEntry(
     "pacman", "Pacman against ghosts on a layout (layout=small|smallClassic|minimaxClassic|... "
     "or a .lay file; rules=course|simple; ghosts=N)", _pacman,
     solver=_verdict,
+    solver_options=SOLVER_OPTIONS,
     agents=(
         AgentDecl("pacman", _pacman_agent, "Pacman searching depth=N full rounds "
                   "(algorithm=expectimax|minimax|alphabeta|greedy|random; alpha-beta "
