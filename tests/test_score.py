@@ -135,6 +135,8 @@ def test_each_kind_reads_as_text(score: Score, text: str) -> None:
     (Score(12, 1, True, "moves-to-win", 1.0, 7), "lose in 7"),
     (Score(0.62, 1, False, "win-probability"), "38%"),
     (Score(0.3, 1), "-0.30"),
+    (Score(0.0, 1), "+0"),  # seen from player 0 it is -0.0, which read "-0" on the bar
+    (Score(0, 1, False, "centipawns", 272.0), "+0.00"),
 ])
 def test_as_dict_shows_player_0s_viewpoint(score: Score, first: str) -> None:
     """As lichess shows White's advantage: the same position reads the same whoever moves."""

@@ -259,6 +259,8 @@ def _pov_probability(score: Score) -> float:
 
 
 def _number(value: Any) -> str:
+    if isinstance(value, float):
+        value += 0.0  # -0.0 (a negated even value) reads "+0", never "-0"
     if isinstance(value, float) and not value.is_integer():
         return f"{value:+.2f}"
     return f"{value:+g}" if isinstance(value, (int, float)) else str(value)
@@ -285,7 +287,7 @@ def _centipawn_text(score: Score) -> str:
         return f"#{score.mate_in}" if score.value > 0 else f"#-{abs(score.mate_in)}"
     if score.exact:
         return _outcome(score.value, "draw")
-    return f"{score.value / 100:+.2f}"
+    return f"{score.value / 100 + 0.0:+.2f}"  # + 0.0: a negated 0 reads "+0.00"
 
 
 def _disc_text(score: Score) -> str:
