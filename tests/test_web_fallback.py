@@ -121,6 +121,66 @@ def test_go_mcts_with_a_tiny_budget_plays_a_searched_capture_not_the_first_point
     assert game.action_to_string(state, game.actions(state)[0]) == "A9"
 
 
+# Black has just taken White's D5 with E5 (a ko): White's retake at D5 would repeat the board
+# (illegal by positional superko), and it is a capture, the move Go knowledge likes best.
+KO_TAKEN = go_moves("C5", "D5", "D6", "E6", "D4", "E4", "J9", "F5", "E5")
+
+
+@pytest.mark.parametrize("seed", [1, 8, 12])
+def test_go_mcts_reports_a_legal_move_from_its_first_batch_after_a_ko_capture(seed):
+    """The soak's Go fallback ("no answer"): the kernel's root knew no ko, so the forbidden
+    retake was the most visited root child and every report so far named no move; a move
+    answered from a report at the page's deadline then fell back to A9. Every report now
+    names a legal move, the first after one batch of simulations."""
+    from gamesearch.engines.go.mcts import FIRST_BATCH, GoMCTSAgent
+    from gamesearch.game import replay
+    from gamesearch.games import load_game
+
+    game = load_game("go")
+    state = replay(game, KO_TAKEN)
+    retake = game.string_to_action(replay(game, KO_TAKEN[:1]), "D5")  # White to move there
+    legal = set(game.actions(state))
+    assert retake not in legal  # the rules forbid it
+    agent = GoMCTSAgent(time=30.0, seed=seed)  # timed as the web's: a small first batch
+    seen = []
+    agent.on_progress = lambda so_far: len(seen.append(so_far) or seen) == 3  # then move
+    result = agent(game, state)
+    assert len(seen) == 3 and seen[0].stats.iterations == FIRST_BATCH
+    for so_far in seen:
+        assert so_far.action in legal and so_far.pv[0] == so_far.action
+    assert result.action in legal and result.action != game.pass_action
+    first, count = agent.tree[1][0], agent.tree[2][0]
+    root_moves = {agent._action(game, int(m)) for m in agent.tree[0][first:first + count]}
+    assert retake not in root_moves and root_moves <= legal
+
+
+def test_a_report_without_a_move_is_not_taken_as_the_answer():
+    """The server answers from a search's report at the end of its search time only when the
+    report names a move; one without waits for the search's result (today it fell back)."""
+    import asyncio
+
+    from gamesearch.web.api_play import wait_for_answer
+    from gamesearch.web.pool import Job
+
+    async def scenario():
+        now = time.monotonic()
+        job = Job(1, "think", {}, now + 5.0, search=0.1)
+        job.events.put_nowait(("progress", {"action": None, "pv": []}))
+        seen = []
+
+        async def on_event(kind, data):
+            seen.append(kind)
+
+        asyncio.get_running_loop().call_later(
+            0.4, job.events.put_nowait, ("result", {"action": "E5", "pv": ["E5"]}))
+        answer = await wait_for_answer(job, now + 0.1, now + 3.0, on_event)
+        return answer, seen
+
+    (best, source, cause), seen = asyncio.run(scenario())
+    assert best is not None and best["action"] == "E5" and source == "search" and not cause
+    assert seen == ["progress"]  # the live view still saw the report
+
+
 @pytest.fixture(scope="module")
 def client():
     with TestClient(create_app(workers=1, warm=False)) as c:

@@ -311,8 +311,9 @@ async def think(request: Request, body: ThinkRequest,
 async def wait_for_answer(job: Job, soft_end: float, last_wait: float,
                           on_event: Callable[[str, Any], Awaitable[None]] | None
                           ) -> tuple[dict | None, str, str]:
-    """The search's answer (its result, else its best so far), where it came from and, when
-    there is none, why. With an answer so far the move is due when its search time ends
+    """The search's answer (its result, else its best so far: a report that names a move),
+    where it came from and, when there is none, why. With an answer so far the move is due
+    when its search time ends
     (``soft_end``, or later when it waited for a worker); without one the server waits up
     to ``last_wait`` (past the hard budget and the kill that follows it). Raises
     WorkerCrashed when the worker died."""
@@ -323,9 +324,11 @@ async def wait_for_answer(job: Job, soft_end: float, last_wait: float,
         waiting = False
         async for kind, data in job.stream(until):
             if kind == "progress":
-                first, best = best is None, data
                 if on_event is not None:
                     await on_event("progress", data)
+                if not isinstance(data, dict) or data.get("action") is None:
+                    continue  # a report with no move is no answer: wait for one
+                first, best = best is None, data
                 if first:  # now due at the end of its search time
                     waiting = True
                     break

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 import time as clock
+from typing import Any
 
 import numpy as np
 
@@ -213,6 +214,23 @@ search a new cache entry instead of leaving the old kernel compiled in."""
 compile_in_place(globals(), TEMPLATES, "go_mcts", (K, go_patterns))
 
 
+def keep_root_children(tree, stats, keep: list[bool]) -> None:
+    """Keep only the root's children marked in ``keep`` (in order, each with its statistics
+    and its own subtree): the kernel's root knows no ko (a rules state has no ko point) nor
+    positional superko, so a ko recapture the rules forbid was a root child, often the most
+    visited (a capture's prior), and a search could end with no legal move to report."""
+    first, n = int(tree[1][0]), int(tree[2][0])
+    k = first
+    for i in range(n):
+        c = first + i
+        if keep[i]:
+            if c != k:
+                for a in (*tree, *stats):
+                    a[k] = a[c]
+            k += 1
+    tree[2][0] = k - first
+
+
 def fills_own_territory(game, state) -> bool:
     """Whether every move the player to move may make (but the pass) is on an empty point
     whose region reaches only that player's stones: its own territory, where a stone
@@ -303,12 +321,14 @@ class GoMCTSAgent(Agent):
         self.kept = None  # (the re-rooting loaded too, on a one-node tree)
 
     def search(self, game, state, playouts: int | None = None, seconds: float | None = None,
-               began: float | None = None
+               began: float | None = None, legal: set | None = None
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
         """Root children's (moves, visits, wins) and the simulations run; ``seconds`` count
         from ``began`` (the caller's start; now by default), so setting up the tree is
-        inside the time."""
+        inside the time. ``legal``: the rules' moves here (computed when not given); the
+        root holds only those (see :func:`keep_root_children`)."""
         began = clock.perf_counter() if began is None else began
+        self.legal = set(game.actions(state)) if legal is None else legal
         n = self.max_nodes
         root = K.from_state(state, game.size)
         kept = self._reused_tree(game, state)
@@ -323,6 +343,14 @@ class GoMCTSAgent(Agent):
             tree[3][0] = root[9][K.TO_MOVE]
             n_nodes, self.reused = 1, 0
         self.tree, self.stats = tree, stats
+        if tree[2][0] < 0:  # a new root, expanded here so that the rules can prune it
+            n_nodes = _expand(tuple(a.copy() for a in root), 0, tree, stats, n_nodes,
+                              self.prior)
+        if tree[2][0] > 0:
+            first = tree[1][0]
+            keep_root_children(tree, stats, [
+                self._action(game, int(tree[0][c])) in self.legal
+                for c in range(first, first + tree[2][0])])
         done = 0
         seed = (self.seed if self.seed is not None else int(began * 1e6)) + 7919 * self.calls
         self.calls += 1
@@ -358,29 +386,59 @@ class GoMCTSAgent(Agent):
         return tree[0][kids].copy(), stats[0][kids].copy(), stats[1][kids].copy(), done
 
     def _so_far(self, game, state, done: int, seconds: float) -> SearchResult:
-        """The search's answer so far: the most visited line (as far as the rules allow it)
+        """The search's answer so far: the move it would play now (:meth:`_root_choice`:
+        a legal move whenever the root has children, the prior's best before any
+        simulation reached one), then the most visited line as far as the rules allow it,
         and the win rate of its first move for the side to move (``stats.extra``)."""
         tree, stats = self.tree, self.stats
-        line, node, cur = [], 0, state
-        while len(line) < PV_PLIES and tree[2][node] > 0:
-            first, count = tree[1][node], tree[2][node]
-            node = first + int(np.argmax(stats[0][first:first + count]))
-            action = self._action(game, int(tree[0][node]))
-            if stats[0][node] <= 0 or action not in game.actions(cur):
-                break
-            line.append(action)
-            cur = game.result(cur, action)
         extra: dict = {"reused": self.reused}
-        value = 0.0
-        if line:
-            first, count = tree[1][0], tree[2][0]
-            best = first + int(np.argmax(stats[0][first:first + count]))
-            rate = float(stats[1][best] / stats[0][best])
-            extra["win_rate"] = round(rate, 4)
-            value = 2 * rate - 1
+        value, line = 0.0, []
+        best, best_i, _ = self._root_choice(game, done)
+        if best_i >= 0:  # the move it would play now, then the most visited line
+            line, node, cur = [best], int(tree[1][0]) + best_i, game.result(state, best)
+            if stats[0][node] > 0:
+                rate = float(stats[1][node] / stats[0][node])
+                extra["win_rate"] = round(rate, 4)
+                value = 2 * rate - 1
+            while len(line) < PV_PLIES and tree[2][node] > 0:
+                first, count = tree[1][node], tree[2][node]
+                node = first + int(np.argmax(stats[0][first:first + count]))
+                action = self._action(game, int(tree[0][node]))
+                if stats[0][node] <= 0 or action not in game.actions(cur):
+                    break
+                line.append(action)
+                cur = game.result(cur, action)
         result = SearchStats(nodes=done, iterations=done, depth=len(line), extra=extra)
         result.seconds = seconds
         return SearchResult(value, line[0] if line else None, line, result, pov=state[1])
+
+    def _root_choice(self, game, done: int) -> tuple[Any, int, float]:
+        """The move to play from the root's children after ``done`` simulations (its index
+        among them, -1 for none, and its value on (-1, 1)): the most visited legal move
+        other than the pass, between moves of as many visits the one Go knowledge and the
+        AMAF statistics prefer (before any visit: the prior's best, never the first point
+        by order); the pass when nothing else is in the tree, or when every move loses
+        what the pass keeps (a seki whose shared liberty would be a self-atari)."""
+        tree, stats, legal = self.tree, self.stats, self.legal
+        first, count = int(tree[1][0]), max(0, int(tree[2][0]))
+        visits, wins = stats[0], stats[1]
+        amaf_n, amaf_w = stats[2], stats[3]
+        best, best_key, value, best_i = game.pass_action, (-1.0, -1.0), 0.0, -1
+        for i in range(count):
+            c, m = first + i, int(tree[0][first + i])
+            action = self._action(game, m)
+            key = (float(visits[c]), float(amaf_w[c] / amaf_n[c]) if amaf_n[c] > 0 else 0.5)
+            if m != PASS and action in legal and key > best_key:
+                best, best_key, best_i = action, key, i
+                value = 2 * wins[c] / visits[c] - 1 if visits[c] > 0 else 0.0
+        for i in range(count):
+            c = first + i
+            if tree[0][c] != PASS:
+                continue
+            rate = 2 * wins[c] / visits[c] - 1 if visits[c] > 0 else 0.0
+            if best_i < 0 or (visits[c] >= 0.1 * done and rate > value + 0.2):
+                best, best_i, value = game.pass_action, i, rate
+        return best, best_i, float(value)
 
     def __call__(self, game, state) -> SearchResult:
         """The most visited move the rules allow, other than the pass (between moves of as
@@ -407,27 +465,8 @@ class GoMCTSAgent(Agent):
             self.kept = None
             return SearchResult(1.0 if won else 0.0, game.pass_action, [game.pass_action],
                                 stats, pov=mover)
-        moves, visits, wins, done = self.search(game, state, self.playouts, self.time, began)
-        legal = set(game.actions(state))
-        first = int(self.tree[1][0])
-        count = len(moves)
-        amaf_n = self.stats[2][first:first + count] if first >= 0 else np.zeros(0)
-        amaf_w = self.stats[3][first:first + count] if first >= 0 else np.zeros(0)
-        best, best_key, value, best_i = game.pass_action, (-1.0, -1.0), 0.0, -1
-        for i, (m, v, w) in enumerate(zip(moves, visits, wins)):
-            action = self._action(game, int(m))
-            key = (float(v), float(amaf_w[i] / amaf_n[i]) if amaf_n[i] > 0 else 0.5)
-            if m != PASS and action in legal and key > best_key:
-                best, best_key, best_i = action, key, i
-                value = 2 * w / v - 1 if v > 0 else 0.0
-        for i, m in enumerate(moves):
-            if m != PASS:
-                continue
-            rate = 2 * wins[i] / visits[i] - 1 if visits[i] > 0 else 0.0
-            # the pass when nothing else is in the tree, or when every move loses what
-            # the pass keeps (a seki whose shared liberty would be a self-atari)
-            if best_i < 0 or (visits[i] >= 0.1 * done and rate > value + 0.2):
-                best, best_i, value = game.pass_action, i, rate
+        _, visits, wins, done = self.search(game, state, self.playouts, self.time, began)
+        best, best_i, value = self._root_choice(game, done)
         if self.reuse and best_i >= 0:
             self.kept = (game, state, self.tree, self.stats, int(self.tree[1][0]) + best_i)
         extra = {"reused": self.reused}
