@@ -58,3 +58,58 @@ def test_a_cancelled_chess_analysis_stops_inside_its_depth_and_keeps_its_worker(
     assert after["replaced"] == before["replaced"] == 0, after
     assert after["recycled"] == before["recycled"] == 0, after
     assert ended_in < 5, ended_in
+
+
+SLOW_OPENING = ["4", "4", "4", "4"]
+"""Four stones in the centre column: past the shipped book (depth 2), a solve of about 20 s
+on this machine (millions of nodes); a verdict of it runs far past any cancel."""
+
+
+def test_a_cancelled_connect4_verdict_stops_and_keeps_its_worker():
+    """The solver reads a halt flag every thousand nodes (set from the worker's stop flag):
+    a verdict the page dropped ends within the pool's grace instead of having its worker
+    replaced (the soak recycled the analysis worker 23 times), and one past its budget ends
+    with "not solved" by itself, before the pool would kill it."""
+    async def main():
+        pool = WorkerPool(1, "fork", analysis=1)
+        await pool.start()
+        try:
+            # a quick verdict first: the worker loads (or compiles) the solver
+            warm = pool.submit("verdict", {"game": "connect4", "moves": ["4"] * 6 + ["3"]},
+                               COMPILE_SECONDS)
+            ready = None
+            async for kind, data in warm.stream(warm.deadline + 1):
+                if kind == "result":
+                    ready = data
+                    break
+            assert ready is not None and ready["kind"] == "solver", ready
+            pid = pool.status()["analysis"]
+            job = pool.submit("verdict", {"game": "connect4", "moves": SLOW_OPENING}, 60)
+            await asyncio.sleep(0.5)
+            assert not job.finished and job.worker is not None  # it is solving
+            t0 = time.monotonic()
+            pool.cancel(job)
+            while not job.finished and time.monotonic() - t0 < 10:
+                await asyncio.sleep(0.01)
+            stopped_in = time.monotonic() - t0
+            await asyncio.sleep(1.0)  # a recycle, had there been one, is counted by now
+            cancelled = pool.status()
+            # past its budget: the verdict answers "not solved" by itself
+            late = pool.submit("verdict", {"game": "connect4", "moves": SLOW_OPENING}, 1.0)
+            answer = None
+            async for kind, data in late.stream(late.deadline + 5):
+                if kind == "result":
+                    answer = data
+                    break
+            await asyncio.sleep(0.5)
+            return pid, cancelled, stopped_in, answer, pool.status()
+        finally:
+            await pool.close()
+
+    pid, cancelled, stopped_in, answer, after = asyncio.run(main())
+    assert stopped_in < 1.0, stopped_in  # the pool's grace is 0.4 s; a loaded machine
+    assert cancelled["recycled"] == cancelled["replaced"] == 0, cancelled
+    assert cancelled["analysis"] == pid, (pid, cancelled)
+    assert answer is not None and answer["kind"] == "unknown", answer
+    assert "not solved" in answer["message"], answer
+    assert after["replaced"] == 0 and after["analysis"] == pid, after

@@ -14,6 +14,7 @@ and name no game.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -121,6 +122,11 @@ class VerdictPolicy:
     move_values: Callable[[Any, Any], dict] | None = None
     """``move_values(game, state) -> {action: value}``: every legal move's exact value, shown
     on the board beside the solver's report."""
+    stopping: Callable[[Any, Callable[[], bool]], AbstractContextManager] | None = None
+    """``stopping(game, stop)``: a context inside which the game's solver (the solve and the
+    move values) ends by raising ``result.SearchTimeout`` soon after ``stop()`` turns true:
+    a verdict nobody waits for, or past its budget, ends and keeps its worker. None: the
+    solver cannot be stopped (the web replaces the worker of a cancelled verdict)."""
 
 
 @dataclass(frozen=True)

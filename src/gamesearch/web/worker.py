@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from gamesearch.errors import GameSearchError
-from gamesearch.result import plain_data
+from gamesearch.result import SearchTimeout, plain_data
 
 SAFETY = 0.03
 """Seconds kept back from a search's budget for sending the answer."""
@@ -464,11 +464,24 @@ def verdict(payload: dict, seconds: float, stop_flag: Any, send: Send) -> None:
         if compile_first(game, send) and stop_flag.value:  # the request has gone meanwhile
             send("result", {"kind": "unknown", "message": "compiled; ask again"})
             return
-        report = entry.solver(game, state, {"depth": None, "budget": max(0.05, seconds - 0.1)})
-        values = entry.verdict.move_values
-        if values is not None:  # the board shows every move's perfect-play value
-            report["action_values"] = {game.action_to_string(state, a): value
-                                       for a, value in values(game, state).items()}
+        budget = max(0.05, seconds - 0.1)
+        end = time.monotonic() + budget
+
+        def stop() -> bool:  # the request has gone (or the pool says time), or the budget
+            return bool(stop_flag is not None and stop_flag.value) or time.monotonic() > end
+
+        stopping = entry.verdict.stopping
+        try:
+            with stopping(game, stop) if stopping is not None else contextlib.nullcontext():
+                report = entry.solver(game, state, {"depth": None, "budget": budget})
+                values = entry.verdict.move_values
+                if values is not None:  # the board shows every move's perfect-play value
+                    report["action_values"] = {game.action_to_string(state, a): value
+                                               for a, value in values(game, state).items()}
+        except SearchTimeout:
+            send("result", {"kind": "unknown", "message": f"not solved within {budget:.1f} s"
+                            if time.monotonic() > end else "stopped"})
+            return
         send("result", {"kind": "solver", "report": _plain(report)})
         return
     if game.num_players != 2 or not game.zero_sum:

@@ -5,6 +5,8 @@ analyze``, the book of ``gamesearch book`` and the trainers of ``train alphazero
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,6 +87,13 @@ def _needs_compile(game: Any) -> bool:
     from gamesearch.engines.connect4.solver import DEFAULT_LOG_TABLE, compiled
 
     return not is_cached(compiled(game.width, game.height, True, DEFAULT_LOG_TABLE).search)
+
+
+def _stopping(game: Any, stop: Callable[[], bool]) -> AbstractContextManager:
+    """Every solve of the session's solver ends (SearchTimeout) once ``stop()`` says so."""
+    from gamesearch.engines.connect4.solve import session_solver
+
+    return session_solver(game).stopping(stop)
 
 
 def _move_values(game: Any, state: Any) -> dict:
@@ -246,7 +255,8 @@ ENTRY = GameEntry(
     defaults=("alphabeta:time=1",),
     warmups=_warmups,
     judge=SolverJudge,
-    verdict=VerdictPolicy(needs_compile=_needs_compile, move_values=_move_values),
+    verdict=VerdictPolicy(needs_compile=_needs_compile, move_values=_move_values,
+                          stopping=_stopping),
     board=_board,
     svg=_svg,
     scale=VALUE_SCALE,
