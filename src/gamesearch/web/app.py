@@ -66,6 +66,14 @@ class BodyLimit:
         return await self.app(scope, limited, send)
 
 
+START_WAIT = 900.0
+"""Seconds the server waits at its start for every worker to be ready (warm) before it takes
+requests: one taken sooner could only wait in the queue (a move answered by the fallback, a
+lab's 503 after a minute). Under load (22 and more) or with no numba cache, three workers
+warming at once took over a minute where 60 s were allowed (issue 39: three API tests
+failed so). The bound only stops a pool that never gets ready from holding the start."""
+
+
 def create_app(workers: int | None = None, warm: bool = True,
                programs: dict[str, list[str]] | None = None) -> FastAPI:
     """The web app with a pool of ``workers`` search processes for moves (default: CPU
@@ -79,7 +87,7 @@ def create_app(workers: int | None = None, warm: bool = True,
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         pool = WorkerPool(size, warm=warm, programs=programs)
-        await pool.start(wait=60.0 if warm else 10.0)
+        await pool.start(wait=START_WAIT)
         app.state.pool = pool
         app.state.programs = dict(programs or {})
         app.state.searches = {}

@@ -57,6 +57,8 @@ is killed and replaced."""
 MIN_SEARCH = 0.25
 """The share of its search time a move gets at least, however long it waited in the
 queue (never past its hard deadline)."""
+START_NOTICE = 30.0
+"""Seconds between the lines that say how many workers are ready while the pool starts."""
 CANCEL_GRACE = 0.4
 """Seconds a cancelled job's worker has to stop before it is killed and replaced."""
 MIN_SHARE = 0.05
@@ -290,16 +292,23 @@ class WorkerPool:
 
     async def start(self, wait: float = 10.0) -> None:
         """Start the workers (call from the event loop that will use the pool) and wait up
-        to ``wait`` seconds for them to be ready."""
+        to ``wait`` seconds for them to be ready, saying every ``START_NOTICE`` seconds how
+        many are."""
         self.loop = asyncio.get_running_loop()
         for _ in range(self.size):
             self._add_worker(PLAY)
         for _ in range(self.analysis):
             self._add_worker(ANALYSIS)
         self._watch = asyncio.create_task(self._watchdog())
-        end = time.monotonic() + wait
-        while time.monotonic() < end and not all(w.ready for w in self.workers):
+        began = time.monotonic()
+        notice = began + START_NOTICE
+        while time.monotonic() < began + wait and not all(w.ready for w in self.workers):
             await asyncio.sleep(0.05)
+            if time.monotonic() >= notice:
+                notice += START_NOTICE
+                log.warning("%d of %d workers ready after %.0f s (each loads or compiles "
+                            "every engine first)", sum(w.ready for w in self.workers),
+                            len(self.workers), time.monotonic() - began)
 
     async def close(self) -> None:
         """Stop the workers and the watchdog."""
