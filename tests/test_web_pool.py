@@ -324,3 +324,35 @@ def test_a_cancelled_stream_ends_even_when_an_event_arrives_at_the_same_moment()
         return ended
 
     assert all(asyncio.run(main()))
+
+
+def test_a_cancelled_job_whose_worker_waits_for_a_cpu_is_not_recycled(monkeypatch):
+    """The grace of a cancel counts only the time the worker could run: a worker that
+    waited for a CPU the whole time (the soak's niced analysis worker at load 12, stopping
+    its Connect Four solve as asked) is not replaced; one that could run and did not stop
+    still is (the test above)."""
+    from gamesearch.web import pool as pool_module
+
+    began = time.monotonic()
+    # as /proc would say of a starved worker: every second since the start spent waiting
+    monkeypatch.setattr(pool_module.Worker, "run_delay",
+                        lambda self: time.monotonic() - began)
+
+    async def main():
+        pool = WorkerPool(1, "fork", analysis=0, target=echo_worker)
+        await pool.start()
+        try:
+            job = pool.submit("think", {"sleep": 1.5}, 100)  # answers 1.5 s in, stop or not
+            await asyncio.sleep(0.2)
+            assert job.worker is not None
+            pool.cancel(job)
+            t0 = time.monotonic()
+            while not job.finished and time.monotonic() - t0 < 5:
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.3)
+            return job.finished, pool.status()
+        finally:
+            await pool.close()
+
+    finished, status = run("asyncio", main)
+    assert finished and status["recycled"] == 0 and status["replaced"] == 0, status

@@ -20,8 +20,10 @@
   replacement never makes a later move pay for a compile.
 * **Cancel means stop.** A cancelled running job has its stop flag set; a worker that has not
   answered ``CANCEL_GRACE`` later (a solver that cannot be interrupted) is killed and
-  replaced, so a stale verdict never holds a worker. A worker that said it is compiling a
-  kernel is left alone until it says it is done: the compile lands in numba's disk cache.
+  replaced, so a stale verdict never holds a worker; the time it waited for a CPU meanwhile
+  is not counted (up to ``CANCEL_WALL``): a starved worker is stopping, not stuck. A worker
+  that said it is compiling a kernel is left alone until it says it is done: the compile
+  lands in numba's disk cache.
 * **Fair share under load.** When a move has waited half its budget and every worker is
   busy, the longest-running search that has completed at least one depth is asked to answer
   now with it (source ``shared``): each move gets a real search before anyone gets a
@@ -60,7 +62,13 @@ queue (never past its hard deadline)."""
 START_NOTICE = 30.0
 """Seconds between the lines that say how many workers are ready while the pool starts."""
 CANCEL_GRACE = 0.4
-"""Seconds a cancelled job's worker has to stop before it is killed and replaced."""
+"""Seconds a cancelled job's worker has to stop before it is killed and replaced, not
+counting the time it waited for a CPU (``Worker.run_delay``): a starved worker (the analysis
+worker runs at a lower priority; at load 12 it gets a few milliseconds a second) was
+recycled while its solver was stopping as asked."""
+CANCEL_WALL = 10.0
+"""The most a starved worker's grace grows: a cancelled job's worker is replaced at the
+latest this long after its grace began."""
 MIN_SHARE = 0.05
 """Seconds a move's search runs at least before fair share may cut it."""
 URGENT = 0.5
@@ -131,6 +139,7 @@ class Job:
         self.progressed = False  # a depth completed: it can answer now
         self.shared = False  # cut short by fair share
         self.stop_by: float | None = None  # cancelled while running: stop before this
+        self.stop_wait: float | None = None  # its worker's CPU wait when that grace began
         self.compiling = False  # the worker compiles a kernel: never killed meanwhile
         self.overdue = False  # told to answer now at its hard deadline
         self.timed_from_start = False  # its budget runs from its start, not its arrival
@@ -244,6 +253,15 @@ class Worker:
         self.jobs.send({"id": job.id, "kind": job.kind, "payload": job.payload,
                         "seconds": seconds_left})
 
+    def run_delay(self) -> float | None:
+        """Seconds the worker's main thread has waited for a CPU since it started (Linux's
+        ``/proc/PID/schedstat``); None where the system does not say."""
+        try:
+            with open(f"/proc/{self.process.pid}/schedstat") as stat:
+                return int(stat.read().split()[1]) / 1e9
+        except (OSError, ValueError, IndexError):
+            return None
+
     def kill(self, cause: str | None = None) -> None:
         """End the process; ``cause`` is logged when the pool replaces it."""
         if cause is not None and self.cause is None:
@@ -356,6 +374,7 @@ class WorkerPool:
                 self.pending[job.lane].remove(job)
         elif not job.finished:
             job.stop_by = time.monotonic() + CANCEL_GRACE
+            job.stop_wait = job.worker.run_delay()
             job.stop()
 
     def release(self, job: Job) -> None:
@@ -491,6 +510,7 @@ class WorkerPool:
                 job.deadline = max(job.deadline, time.monotonic() + job.budget)
                 if job.stop_by is not None:
                     job.stop_by = time.monotonic() + CANCEL_GRACE  # stop it now, if it must
+                    job.stop_wait = worker.run_delay()
         if kind == "progress" and not job.progressed:
             job.progressed = True
             self._share(time.monotonic())
@@ -556,6 +576,15 @@ class WorkerPool:
         # the pipe reads EOF and the pool replaces the worker
         worker.kill(f"recycled: its cancelled job did not stop within {CANCEL_GRACE:g} s")
 
+    @staticmethod
+    def _starved(worker: Worker, job: Job) -> float:
+        """Seconds the worker of a cancelled job has waited for a CPU since its grace began
+        (at most ``CANCEL_WALL``; 0 where unknown): its grace grows by as much."""
+        if job.stop_wait is None:
+            return 0.0
+        now = worker.run_delay()
+        return 0.0 if now is None else min(CANCEL_WALL, max(0.0, now - job.stop_wait))
+
     async def _watchdog(self) -> None:
         """Kill workers whose job ran past its deadline plus the grace period, or that did not
         stop a cancelled job in time; give waiting moves their fair share."""
@@ -572,7 +601,7 @@ class WorkerPool:
                 job = worker.job
                 if job is None or job.finished or job.compiling:
                     continue
-                if job.stop_by is not None and now > job.stop_by:
+                if job.stop_by is not None and now > job.stop_by + self._starved(worker, job):
                     self._recycle(worker)
                 elif now > job.deadline + KILL_GRACE:
                     # the pipe reads EOF and the pool replaces it
