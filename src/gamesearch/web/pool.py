@@ -20,8 +20,8 @@
   replacement never makes a later move pay for a compile.
 * **Cancel means stop.** A cancelled running job has its stop flag set; a worker that has not
   answered ``CANCEL_GRACE`` later (a solver that cannot be interrupted) is killed and
-  replaced, so a stale verdict never holds a worker; the time it waited for a CPU meanwhile
-  is not counted (up to ``CANCEL_WALL``): a starved worker is stopping, not stuck. A worker
+  replaced, so a stale verdict never holds a worker; where the system says, that grace is
+  CPU time (a worker waiting for a CPU is stopping, not stuck; up to ``CANCEL_WALL``). A worker
   that said it is compiling a kernel is left alone until it says it is done: the compile
   lands in numba's disk cache.
 * **Fair share under load.** When a move has waited half its budget and every worker is
@@ -44,6 +44,7 @@ import contextlib
 import itertools
 import logging
 import multiprocessing
+import os
 import sys
 import time
 from collections import Counter, deque
@@ -62,10 +63,11 @@ queue (never past its hard deadline)."""
 START_NOTICE = 30.0
 """Seconds between the lines that say how many workers are ready while the pool starts."""
 CANCEL_GRACE = 0.4
-"""Seconds a cancelled job's worker has to stop before it is killed and replaced, not
-counting the time it waited for a CPU (``Worker.run_delay``): a starved worker (the analysis
-worker runs at a lower priority; at load 12 it gets a few milliseconds a second) was
-recycled while its solver was stopping as asked."""
+"""Seconds a cancelled job's worker has to stop before it is killed and replaced: seconds
+of CPU time where the system says (``Worker.cpu_state``), else of the wall clock. A worker
+that waits for a CPU is stopping, not stuck: the analysis worker runs at a lower priority,
+and at load 12 it got a few milliseconds a second and was recycled while its solver was
+stopping as asked. One that sleeps (it cannot be waiting to run) gets wall seconds."""
 CANCEL_WALL = 10.0
 """The most a starved worker's grace grows: a cancelled job's worker is replaced at the
 latest this long after its grace began."""
@@ -93,6 +95,23 @@ ANALYSIS_NICE = 10
 """How much lower the analysis workers' CPU priority is (``os.nice``)."""
 
 log = logging.getLogger("gamesearch.web")
+
+
+def _ticks() -> float:
+    try:
+        return float(os.sysconf("SC_CLK_TCK"))
+    except (AttributeError, ValueError, OSError):
+        return 100.0
+
+
+TICKS = _ticks()
+"""Clock ticks per second of ``/proc/PID/stat``'s CPU times."""
+
+
+def cpu_seconds(worker: Worker) -> float | None:
+    """The CPU seconds a worker has used, None where the system does not say."""
+    seen = worker.cpu_state()
+    return None if seen is None else seen[1]
 
 
 def lane_of(kind: str) -> str:
@@ -139,7 +158,7 @@ class Job:
         self.progressed = False  # a depth completed: it can answer now
         self.shared = False  # cut short by fair share
         self.stop_by: float | None = None  # cancelled while running: stop before this
-        self.stop_wait: float | None = None  # its worker's CPU wait when that grace began
+        self.stop_cpu: float | None = None  # its worker's CPU time when that grace began
         self.compiling = False  # the worker compiles a kernel: never killed meanwhile
         self.overdue = False  # told to answer now at its hard deadline
         self.timed_from_start = False  # its budget runs from its start, not its arrival
@@ -253,12 +272,15 @@ class Worker:
         self.jobs.send({"id": job.id, "kind": job.kind, "payload": job.payload,
                         "seconds": seconds_left})
 
-    def run_delay(self) -> float | None:
-        """Seconds the worker's main thread has waited for a CPU since it started (Linux's
-        ``/proc/PID/schedstat``); None where the system does not say."""
+    def cpu_state(self) -> tuple[str, float] | None:
+        """The worker's scheduling state ("R": running or waiting to run, "S": sleeping...)
+        and the CPU seconds it has used (Linux's ``/proc/PID/stat``); None where the system
+        does not say."""
         try:
-            with open(f"/proc/{self.process.pid}/schedstat") as stat:
-                return int(stat.read().split()[1]) / 1e9
+            with open(f"/proc/{self.process.pid}/stat") as stat:
+                text = stat.read()
+            fields = text[text.rindex(")") + 2:].split()
+            return fields[0], (int(fields[11]) + int(fields[12])) / TICKS
         except (OSError, ValueError, IndexError):
             return None
 
@@ -374,7 +396,7 @@ class WorkerPool:
                 self.pending[job.lane].remove(job)
         elif not job.finished:
             job.stop_by = time.monotonic() + CANCEL_GRACE
-            job.stop_wait = job.worker.run_delay()
+            job.stop_cpu = cpu_seconds(job.worker)
             job.stop()
 
     def release(self, job: Job) -> None:
@@ -510,7 +532,7 @@ class WorkerPool:
                 job.deadline = max(job.deadline, time.monotonic() + job.budget)
                 if job.stop_by is not None:
                     job.stop_by = time.monotonic() + CANCEL_GRACE  # stop it now, if it must
-                    job.stop_wait = worker.run_delay()
+                    job.stop_cpu = cpu_seconds(worker)
         if kind == "progress" and not job.progressed:
             job.progressed = True
             self._share(time.monotonic())
@@ -577,13 +599,18 @@ class WorkerPool:
         worker.kill(f"recycled: its cancelled job did not stop within {CANCEL_GRACE:g} s")
 
     @staticmethod
-    def _starved(worker: Worker, job: Job) -> float:
-        """Seconds the worker of a cancelled job has waited for a CPU since its grace began
-        (at most ``CANCEL_WALL``; 0 where unknown): its grace grows by as much."""
-        if job.stop_wait is None:
-            return 0.0
-        now = worker.run_delay()
-        return 0.0 if now is None else min(CANCEL_WALL, max(0.0, now - job.stop_wait))
+    def _stuck(worker: Worker, job: Job, now: float) -> bool:
+        """Whether a cancelled job's worker, past its wall-clock grace, is to be replaced:
+        it used ``CANCEL_GRACE`` of CPU since without stopping, or it is not waiting to run
+        (asleep: no CPU would help it), or ``CANCEL_WALL`` passed; where the system says
+        nothing, at once (the wall clock alone)."""
+        if now > job.stop_by - CANCEL_GRACE + CANCEL_WALL:
+            return True
+        seen = worker.cpu_state()
+        if seen is None or job.stop_cpu is None:
+            return True
+        state, cpu = seen
+        return state != "R" or cpu - job.stop_cpu >= CANCEL_GRACE
 
     async def _watchdog(self) -> None:
         """Kill workers whose job ran past its deadline plus the grace period, or that did not
@@ -601,7 +628,8 @@ class WorkerPool:
                 job = worker.job
                 if job is None or job.finished or job.compiling:
                     continue
-                if job.stop_by is not None and now > job.stop_by + self._starved(worker, job):
+                if job.stop_by is not None and now > job.stop_by and self._stuck(worker, job,
+                                                                                 now):
                     self._recycle(worker)
                 elif now > job.deadline + KILL_GRACE:
                     # the pipe reads EOF and the pool replaces it
