@@ -79,6 +79,12 @@ def new_history() -> np.ndarray:
     return np.zeros((32, 128), np.int64)
 
 
+def new_killers() -> np.ndarray:
+    """A fresh ``killers`` array of the compiled search: two killer moves a ply, then the
+    move a singular extension's verification search leaves out there (``chess_search``)."""
+    return np.zeros((B.MAX_PLY, 3), np.int64)
+
+
 def age_history(history: np.ndarray) -> None:
     """Shrink the history scores (not the counter-moves) before a new search: what the last
     position taught still orders moves, but less than what this one teaches."""
@@ -90,7 +96,7 @@ class _Worker:
 
     def __init__(self) -> None:
         self.info = np.zeros(8, np.int64)
-        self.killers = np.zeros((B.MAX_PLY, 2), np.int64)
+        self.killers = new_killers()
         self.hist = new_history()
 
 
@@ -137,8 +143,11 @@ class ChessEngine:
     """A searcher with its own table; ``position`` then ``go``."""
 
     def __init__(self, hash_mb: int = 64, threads: int = 1, evaluation: str = "hand",
-                 network: str | os.PathLike[str] | None = None) -> None:
+                 network: str | os.PathLike[str] | None = None, singular: bool = True) -> None:
         self.info = np.zeros(8, np.int64)
+        self.singular = singular
+        """Singular extensions on (the default) or off (the baseline they are measured
+        against; UCI ``SingularExtensions``, ``chess-engine:singular=0``)."""
         self._halt = threading.Event()  # stop() was called
         self._hard = False  # an iteration that a stop may cut is running (depth 2 on)
         self.helpers: list[_Worker] = []
@@ -231,7 +240,7 @@ class ChessEngine:
         # (writing zeros over them here took 0.1 s of a web move's 1 s budget).
         self.tt_key = np.zeros(entries, np.int64)
         self.tt_data = np.zeros(entries, np.int64)
-        self.killers = np.zeros((B.MAX_PLY, 2), np.int64)
+        self.killers = new_killers()
         self.hist = new_history()
 
     def set_threads(self, threads: int) -> None:
@@ -255,7 +264,7 @@ class ChessEngine:
         """Forget the table and the move-ordering statistics."""
         self.tt_key[:] = 0
         self.tt_data[:] = 0
-        self.killers = np.zeros((B.MAX_PLY, 2), np.int64)
+        self.killers = new_killers()
         self.hist = new_history()
         self.helpers = [_Worker() for _ in self.helpers]
 
@@ -324,10 +333,12 @@ class ChessEngine:
                  hist: np.ndarray, info: np.ndarray, depth: int, score: int) -> int:
         """One iteration at ``depth`` in an aspiration window around ``score``, widened
         until the value falls inside (or the stop flag is up: the value is then void)."""
-        from gamesearch.engines.chess.search import INF
+        from gamesearch.engines.chess.search import FLAGS, INF, NO_SINGULAR, ROOT_DEPTH
 
         search = self._search_function()
         b, st, undo, keys, moves, scores, pv, pv_len, tb = arrays
+        info[FLAGS] = 0 if self.singular else NO_SINGULAR
+        info[ROOT_DEPTH] = depth
         delta = 35
         alpha, beta = (score - delta, score + delta) if depth >= 4 else (-INF, INF)
         while True:
@@ -454,8 +465,8 @@ class ChessAgent(Agent):
     def __init__(self, time: float | None = 1.0, depth: int | None = None,
                  hash_mb: int = 64, tables: str | None = None, threads: int = 1,
                  evaluation: str = "hand", network: str | None = None,
-                 nodes: int | None = None) -> None:
-        self.engine = ChessEngine(hash_mb, threads, evaluation, network)
+                 nodes: int | None = None, singular: bool = True) -> None:
+        self.engine = ChessEngine(hash_mb, threads, evaluation, network, singular)
         self.engine.set_tables(tables)
         if nodes is not None:
             self.bound = Limit(nodes=nodes)
@@ -467,7 +478,7 @@ class ChessAgent(Agent):
             self.bound = Limit(time=time)
             spec = f"chess-engine:time={time:g}"
         self.spec = spec + (f",threads={threads}" if threads > 1 else "") + \
-            (",eval=nnue" if evaluation == "nnue" else "")
+            (",eval=nnue" if evaluation == "nnue" else "") + ("" if singular else ",singular=0")
 
     def prepare(self, game: object) -> None:
         """Load the compiled search before any clock runs."""
