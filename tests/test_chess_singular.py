@@ -1,6 +1,7 @@
 """Singular extensions in the chess search (issue 42): they change the search where they are
 on and leave nothing behind; with them the engine still finds the mates and the winning
-capture; the option that turns them off is checked in UCI and on the command line."""
+capture; the option that turns them on (they are off by default) is checked in UCI and on
+the command line."""
 
 import subprocess
 import sys
@@ -62,25 +63,26 @@ def test_the_uci_option_turns_them_off_and_refuses_bad_values():
     lines: list[str] = []
     session = UciSession(lines.append, hash_mb=1)
     session.handle("uci")
-    assert "option name SingularExtensions type check default true" in lines
-    assert session.engine.singular
+    assert "option name SingularExtensions type check default false" in lines
+    assert not session.engine.singular
     for bad in ("maybe", "2", ""):
         before = len(lines)
         session.handle(f"setoption name SingularExtensions value {bad}")
         answer = lines[before:]
         assert len(answer) == 1 and answer[0].startswith("info string"), (bad, answer)
-        assert session.engine.singular
-    session.handle("setoption name SingularExtensions value false")
-    assert not session.engine.singular
+        assert not session.engine.singular
     session.handle("setoption name SingularExtensions value TRUE")
     assert session.engine.singular
+    session.handle("setoption name SingularExtensions value false")
+    assert not session.engine.singular
 
 
-def test_the_agent_spec_takes_singular_0_and_refuses_2():
+def test_the_agent_spec_takes_singular_1_and_refuses_2():
     from gamesearch.agents import make_agent
 
-    assert not make_agent("chess-engine:singular=0,nodes=100").engine.singular
-    assert make_agent("chess-engine").engine.singular
+    assert make_agent("chess-engine:singular=1,nodes=100").engine.singular
+    assert not make_agent("chess-engine").engine.singular
+    assert not make_agent("chess-engine:singular=0").engine.singular
     out = subprocess.run([sys.executable, "-m", "gamesearch", "match", "chess",
                           "chess-engine:singular=2", "random", "--games", "1"],
                          capture_output=True, text=True, timeout=120)

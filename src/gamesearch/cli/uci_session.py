@@ -7,7 +7,7 @@ Commands: ``uci``, ``isready``, ``ucinewgame``, ``position startpos|fen F [moves
 DIR`` (endgame tables, probed before searching), ``setoption name Use NNUE value
 true|false`` (evaluate with the network instead of the hand-written terms), ``setoption
 name EvalFile value FILE`` (the network file; empty: the one that ships), ``setoption name
-SingularExtensions value true|false`` (on by default; off: the baseline), ``quit``. A
+SingularExtensions value true|false`` (off by default), ``quit``. A
 network file that is missing or corrupt is answered with an ``info string`` and the engine
 evaluates with the hand-written terms. The search runs in a
 thread, so ``stop``, ``isready`` and ``quit`` are answered while it thinks; with
@@ -117,7 +117,7 @@ class UciSession:
         self.send("option name TablesPath type string default <empty>")
         self.send("option name Use NNUE type check default false")
         self.send("option name EvalFile type string default <empty>")
-        self.send("option name SingularExtensions type check default true")
+        self.send("option name SingularExtensions type check default false")
         self.send("uciok")
 
     def cmd_isready(self, args: list[str]) -> None:

@@ -34,7 +34,7 @@ def _perft(game: Any, state: Any, depth: int) -> int:
 def _chess_engine(time: float = 1.0, depth: int | None = None, hash: int = 64,
                   tables: str | None = None, threads: int = 1, eval: str = "hand",
                   net: str | None = None, nodes: int | None = None,
-                  singular: int = 1) -> Agent:
+                  singular: int = 0) -> Agent:
     from gamesearch.engines.chess.engine import ChessAgent
 
     return ChessAgent(time=time, depth=depth, hash_mb=hash, tables=tables, threads=threads,

@@ -37,6 +37,11 @@ hand-written terms (``evaluation.py``), the default and the baseline, or a netwo
 (``nnue/``, by default the file that ships), whose search is a compiled function of its
 own (``nnue/search.py``: the same templates with the network's static value), compiled
 on first use. Each worker has its own accumulators (in its ``tb``); the weights are shared.
+
+Singular extensions (``singular``, UCI ``SingularExtensions``, ``chess-engine:singular=1``):
+off by default (a 400-game match at 20,000 nodes a move showed no gain, docs/BENCHMARKS.md);
+off, the search is node for node the one they were measured against. The flag and the
+iteration's depth reach the compiled search in ``info`` (``chess_search``).
 """
 
 from __future__ import annotations
@@ -143,11 +148,11 @@ class ChessEngine:
     """A searcher with its own table; ``position`` then ``go``."""
 
     def __init__(self, hash_mb: int = 64, threads: int = 1, evaluation: str = "hand",
-                 network: str | os.PathLike[str] | None = None, singular: bool = True) -> None:
+                 network: str | os.PathLike[str] | None = None, singular: bool = False) -> None:
         self.info = np.zeros(8, np.int64)
         self.singular = singular
-        """Singular extensions on (the default) or off (the baseline they are measured
-        against; UCI ``SingularExtensions``, ``chess-engine:singular=0``)."""
+        """Singular extensions on or off (the default: at 20,000 nodes a move they showed
+        no gain, docs/BENCHMARKS.md; UCI ``SingularExtensions``, ``chess-engine:singular=1``)."""
         self._halt = threading.Event()  # stop() was called
         self._hard = False  # an iteration that a stop may cut is running (depth 2 on)
         self.helpers: list[_Worker] = []
@@ -457,15 +462,16 @@ class ChessEngine:
 
 class ChessAgent(Agent):
     """The engine as a gamesearch agent (``chess-engine:time=1``, ``depth=N`` or
-    ``nodes=N``: a node budget a move, the same search however loaded the machine is) for
-    ``match`` and ``play``; the game's states are FENs, so repetition is not seen here."""
+    ``nodes=N``: a node budget a move, the same search however loaded the machine is;
+    ``singular=1``: with singular extensions) for ``match`` and ``play``; the game's
+    states are FENs, so repetition is not seen here."""
 
     interactive = False
 
     def __init__(self, time: float | None = 1.0, depth: int | None = None,
                  hash_mb: int = 64, tables: str | None = None, threads: int = 1,
                  evaluation: str = "hand", network: str | None = None,
-                 nodes: int | None = None, singular: bool = True) -> None:
+                 nodes: int | None = None, singular: bool = False) -> None:
         self.engine = ChessEngine(hash_mb, threads, evaluation, network, singular)
         self.engine.set_tables(tables)
         if nodes is not None:
@@ -478,7 +484,7 @@ class ChessAgent(Agent):
             self.bound = Limit(time=time)
             spec = f"chess-engine:time={time:g}"
         self.spec = spec + (f",threads={threads}" if threads > 1 else "") + \
-            (",eval=nnue" if evaluation == "nnue" else "") + ("" if singular else ",singular=0")
+            (",eval=nnue" if evaluation == "nnue" else "") + (",singular=1" if singular else "")
 
     def prepare(self, game: object) -> None:
         """Load the compiled search before any clock runs."""
