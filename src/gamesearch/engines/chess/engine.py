@@ -2,8 +2,8 @@
 
 The compiled search is ``chess_search.search``; the shared anytime driver
 (:mod:`gamesearch.anytime`) deepens it: one iteration per depth, each first searched in a
-window of +-35 centipawns around the previous score (widened on failure), until the
-:class:`~gamesearch.result.Limit`'s depth, nodes or time. Under a clock
+window of +-``ASPIRATION`` centipawns around the previous score (from depth 4; doubled
+on each failure), until the :class:`~gamesearch.result.Limit`'s depth, nodes or time. Under a clock
 (:func:`clock_budget`), a move gets ``time_left / moves_to_go + 3/4 increment`` (moves to
 go: 30 when the clock does not say); no new iteration starts after 60% of it, and the
 search stops at three times it (never more than a third of the time left). Depth 1 always
@@ -39,7 +39,7 @@ own (``nnue/search.py``: the same templates with the network's static value), co
 on first use. Each worker has its own accumulators (in its ``tb``); the weights are shared.
 
 Singular extensions (``singular``, UCI ``SingularExtensions``, ``chess-engine:singular=1``):
-off by default (a 400-game match at 20,000 nodes a move showed no gain, docs/BENCHMARKS.md);
+off by default (278 games at 20,000 nodes a move showed no gain, docs/BENCHMARKS.md);
 off, the search is node for node the one they were measured against. The flag and the
 iteration's depth reach the compiled search in ``info`` (``chess_search``).
 """
@@ -66,6 +66,9 @@ from gamesearch.result import Limit, SearchResult, SearchStats
 
 MATE = 30000
 ENTRY_BYTES = 16
+ASPIRATION = 35
+"""The aspiration window's half-width at its first try, in centipawns (20 scored 50/95 against
+it at 20,000 nodes a move: no gain shown, docs/BENCHMARKS.md)."""
 SKIP_SIZE = (1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4)
 SKIP_PHASE = (0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7)
 """Lazy SMP's depth skipping for helper threads (Stockfish 10, ``search.cpp``)."""
@@ -344,7 +347,7 @@ class ChessEngine:
         b, st, undo, keys, moves, scores, pv, pv_len, tb = arrays
         info[FLAGS] = 0 if self.singular else NO_SINGULAR
         info[ROOT_DEPTH] = depth
-        delta = 35
+        delta = ASPIRATION
         alpha, beta = (score - delta, score + delta) if depth >= 4 else (-INF, INF)
         while True:
             info[3] = 0
