@@ -6,7 +6,8 @@ Commands: ``uci``, ``isready``, ``ucinewgame``, ``position startpos|fen F [moves
 ``ponderhit``, ``setoption name Hash|Threads value N``, ``setoption name TablesPath value
 DIR`` (endgame tables, probed before searching), ``setoption name Use NNUE value
 true|false`` (evaluate with the network instead of the hand-written terms), ``setoption
-name EvalFile value FILE`` (the network file; empty: the one that ships), ``quit``. A
+name EvalFile value FILE`` (the network file; empty: the one that ships), ``setoption name
+SingularExtensions value true|false`` (off by default), ``quit``. A
 network file that is missing or corrupt is answered with an ``info string`` and the engine
 evaluates with the hand-written terms. The search runs in a
 thread, so ``stop``, ``isready`` and ``quit`` are answered while it thinks; with
@@ -116,6 +117,7 @@ class UciSession:
         self.send("option name TablesPath type string default <empty>")
         self.send("option name Use NNUE type check default false")
         self.send("option name EvalFile type string default <empty>")
+        self.send("option name SingularExtensions type check default false")
         self.send("uciok")
 
     def cmd_isready(self, args: list[str]) -> None:
@@ -156,6 +158,12 @@ class UciSession:
         if name in ("use nnue", "evalfile"):
             self._set_evaluation(name, value.strip())
             return
+        if name == "singularextensions":
+            if value.strip().lower() not in ("true", "false"):
+                raise UciError(f"SingularExtensions must be true or false, got "
+                               f"{value.strip()[:20]!r}")
+            self.engine.singular = value.strip().lower() == "true"
+            return
         if name == "tablespath":
             try:
                 self.engine.set_tables(value.strip() if value.strip() not in ("", "<empty>")
@@ -179,7 +187,7 @@ class UciSession:
                 raise UciError(str(err)) from None
         else:
             raise UciError(f"unknown option {name[:40]!r} (known: Hash, Threads, TablesPath, "
-                           "Use NNUE, EvalFile)")
+                           "Use NNUE, EvalFile, SingularExtensions)")
 
     def _set_evaluation(self, name: str, value: str) -> None:
         """``Use NNUE`` or ``EvalFile``: load the network where it is asked for (compiling its

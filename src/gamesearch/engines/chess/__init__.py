@@ -33,16 +33,17 @@ def _perft(game: Any, state: Any, depth: int) -> int:
 
 def _chess_engine(time: float = 1.0, depth: int | None = None, hash: int = 64,
                   tables: str | None = None, threads: int = 1, eval: str = "hand",
-                  net: str | None = None, nodes: int | None = None) -> Agent:
+                  net: str | None = None, nodes: int | None = None,
+                  singular: int = 0) -> Agent:
     from gamesearch.engines.chess.engine import ChessAgent
 
     return ChessAgent(time=time, depth=depth, hash_mb=hash, tables=tables, threads=threads,
-                      evaluation=eval, network=net, nodes=nodes)
+                      evaluation=eval, network=net, nodes=nodes, singular=bool(singular))
 
 
 _chess_engine.ranges = {  # type: ignore[attr-defined]  (read by spec.agent_ranges)
     "hash": Range(1, MAX_HASH_MB), "threads": Range(1, MAX_THREADS),
-    "nodes": Range(1, 10**12)}
+    "nodes": Range(1, 10**12), "singular": Range(0, 1)}
 
 
 def _uci(cmd: str = "stockfish", time: float | None = 0.1, depth: int | None = None,

@@ -2,8 +2,8 @@
 
 The compiled search is ``chess_search.search``; the shared anytime driver
 (:mod:`gamesearch.anytime`) deepens it: one iteration per depth, each first searched in a
-window of +-35 centipawns around the previous score (widened on failure), until the
-:class:`~gamesearch.result.Limit`'s depth, nodes or time. Under a clock
+window of +-``ASPIRATION`` centipawns around the previous score (from depth 4; doubled
+on each failure), until the :class:`~gamesearch.result.Limit`'s depth, nodes or time. Under a clock
 (:func:`clock_budget`), a move gets ``time_left / moves_to_go + 3/4 increment`` (moves to
 go: 30 when the clock does not say); no new iteration starts after 60% of it, and the
 search stops at three times it (never more than a third of the time left). Depth 1 always
@@ -37,6 +37,11 @@ hand-written terms (``evaluation.py``), the default and the baseline, or a netwo
 (``nnue/``, by default the file that ships), whose search is a compiled function of its
 own (``nnue/search.py``: the same templates with the network's static value), compiled
 on first use. Each worker has its own accumulators (in its ``tb``); the weights are shared.
+
+Singular extensions (``singular``, UCI ``SingularExtensions``, ``chess-engine:singular=1``):
+off by default (278 games at 20,000 nodes a move showed no gain, docs/BENCHMARKS.md);
+off, the search is node for node the one they were measured against. The flag and the
+iteration's depth reach the compiled search in ``info`` (``chess_search``).
 """
 
 from __future__ import annotations
@@ -61,6 +66,9 @@ from gamesearch.result import Limit, SearchResult, SearchStats
 
 MATE = 30000
 ENTRY_BYTES = 16
+ASPIRATION = 35
+"""The aspiration window's half-width at its first try, in centipawns (20 scored 50/95 against
+it at 20,000 nodes a move: no gain shown, docs/BENCHMARKS.md)."""
 SKIP_SIZE = (1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4)
 SKIP_PHASE = (0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7)
 """Lazy SMP's depth skipping for helper threads (Stockfish 10, ``search.cpp``)."""
@@ -79,6 +87,12 @@ def new_history() -> np.ndarray:
     return np.zeros((32, 128), np.int64)
 
 
+def new_killers() -> np.ndarray:
+    """A fresh ``killers`` array of the compiled search: two killer moves a ply, then the
+    move a singular extension's verification search leaves out there (``chess_search``)."""
+    return np.zeros((B.MAX_PLY, 3), np.int64)
+
+
 def age_history(history: np.ndarray) -> None:
     """Shrink the history scores (not the counter-moves) before a new search: what the last
     position taught still orders moves, but less than what this one teaches."""
@@ -90,7 +104,7 @@ class _Worker:
 
     def __init__(self) -> None:
         self.info = np.zeros(8, np.int64)
-        self.killers = np.zeros((B.MAX_PLY, 2), np.int64)
+        self.killers = new_killers()
         self.hist = new_history()
 
 
@@ -137,8 +151,11 @@ class ChessEngine:
     """A searcher with its own table; ``position`` then ``go``."""
 
     def __init__(self, hash_mb: int = 64, threads: int = 1, evaluation: str = "hand",
-                 network: str | os.PathLike[str] | None = None) -> None:
+                 network: str | os.PathLike[str] | None = None, singular: bool = False) -> None:
         self.info = np.zeros(8, np.int64)
+        self.singular = singular
+        """Singular extensions on or off (the default: at 20,000 nodes a move they showed
+        no gain, docs/BENCHMARKS.md; UCI ``SingularExtensions``, ``chess-engine:singular=1``)."""
         self._halt = threading.Event()  # stop() was called
         self._hard = False  # an iteration that a stop may cut is running (depth 2 on)
         self.helpers: list[_Worker] = []
@@ -231,7 +248,7 @@ class ChessEngine:
         # (writing zeros over them here took 0.1 s of a web move's 1 s budget).
         self.tt_key = np.zeros(entries, np.int64)
         self.tt_data = np.zeros(entries, np.int64)
-        self.killers = np.zeros((B.MAX_PLY, 2), np.int64)
+        self.killers = new_killers()
         self.hist = new_history()
 
     def set_threads(self, threads: int) -> None:
@@ -255,7 +272,7 @@ class ChessEngine:
         """Forget the table and the move-ordering statistics."""
         self.tt_key[:] = 0
         self.tt_data[:] = 0
-        self.killers = np.zeros((B.MAX_PLY, 2), np.int64)
+        self.killers = new_killers()
         self.hist = new_history()
         self.helpers = [_Worker() for _ in self.helpers]
 
@@ -324,11 +341,13 @@ class ChessEngine:
                  hist: np.ndarray, info: np.ndarray, depth: int, score: int) -> int:
         """One iteration at ``depth`` in an aspiration window around ``score``, widened
         until the value falls inside (or the stop flag is up: the value is then void)."""
-        from gamesearch.engines.chess.search import INF
+        from gamesearch.engines.chess.search import FLAGS, INF, NO_SINGULAR, ROOT_DEPTH
 
         search = self._search_function()
         b, st, undo, keys, moves, scores, pv, pv_len, tb = arrays
-        delta = 35
+        info[FLAGS] = 0 if self.singular else NO_SINGULAR
+        info[ROOT_DEPTH] = depth
+        delta = ASPIRATION
         alpha, beta = (score - delta, score + delta) if depth >= 4 else (-INF, INF)
         while True:
             info[3] = 0
@@ -446,16 +465,17 @@ class ChessEngine:
 
 class ChessAgent(Agent):
     """The engine as a gamesearch agent (``chess-engine:time=1``, ``depth=N`` or
-    ``nodes=N``: a node budget a move, the same search however loaded the machine is) for
-    ``match`` and ``play``; the game's states are FENs, so repetition is not seen here."""
+    ``nodes=N``: a node budget a move, the same search however loaded the machine is;
+    ``singular=1``: with singular extensions) for ``match`` and ``play``; the game's
+    states are FENs, so repetition is not seen here."""
 
     interactive = False
 
     def __init__(self, time: float | None = 1.0, depth: int | None = None,
                  hash_mb: int = 64, tables: str | None = None, threads: int = 1,
                  evaluation: str = "hand", network: str | None = None,
-                 nodes: int | None = None) -> None:
-        self.engine = ChessEngine(hash_mb, threads, evaluation, network)
+                 nodes: int | None = None, singular: bool = False) -> None:
+        self.engine = ChessEngine(hash_mb, threads, evaluation, network, singular)
         self.engine.set_tables(tables)
         if nodes is not None:
             self.bound = Limit(nodes=nodes)
@@ -467,7 +487,7 @@ class ChessAgent(Agent):
             self.bound = Limit(time=time)
             spec = f"chess-engine:time={time:g}"
         self.spec = spec + (f",threads={threads}" if threads > 1 else "") + \
-            (",eval=nnue" if evaluation == "nnue" else "")
+            (",eval=nnue" if evaluation == "nnue" else "") + (",singular=1" if singular else "")
 
     def prepare(self, game: object) -> None:
         """Load the compiled search before any clock runs."""

@@ -35,7 +35,20 @@ it (0: none). The engine ages the first 16 rows between searches (``engine.age_h
 
 ``info`` (int64 array): [0] nodes, [1] stop (set by the caller's thread or the clock),
 [2] deadline in microseconds of ``perf_counter`` (0: none), [3] best root move, [4] node
-limit (0: none), [5] deepest ply reached.
+limit (0: none), [5] deepest ply reached, [6] features turned off (``NO_SINGULAR``), [7] the
+iteration's root depth (0: no singular extensions).
+
+Singular extensions (Deep Blue's, in Stockfish's form): at a non-root node of depth >=
+``SINGULAR_DEPTH`` whose table entry holds a move with a lower bound (or exact value)
+searched to at least ``depth - 3``, the other moves are searched to ``(depth - 1) // 2`` in
+a null window just under ``tt_score - SINGULAR_MARGIN * depth``; where every one fails low,
+the table move is *singular* (the only good move) and is searched a ply deeper; where one
+reaches that bound and the bound is at least beta, the node returns it (multi-cut: two
+moves beat beta). The verification
+search is ``search`` itself at the same ply with the table move excluded
+(``killers[ply, 2]``): it reads no cut-off from the table and writes no entry, tries no
+null move, and with no other legal move returns alpha. Extensions stop at twice the root
+depth in plies (``info[7]``), so a line of singular moves cannot run on.
 """
 
 from __future__ import annotations
@@ -58,7 +71,16 @@ from gamesearch.tables.sweep import NO_POSITION_DISTANCE
 MATE = 30000
 INF = 32000
 MAX_DEPTH = 64
-NODES, STOP, DEADLINE, ROOT_MOVE, NODE_LIMIT, SELDEPTH = range(6)
+NODES, STOP, DEADLINE, ROOT_MOVE, NODE_LIMIT, SELDEPTH, FLAGS, ROOT_DEPTH = range(8)
+NO_SINGULAR = 1
+"""A bit of ``info[FLAGS]``: no singular extensions (the baseline they are measured against)."""
+EXCLUDED = 2
+"""The column of ``killers`` (int64[MAX_PLY, 3]) that holds the move a singular extension's
+verification search leaves out at that ply (0: none)."""
+SINGULAR_DEPTH = 7
+"""The least depth at which a table move is tested for a singular extension."""
+SINGULAR_MARGIN = 3
+"""The verification search's window lies ``SINGULAR_MARGIN * depth`` below the table's score."""
 EXACT, LOWER, UPPER = 1, 2, 3
 TB_WIN, TB_LOSS = 1, 2  # the tables' values (tables/sweep.py), for the side to move
 VICTIM = np.array([0, 100, 300, 300, 500, 900, 0, 0], np.int64)
@@ -270,7 +292,11 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
     h = st[B.HASH]
     slot = h & (tt_key.shape[0] - 1)
     tt_move = 0
+    tscore = 0
+    tdepth = 0
+    tflag = 0
     pv_node = beta - alpha > 1
+    excluded = killers[ply, EXCLUDED]  # a singular extension's verification search
     d = tt_data[slot]
     if (tt_key[slot] ^ d) == h:
         tt_move = d & ((1 << 20) - 1)
@@ -281,7 +307,7 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
             tscore -= ply
         elif tscore < -MATE + 1000:
             tscore += ply
-        if ply > 0 and not pv_node and tdepth >= depth and (
+        if ply > 0 and not pv_node and excluded == 0 and tdepth >= depth and (
                 tflag == EXACT or (tflag == LOWER and tscore >= beta)
                 or (tflag == UPPER and tscore <= alpha)):
             return tscore
@@ -291,8 +317,8 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
             and static - STATIC_MARGIN * depth >= beta:
         return static  # reverse futility: too far above beta to fall below it so soon
 
-    if null_ok and not pv_node and not checked and depth >= 3 and _has_pieces(board, us) \
-            and static >= beta:
+    if null_ok and not pv_node and not checked and excluded == 0 and depth >= 3 \
+            and _has_pieces(board, us) and static >= beta:
         r = 2 + depth // 4
         keys[st[B.PLY]] = h
         B.make_null(board, st, undo)
@@ -303,6 +329,23 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
             return 0
         if score >= beta:
             return beta if score >= MATE - 1000 else score
+
+    singular = False  # the table move is the only good one: search it a ply deeper
+    if ply > 0 and excluded == 0 and tt_move != 0 and depth >= SINGULAR_DEPTH \
+            and (info[FLAGS] & NO_SINGULAR) == 0 and ply < 2 * info[ROOT_DEPTH] \
+            and tdepth >= depth - 3 and tflag != UPPER \
+            and abs(tscore) < MATE - 1000:
+        sbeta = tscore - SINGULAR_MARGIN * depth
+        killers[ply, EXCLUDED] = tt_move
+        score = search(board, st, undo, keys, moves, scores, (depth - 1) // 2, sbeta - 1,
+                       sbeta, ply, no, tt_key, tt_data, killers, history, pv, pv_len, info, tb)
+        killers[ply, EXCLUDED] = 0
+        pv_len[ply] = 0  # what the verification search left is not this node's line
+        if info[STOP] != 0:
+            return 0
+        singular = score < sbeta
+        if not singular and sbeta >= beta:
+            return sbeta  # multi-cut: another move beats beta too (the table's bound holds)
 
     n = B.generate(board, st, row, False)
     counter = 0
@@ -327,6 +370,8 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
         m = _pick(row, srow, i, n)
         quiet = board[(m >> 7) & 127] == 0 and (m >> 14) & 7 == 0 and not (m >> 18) & B.EP
         srow[i] = 0  # from here on: 1 for a quiet move searched (the malus's list), else 0
+        if m == excluded:
+            continue
         B.make(board, st, undo, m)
         if B.in_check(board, st, us):
             B.unmake(board, st, undo)
@@ -340,8 +385,10 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
                 B.unmake(board, st, undo)
                 continue
         if legal == 1:
-            score = -search(board, st, undo, keys, moves, scores, depth - 1, -beta, -alpha,
-                            ply + 1, yes, tt_key, tt_data, killers, history, pv, pv_len, info, tb)
+            extend = 1 if singular and m == tt_move else 0
+            score = -search(board, st, undo, keys, moves, scores, depth - 1 + extend, -beta,
+                            -alpha, ply + 1, yes, tt_key, tt_data, killers, history, pv,
+                            pv_len, info, tb)
         else:
             r = 0
             if depth >= 3 and legal > 3 and quiet and not checked and not gives_check:
@@ -390,6 +437,8 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
                         if prev != 0:
                             history[COUNTER + board[prev_to], prev_to] = m
                     break
+    if excluded != 0:  # a verification search: no table entry (it is not the node's value)
+        return alpha if legal == 0 else best
     if legal == 0:
         return -MATE + ply if checked else 0
     flag = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
