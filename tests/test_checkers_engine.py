@@ -18,6 +18,7 @@ from gamesearch.engines.checkers import learn as L
 from gamesearch.engines.checkers import search as S
 from gamesearch.engines.checkers.engine import CheckersEngine
 from gamesearch.engines.checkers.tables import Tables
+from gamesearch.errors import GameSearchError
 from gamesearch.games import load_game
 from gamesearch.games.checkers.evaluation import FEATURES, HAND_WEIGHTS, features
 from gamesearch.games.checkers.kernel import encode_state
@@ -230,3 +231,22 @@ def test_time_is_a_wall_and_target_a_tournament_budget(game) -> None:
     result = wall(game, state)
     clock.kept(0.3, 0.15)
     assert result.action in game.actions(state)
+
+
+def test_target_shares_are_options_and_bad_shares_one_line(game) -> None:
+    """``soft=S,hard=H`` set the target's two shares (the simplech bench sets them so that
+    both programs spend the same mean time a move); shares without a target, or a soft
+    share above the hard one, are refused with one line (exit 2 from the CLI)."""
+    tuned = make_agent("checkers-engine:target=0.2,soft=0.8,hard=2.2")
+    assert tuned.bound.time == pytest.approx(0.2 * 2.2)
+    assert tuned.soft == pytest.approx(0.2 * 0.8)
+    assert tuned.spec == "checkers-engine:target=0.2,soft=0.8,hard=2.2"
+    for bad, says in (("checkers-engine:soft=0.5", "give target"),
+                      ("checkers-engine:target=0.1,soft=3,hard=2", "soft <= hard")):
+        with pytest.raises(GameSearchError, match=says):
+            make_agent(bad)
+    refused = subprocess.run([*GAMESEARCH, "match", "checkers",
+                              "checkers-engine:target=0.1,soft=0", "random"],
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "soft" in refused.stderr
+    assert "Traceback" not in refused.stderr

@@ -178,14 +178,25 @@ class CheckersAgent(Agent):
     every face assume); no iteration starts after ``SOFT_SHARE / HARD_SHARE`` of it.
     ``target=T`` spends about T a move as a tournament program does: no iteration starts
     after ``SOFT_SHARE * T``, one still running at ``HARD_SHARE * T`` is cut (the rule the
-    simplech matches use, so both programs spend about the same at the same nominal time)."""
+    simplech matches use, so both programs spend about the same at the same nominal time);
+    ``soft=S,hard=H`` replace those two shares (the bench sets them so that both programs'
+    mean seconds a move come out equal)."""
 
     interactive = False
 
     def __init__(self, time: float | None = 1.0, depth: int | None = None,
                  nodes: int | None = None, hash_mb: int = 32, weights: str = "hand",
-                 tables: str | None = None, target: float | None = None) -> None:
+                 tables: str | None = None, target: float | None = None,
+                 soft: float | None = None, hard: float | None = None) -> None:
         from gamesearch.engines.checkers.tables import Tables
+
+        soft_share = SOFT_SHARE if soft is None else soft
+        hard_share = HARD_SHARE if hard is None else hard
+        if (soft is not None or hard is not None) and target is None:
+            raise GameSearchError("soft= and hard= are shares of target=T: give target too")
+        if not 0 < soft_share <= hard_share <= 10:
+            raise GameSearchError(f"soft={soft_share:g}, hard={hard_share:g}: need "
+                                  "0 < soft <= hard <= 10 (shares of target=T)")
 
         self.tables = Tables(Path(tables)) if tables else None
         self.engine = CheckersEngine(hash_mb, parse_weights(weights), self.tables)
@@ -193,13 +204,15 @@ class CheckersAgent(Agent):
         self.soft = None
         if depth is None and nodes is None:
             if target is not None:
-                wall, self.soft = HARD_SHARE * target, SOFT_SHARE * target
+                wall, self.soft = hard_share * target, soft_share * target
             elif time is not None:
                 wall, self.soft = time, SOFT_SHARE / HARD_SHARE * time
         self.bound = Limit(depth=depth, nodes=nodes, time=wall)
         bound = f"depth={depth}" if depth is not None else (
             f"nodes={nodes}" if nodes is not None else
-            f"target={target:g}" if target is not None else f"time={time:g}")
+            f"target={target:g}" if target is not None else f"time={time:g}") + (
+            f",soft={soft:g}" if soft is not None else "") + (
+            f",hard={hard:g}" if hard is not None else "")
         self.spec = f"checkers-engine:{bound}" + ("" if weights == "hand"
                                                   else f",weights={weights}") \
             + (f",tables={tables}" if tables else "")
