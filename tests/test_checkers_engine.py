@@ -250,3 +250,21 @@ def test_target_shares_are_options_and_bad_shares_one_line(game) -> None:
                              capture_output=True, text=True, timeout=120)
     assert refused.returncode == 2 and "soft" in refused.stderr
     assert "Traceback" not in refused.stderr
+
+
+@pytest.mark.parametrize("cells", ["....bw..w.w..b......b...........",
+                                   ".............w...bw...w...bb...."])
+def test_a_pending_capture_is_seen_past_the_horizon(game, cells: str) -> None:
+    """Black to move, no capture anywhere: one of black's moves leaves a capture that white
+    cannot escape. A depth-1 search that stopped at the horizon scores the best child's
+    static evaluation; searching the reply to a pending capture finds the man won, as a
+    deep search does."""
+    state = (cells, 0, 0)
+    kids = [game.result(state, a) for a in game.actions(state)]
+    assert not any("x" in a for a in game.actions(state))
+    code, w = S.compiled(), np.array(HAND_WEIGHTS)
+    horizon = max(-code.weighted(encode_state(k), w) for k in kids)
+    shallow = CheckersEngine().go(encode_state(state), Limit(depth=1)).stats.extra["points"]
+    deep = CheckersEngine().go(encode_state(state), Limit(depth=8)).stats.extra["points"]
+    assert shallow >= horizon + 80
+    assert abs(deep - shallow) < 60
