@@ -212,7 +212,7 @@ def test_train_samuel_writes_weights_and_curve_and_refuses_foreign_files(tmp_pat
 
 def test_time_is_a_wall_and_target_a_tournament_budget(game) -> None:
     """``time=T`` never takes more than T (the web page's clock relies on it: the engine
-    overran a 1 s move there when T was a target); ``target=T`` may run to 1.8 T."""
+    overran a 1 s move there when T was a target); ``target=T`` may run to HARD_SHARE * T."""
     from budget import Clock
     from gamesearch.engines.checkers.engine import HARD_SHARE, SOFT_SHARE
 

@@ -130,7 +130,7 @@ ENTRY = GameEntry(
     perft=_perft,
     agents=(AgentDecl("checkers-engine", _checkers_engine, "checkers: the compiled engine "
                       "(PVS, TT, killers, history), time=T (at most T a move), target=T "
-                      "(about T, at most 1.8 T: tournament time; soft=S, hard=H: its "
+                      "(about T, at most 2 T: tournament time; soft=S, hard=H: its "
                       "shares), depth=N or nodes=N, "
                       "weights=hand|learned, tables=DIR (endgame databases), hash=MB"),
             AgentDecl("simplech", _simplech, "checkers: simplech (Martin Fierz's engine of "
