@@ -77,8 +77,8 @@ where it has already beaten the previous one). simplech's rule (no iteration aft
 0.59 T, a cut at 3 T) spent 1.3-1.5 T a move in our matches (more the more the machine was
 loaded: its plain alpha-beta's iterations grow fast). Chosen so that both programs' mean
 time a move come out equal (bench/checkers_simplech.py prints both): 0.7/1.8 spent 0.133 s
-to simplech's 0.152 s, 0.8/2.2 0.137 s to its 0.130 s, 0.75/2.0 0.125 s to its 0.127 s
-(docs/BENCHMARKS.md)."""
+to simplech's 0.152 s, 0.8/2.2 0.137 s to its 0.130 s, 0.75/2.0 0.121 s to its 0.123 s
+over 200 games (docs/BENCHMARKS.md)."""
 
 
 @dataclass
