@@ -7,8 +7,9 @@ players, each ballot once with each colour for every pair:
 
 * ``simplech:cmd=OUT/simplech,time=T``: built first with ``bench/outside/build_simplech.sh
   SRC_DIR OUT`` from a simplech source folder (nothing is downloaded here);
-* ``checkers-engine:target=T``: ours without tables (about T a move, at most 1.8 T: the
-  time simplech spends at time=T; both programs' mean seconds a move are printed);
+* ``checkers-engine:target=T``: ours without tables (about T a move, at most 2 T: the
+  time simplech spends at time=T; both programs' mean seconds a move are printed, and
+  ``--engine soft=S,hard=H`` moves ours' shares of T where they differ);
 * ``checkers-engine:target=T,tables=DIR``: ours with the databases of DIR (``gamesearch
   tables build checkers --pieces 5``; the table says how many pieces they hold in full).
 
@@ -24,6 +25,8 @@ gain in the same games. Without ``--tables`` only simplech and ours without tabl
 (200 games for 100 ballots instead of 600): how one change to the engine is measured;
 with ``--tables-only``, simplech and ours with tables (two such runs, run side by side,
 are the same games with the tables on and off, without the head-to-head third).
+``--skip N`` leaves out the first N ballots: two runs side by side, each with its own
+``--db``, play one match in halves (their tables are added up by hand).
 Ours also takes ``--engine`` options (``hash=64``, ``weights=...``) for both of its players.
 """
 
@@ -226,6 +229,9 @@ def main() -> None:
                         help="ours with tables against simplech alone (no ours without)")
     parser.add_argument("--ballots", type=int, default=100,
                         help="ballots played (each with both colours, every pair); 1-156")
+    parser.add_argument("--skip", type=int, default=0,
+                        help="leave out the first N ballots (a second run, own --db, plays "
+                             "the next --ballots: two runs side by side split one match)")
     parser.add_argument("--time", type=float, default=0.1, help="seconds a move, each side")
     parser.add_argument("--shuffle", type=int, default=None,
                         help="take the ballots in an order shuffled by this seed")
@@ -234,12 +240,15 @@ def main() -> None:
     parser.add_argument("--no-play", action="store_true", help="only read the database")
     args = parser.parse_args()
     ballots = read_ballots()
-    if not 1 <= args.ballots <= len(ballots):
-        parser.error(f"--ballots must be 1 to {len(ballots)}")
+    if not 0 <= args.skip < len(ballots):
+        parser.error(f"--skip must be 0 to {len(ballots) - 1}")
+    if not 1 <= args.ballots <= len(ballots) - args.skip:
+        parser.error(f"--ballots must be 1 to {len(ballots) - args.skip} (after --skip)")
     if not args.time > 0:
         parser.error("--time must be above 0")
     if args.shuffle is not None:
         random.Random(args.shuffle).shuffle(ballots)
+    ballots = ballots[args.skip:]
     if args.tables_only and not args.tables:
         parser.error("--tables-only needs --tables")
     specs = players(args.simplech, args.tables, args.time, args.engine, args.tables_only)

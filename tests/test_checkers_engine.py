@@ -18,6 +18,7 @@ from gamesearch.engines.checkers import learn as L
 from gamesearch.engines.checkers import search as S
 from gamesearch.engines.checkers.engine import CheckersEngine
 from gamesearch.engines.checkers.tables import Tables
+from gamesearch.errors import GameSearchError
 from gamesearch.games import load_game
 from gamesearch.games.checkers.evaluation import FEATURES, HAND_WEIGHTS, features
 from gamesearch.games.checkers.kernel import encode_state
@@ -211,7 +212,7 @@ def test_train_samuel_writes_weights_and_curve_and_refuses_foreign_files(tmp_pat
 
 def test_time_is_a_wall_and_target_a_tournament_budget(game) -> None:
     """``time=T`` never takes more than T (the web page's clock relies on it: the engine
-    overran a 1 s move there when T was a target); ``target=T`` may run to 1.8 T."""
+    overran a 1 s move there when T was a target); ``target=T`` may run to HARD_SHARE * T."""
     from budget import Clock
     from gamesearch.engines.checkers.engine import HARD_SHARE, SOFT_SHARE
 
@@ -230,3 +231,40 @@ def test_time_is_a_wall_and_target_a_tournament_budget(game) -> None:
     result = wall(game, state)
     clock.kept(0.3, 0.15)
     assert result.action in game.actions(state)
+
+
+def test_target_shares_are_options_and_bad_shares_one_line(game) -> None:
+    """``soft=S,hard=H`` set the target's two shares (the simplech bench sets them so that
+    both programs spend the same mean time a move); shares without a target, or a soft
+    share above the hard one, are refused with one line (exit 2 from the CLI)."""
+    tuned = make_agent("checkers-engine:target=0.2,soft=0.8,hard=2.2")
+    assert tuned.bound.time == pytest.approx(0.2 * 2.2)
+    assert tuned.soft == pytest.approx(0.2 * 0.8)
+    assert tuned.spec == "checkers-engine:target=0.2,soft=0.8,hard=2.2"
+    for bad, says in (("checkers-engine:soft=0.5", "give target"),
+                      ("checkers-engine:target=0.1,soft=3,hard=2", "soft <= hard")):
+        with pytest.raises(GameSearchError, match=says):
+            make_agent(bad)
+    refused = subprocess.run([*GAMESEARCH, "match", "checkers",
+                              "checkers-engine:target=0.1,soft=0", "random"],
+                             capture_output=True, text=True, timeout=120)
+    assert refused.returncode == 2 and "soft" in refused.stderr
+    assert "Traceback" not in refused.stderr
+
+
+@pytest.mark.parametrize("cells", ["....bw..w.w..b......b...........",
+                                   ".............w...bw...w...bb...."])
+def test_a_pending_capture_is_seen_past_the_horizon(game, cells: str) -> None:
+    """Black to move, no capture anywhere: one of black's moves leaves a capture that white
+    cannot escape. A depth-1 search that stopped at the horizon scores the best child's
+    static evaluation; searching the reply to a pending capture finds the man won, as a
+    deep search does."""
+    state = (cells, 0, 0)
+    kids = [game.result(state, a) for a in game.actions(state)]
+    assert not any("x" in a for a in game.actions(state))
+    code, w = S.compiled(), np.array(HAND_WEIGHTS)
+    horizon = max(-code.weighted(encode_state(k), w) for k in kids)
+    shallow = CheckersEngine().go(encode_state(state), Limit(depth=1)).stats.extra["points"]
+    deep = CheckersEngine().go(encode_state(state), Limit(depth=8)).stats.extra["points"]
+    assert shallow >= horizon + 80
+    assert abs(deep - shallow) < 60

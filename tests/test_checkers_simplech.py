@@ -190,3 +190,21 @@ def test_the_processor_time_of_a_running_program_is_read() -> None:
     assert spun is not None and spun >= 0.45, spun
     assert slept is not None and slept < spun - 0.3, (slept, spun)
     assert process_cpu_seconds(spin.pid) is None  # ended: nothing to read
+
+
+def test_the_bench_splits_the_ballots_and_refuses_a_bad_skip(tmp_path) -> None:
+    """``--skip N`` (two runs, one match in halves): a skip or a ballot count past the
+    deck is one line, exit 2, and nothing is played."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import checkers_simplech as bench
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    deck = bench.read_ballots()
+    for args, says in ((["--skip", str(len(deck))], "--skip"),
+                       (["--skip", "150", "--ballots", "7"], "after --skip")):
+        run = subprocess.run([sys.executable, str(ROOT / "bench" / "checkers_simplech.py"),
+                              "--simplech", "none", "--db", str(tmp_path / "x.sqlite"), *args],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 2 and says in run.stderr and "Traceback" not in run.stderr
+    assert not (tmp_path / "x.sqlite").exists()

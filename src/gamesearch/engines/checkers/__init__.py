@@ -33,11 +33,12 @@ def _perft(game: Any, state: Any, depth: int) -> int:
 
 def _checkers_engine(time: float = 1.0, depth: int | None = None, nodes: int | None = None,
                      hash: int = 32, weights: str = "hand", tables: str | None = None,
-                     target: float | None = None) -> Agent:
+                     target: float | None = None, soft: float | None = None,
+                     hard: float | None = None) -> Agent:
     from gamesearch.engines.checkers.engine import CheckersAgent
 
     return CheckersAgent(time=time, depth=depth, nodes=nodes, hash_mb=hash, weights=weights,
-                         tables=tables, target=target)
+                         tables=tables, target=target, soft=soft, hard=hard)
 
 
 def _simplech(cmd: str = "simplech", time: float = 1.0) -> Agent:
@@ -129,7 +130,8 @@ ENTRY = GameEntry(
     perft=_perft,
     agents=(AgentDecl("checkers-engine", _checkers_engine, "checkers: the compiled engine "
                       "(PVS, TT, killers, history), time=T (at most T a move), target=T "
-                      "(about T, at most 1.8 T: tournament time), depth=N or nodes=N, "
+                      "(about T, at most 2 T: tournament time; soft=S, hard=H: its "
+                      "shares), depth=N or nodes=N, "
                       "weights=hand|learned, tables=DIR (endgame databases), hash=MB"),
             AgentDecl("simplech", _simplech, "checkers: simplech (Martin Fierz's engine of "
                       "CheckerBoard) built with bench/outside/build_simplech.sh: "

@@ -69,15 +69,16 @@ PACE = Pace(growth=0.0, soft=0.5)
 """The engine's pace on the shared anytime driver where a limit is a hard one (``go`` with
 a time limit and no ``soft``): no iteration starts after half the time."""
 
-SOFT_SHARE = 0.7
+SOFT_SHARE = 0.75
 """A move time ``T`` is a target, not a wall: no iteration starts after ``SOFT_SHARE * T``..."""
-HARD_SHARE = 1.8
+HARD_SHARE = 2.0
 """...and one that runs past ``HARD_SHARE * T`` is cut (its best root move so far is kept
 where it has already beaten the previous one). simplech's rule (no iteration after
-0.59 T, a cut at 3 T) spent 1.1-1.5 T a move in our matches (more the more the machine was
-loaded: its plain alpha-beta's iterations grow fast); with 0.5 and 1.3 ours spent 1.06 T
-against its 1.51 T, so these are raised to spend about what it spends at the same nominal
-time (bench/checkers_simplech.py prints both means)."""
+0.59 T, a cut at 3 T) spent 1.3-1.5 T a move in our matches (more the more the machine was
+loaded: its plain alpha-beta's iterations grow fast). Chosen so that both programs' mean
+time a move come out equal (bench/checkers_simplech.py prints both): 0.7/1.8 spent 0.133 s
+to simplech's 0.152 s, 0.8/2.2 0.137 s to its 0.130 s, 0.75/2.0 0.121 s to its 0.123 s
+over 200 games (docs/BENCHMARKS.md)."""
 
 
 @dataclass
@@ -178,14 +179,25 @@ class CheckersAgent(Agent):
     every face assume); no iteration starts after ``SOFT_SHARE / HARD_SHARE`` of it.
     ``target=T`` spends about T a move as a tournament program does: no iteration starts
     after ``SOFT_SHARE * T``, one still running at ``HARD_SHARE * T`` is cut (the rule the
-    simplech matches use, so both programs spend about the same at the same nominal time)."""
+    simplech matches use, so both programs spend about the same at the same nominal time);
+    ``soft=S,hard=H`` replace those two shares (the bench sets them so that both programs'
+    mean seconds a move come out equal)."""
 
     interactive = False
 
     def __init__(self, time: float | None = 1.0, depth: int | None = None,
                  nodes: int | None = None, hash_mb: int = 32, weights: str = "hand",
-                 tables: str | None = None, target: float | None = None) -> None:
+                 tables: str | None = None, target: float | None = None,
+                 soft: float | None = None, hard: float | None = None) -> None:
         from gamesearch.engines.checkers.tables import Tables
+
+        soft_share = SOFT_SHARE if soft is None else soft
+        hard_share = HARD_SHARE if hard is None else hard
+        if (soft is not None or hard is not None) and target is None:
+            raise GameSearchError("soft= and hard= are shares of target=T: give target too")
+        if not 0 < soft_share <= hard_share <= 10:
+            raise GameSearchError(f"soft={soft_share:g}, hard={hard_share:g}: need "
+                                  "0 < soft <= hard <= 10 (shares of target=T)")
 
         self.tables = Tables(Path(tables)) if tables else None
         self.engine = CheckersEngine(hash_mb, parse_weights(weights), self.tables)
@@ -193,13 +205,15 @@ class CheckersAgent(Agent):
         self.soft = None
         if depth is None and nodes is None:
             if target is not None:
-                wall, self.soft = HARD_SHARE * target, SOFT_SHARE * target
+                wall, self.soft = hard_share * target, soft_share * target
             elif time is not None:
                 wall, self.soft = time, SOFT_SHARE / HARD_SHARE * time
         self.bound = Limit(depth=depth, nodes=nodes, time=wall)
         bound = f"depth={depth}" if depth is not None else (
             f"nodes={nodes}" if nodes is not None else
-            f"target={target:g}" if target is not None else f"time={time:g}")
+            f"target={target:g}" if target is not None else f"time={time:g}") + (
+            f",soft={soft:g}" if soft is not None else "") + (
+            f",hard={hard:g}" if hard is not None else "")
         self.spec = f"checkers-engine:{bound}" + ("" if weights == "hand"
                                                   else f",weights={weights}") \
             + (f",tables={tables}" if tables else "")

@@ -6,9 +6,11 @@ longer captures, killer moves, the history heuristic of from-square and directio
 late-move reductions of quiet moves off the principal variation (never of a capture, a
 crowning, the table's move or a killer) and the forced-capture rule as natural
 quiescence: at depth 0 a side that must capture goes on capturing, so the
-evaluation only ever sees a quiet position. The evaluation is the kernel's features
-(games/checkers/evaluation.py) times a weight vector passed in as an array, so learning
-(engines/checkers/learn.py) changes weights without compiling anything.
+evaluation only ever sees a quiet position; where the other side could capture there
+(a pending capture), the mover's replies are searched too, up to ``PENDING`` plies on.
+The evaluation is the kernel's features (games/checkers/evaluation.py) times a weight
+vector passed in as an array, so learning (engines/checkers/learn.py) changes weights
+without compiling anything.
 
 Where endgame databases are loaded, a position with few enough pieces below the root is
 not searched: its database value is exact (as in Chinook), scored ``TB_WIN - ply``.
@@ -47,6 +49,10 @@ LMR_FROM, LMR_DEPTH = 3, 3
 """Late-move reductions: from the fourth move on, at a depth of 3 or more, one ply..."""
 LMR_FROM_2, LMR_DEPTH_2 = 8, 6
 """...and two from the ninth move on at a depth of 6 or more."""
+PENDING = 2
+"""Quiescence of pending captures: where the side not to move could capture at the horizon,
+the mover's replies are searched too, at most this many plies past it (captures always go
+on to the end, as the rules force them)."""
 TB_CODES = np.array([0, 1, -1, 0], np.int64)  # tables' UNKNOWN, WIN, LOSS, DRAW as a sign
 
 
@@ -146,7 +152,12 @@ def search(s, depth, alpha, beta, ply, w, tt, killers, history, moves, order, pv
             info[TB_HITS] += 1
             return v * (TB_WIN - ply)
     must_capture = (buf[0] & CAPTURE) != 0
-    if (depth <= 0 and not must_capture) or ply >= MAX_PLY - 1:
+    if ply >= MAX_PLY - 1:
+        return weighted_into(s, w, scratch)
+    # a pending capture (the other side could capture now): the mover's replies are
+    # searched, at most PENDING plies past the horizon, instead of a static guess
+    if depth <= 0 and not must_capture and (
+            depth <= -PENDING or count_quiet(s[0], s[1], s[2], 1 - s[3]) >= 0):  # noqa: F821
         return weighted_into(s, w, scratch)
     k = key(s)  # noqa: F821
     size = tt.shape[0]
@@ -231,7 +242,8 @@ def search(s, depth, alpha, beta, ply, w, tt, killers, history, moves, order, pv
                     killers[ply, 1] = killers[ply, 0]
                     killers[ply, 0] = a
                 h = (a & 31) * 4 + ((a >> DIR_SHIFT) & 3)
-                history[h] += depth * depth
+                if depth > 0:
+                    history[h] += depth * depth
             break
     if ply == 0 and best <= alpha0:
         info[ROOT_MOVE] = best_move
@@ -260,6 +272,7 @@ def compiled() -> Any:
     prims = primitives()
     bindings = {"legal": prims.legal, "play": prims.play, "key": prims.key,
                 "side_features": prims.side_features, "popcount": prims.popcount,
+                "count_quiet": prims.count_quiet,
                 "locate": I.compiled().locate}
     tag = source_tag(*TEMPLATES, *K.TEMPLATES, *I.TEMPLATES)  # all compiled in (see tables)
     # the search releases the GIL, so a stop from a Python thread reaches it mid-depth even
