@@ -2,21 +2,29 @@
 Logistello-style pattern tables and an opening book) at its levels 1-5, with both sides'
 processor time measured in every game.
 
-``python bench/othello_grhino.py --levels 1,2,3,4,5 --games 100 --time 1`` plays, at each
+``python bench/othello_grhino.py --levels 1,2,3,4,5 --games 100 --capped`` plays, at each
 GRhino level, ``--games`` games from seeded random openings of ``--opening`` plies, each
-opening twice with the colours swapped: ``othello:time=T`` (the learned evaluation, exact
-solve from 14 empties) against ``grhino:level=L``, started afresh for each game.
+opening twice with the colours swapped: ``othello:target=T`` (``othello:time=T`` uncapped;
+the learned evaluation, exact solve from 14 empties or earlier) against ``grhino:level=L``,
+started afresh for each game.
 
 Processor time, per game and per side: ours is ``time.process_time()`` of this process
 around each of our moves; GRhino's is its process's user + system time from
 /proc/PID/stat, read after it has started and loaded its tables and again before it is
 closed (so its start-up is not counted against it).
 
-``--capped`` gives our program no more processor time than GRhino has used: before each of
-our moves the surplus is GRhino's time so far less ours, and we move with half of it as
-our time limit (at least ``MIN_MOVE`` seconds, at most ``--time``); the table counts the
-games where our total still came out above GRhino's (the minimum and the exact solve at 14
-empties can overrun a small surplus).
+``--capped`` gives our program GRhino's processor time per game as a budget, spent as a
+tournament program spends its clock: before each of our moves, what is left of the game's
+allowance (GRhino's expected time for a game, :data:`SHARE` of the median of its earlier
+games at the level in this folder, or its time so far where that is more, less ours so
+far) is spread over our moves left (``MOVES_LEFT``), and ours plays with that as its
+``target`` (``othello:target=T``: about T, at most 2.5 T a move, the endgame solved early
+where the time allows), converted from processor to wall seconds by the share of a core
+our moves have had so far (the engine times itself by the wall clock). GRhino spends most
+of its time in its endgame search, late in the game, so its time so far alone would starve
+our midgame. ``--capped --time T`` is the earlier rule (mode ``cappedT``): half of GRhino's
+time so far less ours, at least ``MIN_MOVE``, at most T, with ``othello:time``. The table
+counts the games where our total came out above GRhino's.
 
 Each game is one JSON line in ``--records``/othello-grhino/L{level}_{mode}.jsonl (the
 opening, the moves, our seat, the discs, the reason, both processor times); the same
@@ -45,6 +53,26 @@ HERE = Path(__file__).resolve().parent
 RECORDS = HERE / "records"
 MIN_MOVE = 0.01
 """The least time a capped move is given (seconds)."""
+SHARE = 0.9
+"""Our allowance for a game: this share of GRhino's median processor time per game at the
+level (its times are skewed: a few games' endgames take most of it)."""
+EXACT = 12
+"""Empty squares below which our moves cost next to nothing (solved), not counted among the
+moves left to spread the budget over."""
+
+
+def moves_left(empties: int) -> int:
+    """Our moves left that the budget is spread over (one in two of the empties above
+    :data:`EXACT`)."""
+    return max(1, (empties - EXACT + 1) // 2)
+
+
+def expected_cpu(folder: Path, level: int) -> float | None:
+    """GRhino's median processor time per game at ``level`` over the records in ``folder``
+    (any mode: its levels are fixed depths), or None where there are none."""
+    times = sorted(r["grhino_cpu"] for path in folder.glob(f"L{level}_*.jsonl")
+                   for r in run_file(path))
+    return times[len(times) // 2] if times else None
 
 
 def opening(game, seed: int, pair: int, plies: int) -> list:
@@ -70,15 +98,16 @@ def grhino_cpu(player) -> float:
 
 
 def play_one(game, ours, level: int, cmd: str, start_moves: list, our_seat: int,
-             capped: bool, seconds: float) -> dict:
-    """One game; its record (our points, discs, both sides' processor time)."""
+             capped: bool, seconds: float | None, expect: float | None = None) -> dict:
+    """One game; its record (our points, discs, both sides' processor time). ``seconds``
+    None with ``capped``: the spread budget (``expect``: GRhino's expected time a game)."""
     theirs = make_agent(f"grhino:cmd={cmd},level={level}")
     state = game.initial_state()
     for move in start_moves:
         state = game.result(state, move)
     record = {"opening": _texts(game, start_moves), "ours": our_seat, "level": level,
               "moves": []}
-    our_cpu = 0.0
+    our_cpu = our_wall = 0.0
     reason = "end of game"
     try:
         theirs.prepare(game)
@@ -89,12 +118,19 @@ def play_one(game, ours, level: int, cmd: str, start_moves: list, our_seat: int,
             if legal == [PASS_MOVE]:
                 action = PASS_MOVE
             elif mover == our_seat:
-                if capped:
+                if capped and seconds is not None:
                     surplus = grhino_cpu(theirs) - base - our_cpu
                     ours.time = min(seconds, max(MIN_MOVE, surplus / 2))
-                began = time.process_time()
+                elif capped:
+                    so_far = grhino_cpu(theirs) - base
+                    allowance = max(so_far, SHARE * expect) if expect else so_far
+                    budget = (allowance - our_cpu) / moves_left(state[0].count("-"))
+                    core = our_cpu / our_wall if our_wall > 1 else 1.0
+                    ours.target = max(MIN_MOVE, budget) / min(1.0, max(0.2, core))
+                began, wall = time.process_time(), time.perf_counter()
                 action = ours(game, state).action
                 our_cpu += time.process_time() - began
+                our_wall += time.perf_counter() - wall
             else:
                 try:
                     action = theirs(game, state).action
@@ -134,14 +170,16 @@ def play_level(game, level: int, args, path: Path) -> None:
     done = run_file(path)
     if len(done) >= args.games:
         return
-    ours = make_agent(f"othello:time={args.time:g}")
+    spread = args.capped and args.time is None
+    ours = make_agent("othello:target=1" if spread else f"othello:time={args.time:g}")
     ours.prepare(game)
     began = time.perf_counter()
     for index in range(len(done), args.games):
         pair, our_seat = divmod(index, 2)
         moves = opening(game, args.seed, pair, args.opening)
+        expect = expected_cpu(path.parent, level) if spread else None
         record = play_one(game, ours, level, args.cmd, moves, our_seat, args.capped,
-                          args.time)
+                          args.time, expect)
         record["game"] = index
         with path.open("a") as handle:
             handle.write(json.dumps(record) + "\n")
@@ -166,7 +204,7 @@ def report(rows: list[tuple[int, str, list[dict]]]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title="othello:time=T against GRhino (gtp-rhino), processor time per game")
+    table = Table(title="othello against GRhino (gtp-rhino), processor time per game")
     for column in ("level", "mode", "games", "W", "D", "L", "score", "95% interval", "Elo",
                    "ours cpu/game", "GRhino cpu/game", "ours > GRhino"):
         table.add_column(column, justify="right")
@@ -192,9 +230,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", default="1,2,3,4,5")
     parser.add_argument("--games", type=int, default=100, help="games per level (even)")
-    parser.add_argument("--time", type=float, default=1.0, help="our seconds a move")
+    parser.add_argument("--time", type=float, default=None,
+                        help="our seconds a move (a wall; default 1 uncapped; with --capped "
+                             "the earlier rule, at most T a move)")
     parser.add_argument("--capped", action="store_true",
-                        help="our processor time per game at most GRhino's")
+                        help="our processor time per game GRhino's, spread over our moves")
     parser.add_argument("--opening", type=int, default=6, help="random plies of each opening")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cmd", default="gtp-rhino", help="GRhino's GTP program")
@@ -207,12 +247,15 @@ def main() -> None:
         parser.error("--levels: whole numbers 1-5 separated by commas")
     if not all(1 <= x <= 5 for x in levels):
         parser.error("--levels: GRhino's levels are 1-5")
-    if args.games < 2 or args.games % 2 or not args.time > 0:
+    if args.time is None and not args.capped:
+        args.time = 1.0
+    if args.games < 2 or args.games % 2 or (args.time is not None and not args.time > 0):
         parser.error("--games must be even and at least 2, --time above 0")
     game = load_game("othello")
     folder = args.records / "othello-grhino"
     folder.mkdir(parents=True, exist_ok=True)
-    mode = f"capped{args.time:g}" if args.capped else f"time{args.time:g}"
+    mode = ("capped" if args.time is None else f"capped{args.time:g}") if args.capped \
+        else f"time{args.time:g}"
     rows = []
     for level in levels:
         path = folder / f"L{level}_{mode}.jsonl"
