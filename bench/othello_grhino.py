@@ -17,10 +17,11 @@ closed (so its start-up is not counted against it).
 tournament program spends its clock: before each of our moves, what is left of the game's
 allowance (GRhino's expected time for a game, :data:`SHARE` of the median of its earlier
 games at the level in this folder, or its time so far where that is more, less ours so
-far) is spread over our moves left (``MOVES_LEFT``), and ours plays with that as its
-``target`` (``othello:target=T``: about T, at most 2.5 T a move, the endgame solved early
-where the time allows), converted from processor to wall seconds by the share of a core
-our moves have had so far (the engine times itself by the wall clock). GRhino spends most
+far) is spread over our moves left (:func:`moves_left`), and ours plays with that as its
+``target`` (``othello:target=T``: about T, at most 3 T a move, the endgame solved early
+where the time allows), converted to the engine's wall-clock target by :class:`Pacer`
+(what our last searched moves spent per second of target: the engine's own spending and
+the share of a core this process gets on a loaded machine). GRhino spends most
 of its time in its endgame search, late in the game, so its time so far alone would starve
 our midgame. ``--capped --time T`` is the earlier rule (mode ``cappedT``): half of GRhino's
 time so far less ours, at least ``MIN_MOVE``, at most T, with ``othello:time``. The table
@@ -44,6 +45,7 @@ from pathlib import Path
 
 from gamesearch.agents import make_agent
 from gamesearch.arena.match import elo_difference, wilson_interval
+from gamesearch.engines.othello.engine import HARD_SHARE
 from gamesearch.errors import GameSearchError
 from gamesearch.games import load_game
 from gamesearch.games.othello.notation import BLACK, WHITE
@@ -65,6 +67,34 @@ def moves_left(empties: int) -> int:
     """Our moves left that the budget is spread over (one in two of the empties above
     :data:`EXACT`)."""
     return max(1, (empties - EXACT + 1) // 2)
+
+
+class Pacer:
+    """Turns a move's processor-time budget into the engine's ``target`` (wall seconds): it
+    learns how much processor time a move takes per second of target (the engine's own
+    spending, about 0.7 of its target, times the share of a core this process gets) over
+    the last searched moves, and divides by it."""
+
+    WINDOW = 30
+
+    def __init__(self) -> None:
+        self.moves: list[tuple[float, float]] = []  # (target, processor seconds spent)
+
+    def rate(self) -> float:
+        """Processor seconds a move takes per second of target (0.7 before any move)."""
+        given = sum(t for t, _ in self.moves)
+        if given < 0.5:
+            return 0.7
+        return min(2.0, max(0.1, sum(c for _, c in self.moves) / given))
+
+    def target(self, budget: float, left: float) -> float:
+        """The target for a move of ``budget`` processor seconds, ``left`` seconds being
+        all that is left (the engine's cut at three targets is kept within it)."""
+        rate = self.rate()
+        return max(MIN_MOVE, min(budget / rate, max(left, 0.0) / (HARD_SHARE * rate)))
+
+    def spent(self, target: float, seconds: float) -> None:
+        self.moves = [*self.moves[-(self.WINDOW - 1):], (target, seconds)]
 
 
 def expected_cpu(folder: Path, level: int) -> float | None:
@@ -98,7 +128,8 @@ def grhino_cpu(player) -> float:
 
 
 def play_one(game, ours, level: int, cmd: str, start_moves: list, our_seat: int,
-             capped: bool, seconds: float | None, expect: float | None = None) -> dict:
+             capped: bool, seconds: float | None, expect: float | None = None,
+             pacer: Pacer | None = None) -> dict:
     """One game; its record (our points, discs, both sides' processor time). ``seconds``
     None with ``capped``: the spread budget (``expect``: GRhino's expected time a game)."""
     theirs = make_agent(f"grhino:cmd={cmd},level={level}")
@@ -107,7 +138,8 @@ def play_one(game, ours, level: int, cmd: str, start_moves: list, our_seat: int,
         state = game.result(state, move)
     record = {"opening": _texts(game, start_moves), "ours": our_seat, "level": level,
               "moves": []}
-    our_cpu = our_wall = 0.0
+    our_cpu = 0.0
+    pacer = pacer or Pacer()
     reason = "end of game"
     try:
         theirs.prepare(game)
@@ -124,13 +156,16 @@ def play_one(game, ours, level: int, cmd: str, start_moves: list, our_seat: int,
                 elif capped:
                     so_far = grhino_cpu(theirs) - base
                     allowance = max(so_far, SHARE * expect) if expect else so_far
-                    budget = (allowance - our_cpu) / moves_left(state[0].count("-"))
-                    core = our_cpu / our_wall if our_wall > 1 else 1.0
-                    ours.target = max(MIN_MOVE, budget) / min(1.0, max(0.2, core))
-                began, wall = time.process_time(), time.perf_counter()
-                action = ours(game, state).action
-                our_cpu += time.process_time() - began
-                our_wall += time.perf_counter() - wall
+                    left = allowance - our_cpu
+                    budget = max(MIN_MOVE, left / moves_left(state[0].count("-")))
+                    ours.target = pacer.target(budget, left)
+                began = time.process_time()
+                found = ours(game, state)
+                action = found.action
+                spent = time.process_time() - began
+                our_cpu += spent
+                if capped and seconds is None and found.stats.depth < state[0].count("-"):
+                    pacer.spent(ours.target, spent)  # a searched move, not a solved one
             else:
                 try:
                     action = theirs(game, state).action
@@ -174,12 +209,13 @@ def play_level(game, level: int, args, path: Path) -> None:
     ours = make_agent("othello:target=1" if spread else f"othello:time={args.time:g}")
     ours.prepare(game)
     began = time.perf_counter()
+    pacer = Pacer()
     for index in range(len(done), args.games):
         pair, our_seat = divmod(index, 2)
         moves = opening(game, args.seed, pair, args.opening)
         expect = expected_cpu(path.parent, level) if spread else None
         record = play_one(game, ours, level, args.cmd, moves, our_seat, args.capped,
-                          args.time, expect)
+                          args.time, expect, pacer)
         record["game"] = index
         with path.open("a") as handle:
             handle.write(json.dumps(record) + "\n")
