@@ -2,21 +2,30 @@
 Logistello-style pattern tables and an opening book) at its levels 1-5, with both sides'
 processor time measured in every game.
 
-``python bench/othello_grhino.py --levels 1,2,3,4,5 --games 100 --time 1`` plays, at each
+``python bench/othello_grhino.py --levels 1,2,3,4,5 --games 100 --capped`` plays, at each
 GRhino level, ``--games`` games from seeded random openings of ``--opening`` plies, each
-opening twice with the colours swapped: ``othello:time=T`` (the learned evaluation, exact
-solve from 14 empties) against ``grhino:level=L``, started afresh for each game.
+opening twice with the colours swapped: ``othello:target=T`` (``othello:time=T`` uncapped;
+the learned evaluation, exact solve from 14 empties or earlier) against ``grhino:level=L``,
+started afresh for each game.
 
 Processor time, per game and per side: ours is ``time.process_time()`` of this process
 around each of our moves; GRhino's is its process's user + system time from
 /proc/PID/stat, read after it has started and loaded its tables and again before it is
 closed (so its start-up is not counted against it).
 
-``--capped`` gives our program no more processor time than GRhino has used: before each of
-our moves the surplus is GRhino's time so far less ours, and we move with half of it as
-our time limit (at least ``MIN_MOVE`` seconds, at most ``--time``); the table counts the
-games where our total still came out above GRhino's (the minimum and the exact solve at 14
-empties can overrun a small surplus).
+``--capped`` gives our program GRhino's processor time per game as a budget, spent as a
+tournament program spends its clock: before each of our moves, what is left of the game's
+allowance (GRhino's expected time for a game, :data:`SHARE` of the median of its earlier
+games at the level in this folder, or its time so far where that is more, less ours so
+far) is spread over our moves left (:func:`moves_left`), and ours plays with that as its
+``target`` (``othello:target=T``: about T, at most 3 T a move, the endgame solved early
+where the time allows), converted to the engine's wall-clock target by :class:`Pacer`
+(what our last searched moves spent per second of target: the engine's own spending and
+the share of a core this process gets on a loaded machine). GRhino spends most
+of its time in its endgame search, late in the game, so its time so far alone would starve
+our midgame. ``--capped --time T`` is the earlier rule (mode ``cappedT``): half of GRhino's
+time so far less ours, at least ``MIN_MOVE``, at most T, with ``othello:time``. The table
+counts the games where our total came out above GRhino's.
 
 Each game is one JSON line in ``--records``/othello-grhino/L{level}_{mode}.jsonl (the
 opening, the moves, our seat, the discs, the reason, both processor times); the same
@@ -36,6 +45,7 @@ from pathlib import Path
 
 from gamesearch.agents import make_agent
 from gamesearch.arena.match import elo_difference, wilson_interval
+from gamesearch.engines.othello.engine import HARD_SHARE
 from gamesearch.errors import GameSearchError
 from gamesearch.games import load_game
 from gamesearch.games.othello.notation import BLACK, WHITE
@@ -45,6 +55,54 @@ HERE = Path(__file__).resolve().parent
 RECORDS = HERE / "records"
 MIN_MOVE = 0.01
 """The least time a capped move is given (seconds)."""
+SHARE = 0.9
+"""Our allowance for a game: this share of GRhino's median processor time per game at the
+level (its times are skewed: a few games' endgames take most of it)."""
+EXACT = 12
+"""Empty squares below which our moves cost next to nothing (solved), not counted among the
+moves left to spread the budget over."""
+
+
+def moves_left(empties: int) -> int:
+    """Our moves left that the budget is spread over (one in two of the empties above
+    :data:`EXACT`)."""
+    return max(1, (empties - EXACT + 1) // 2)
+
+
+class Pacer:
+    """Turns a move's processor-time budget into the engine's ``target`` (wall seconds): it
+    learns how much processor time a move takes per second of target (the engine's own
+    spending, about 0.7 of its target, times the share of a core this process gets) over
+    the last searched moves, and divides by it."""
+
+    WINDOW = 30
+
+    def __init__(self) -> None:
+        self.moves: list[tuple[float, float]] = []  # (target, processor seconds spent)
+
+    def rate(self) -> float:
+        """Processor seconds a move takes per second of target (0.7 before any move)."""
+        given = sum(t for t, _ in self.moves)
+        if given < 0.5:
+            return 0.7
+        return min(2.0, max(0.1, sum(c for _, c in self.moves) / given))
+
+    def target(self, budget: float, left: float) -> float:
+        """The target for a move of ``budget`` processor seconds, ``left`` seconds being
+        all that is left (the engine's cut at three targets is kept within it)."""
+        rate = self.rate()
+        return max(MIN_MOVE, min(budget / rate, max(left, 0.0) / (HARD_SHARE * rate)))
+
+    def spent(self, target: float, seconds: float) -> None:
+        self.moves = [*self.moves[-(self.WINDOW - 1):], (target, seconds)]
+
+
+def expected_cpu(folder: Path, level: int) -> float | None:
+    """GRhino's median processor time per game at ``level`` over the records in ``folder``
+    (any mode: its levels are fixed depths), or None where there are none."""
+    times = sorted(r["grhino_cpu"] for path in folder.glob(f"L{level}_*.jsonl")
+                   for r in run_file(path))
+    return times[len(times) // 2] if times else None
 
 
 def opening(game, seed: int, pair: int, plies: int) -> list:
@@ -70,8 +128,10 @@ def grhino_cpu(player) -> float:
 
 
 def play_one(game, ours, level: int, cmd: str, start_moves: list, our_seat: int,
-             capped: bool, seconds: float) -> dict:
-    """One game; its record (our points, discs, both sides' processor time)."""
+             capped: bool, seconds: float | None, expect: float | None = None,
+             pacer: Pacer | None = None) -> dict:
+    """One game; its record (our points, discs, both sides' processor time). ``seconds``
+    None with ``capped``: the spread budget (``expect``: GRhino's expected time a game)."""
     theirs = make_agent(f"grhino:cmd={cmd},level={level}")
     state = game.initial_state()
     for move in start_moves:
@@ -79,6 +139,7 @@ def play_one(game, ours, level: int, cmd: str, start_moves: list, our_seat: int,
     record = {"opening": _texts(game, start_moves), "ours": our_seat, "level": level,
               "moves": []}
     our_cpu = 0.0
+    pacer = pacer or Pacer()
     reason = "end of game"
     try:
         theirs.prepare(game)
@@ -89,12 +150,22 @@ def play_one(game, ours, level: int, cmd: str, start_moves: list, our_seat: int,
             if legal == [PASS_MOVE]:
                 action = PASS_MOVE
             elif mover == our_seat:
-                if capped:
+                if capped and seconds is not None:
                     surplus = grhino_cpu(theirs) - base - our_cpu
                     ours.time = min(seconds, max(MIN_MOVE, surplus / 2))
+                elif capped:
+                    so_far = grhino_cpu(theirs) - base
+                    allowance = max(so_far, SHARE * expect) if expect else so_far
+                    left = allowance - our_cpu
+                    budget = max(MIN_MOVE, left / moves_left(state[0].count("-")))
+                    ours.target = pacer.target(budget, left)
                 began = time.process_time()
-                action = ours(game, state).action
-                our_cpu += time.process_time() - began
+                found = ours(game, state)
+                action = found.action
+                spent = time.process_time() - began
+                our_cpu += spent
+                if capped and seconds is None and found.stats.depth < state[0].count("-"):
+                    pacer.spent(ours.target, spent)  # a searched move, not a solved one
             else:
                 try:
                     action = theirs(game, state).action
@@ -134,14 +205,17 @@ def play_level(game, level: int, args, path: Path) -> None:
     done = run_file(path)
     if len(done) >= args.games:
         return
-    ours = make_agent(f"othello:time={args.time:g}")
+    spread = args.capped and args.time is None
+    ours = make_agent("othello:target=1" if spread else f"othello:time={args.time:g}")
     ours.prepare(game)
     began = time.perf_counter()
+    pacer = Pacer()
     for index in range(len(done), args.games):
         pair, our_seat = divmod(index, 2)
         moves = opening(game, args.seed, pair, args.opening)
+        expect = expected_cpu(path.parent, level) if spread else None
         record = play_one(game, ours, level, args.cmd, moves, our_seat, args.capped,
-                          args.time)
+                          args.time, expect, pacer)
         record["game"] = index
         with path.open("a") as handle:
             handle.write(json.dumps(record) + "\n")
@@ -166,7 +240,7 @@ def report(rows: list[tuple[int, str, list[dict]]]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title="othello:time=T against GRhino (gtp-rhino), processor time per game")
+    table = Table(title="othello against GRhino (gtp-rhino), processor time per game")
     for column in ("level", "mode", "games", "W", "D", "L", "score", "95% interval", "Elo",
                    "ours cpu/game", "GRhino cpu/game", "ours > GRhino"):
         table.add_column(column, justify="right")
@@ -192,9 +266,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", default="1,2,3,4,5")
     parser.add_argument("--games", type=int, default=100, help="games per level (even)")
-    parser.add_argument("--time", type=float, default=1.0, help="our seconds a move")
+    parser.add_argument("--time", type=float, default=None,
+                        help="our seconds a move (a wall; default 1 uncapped; with --capped "
+                             "the earlier rule, at most T a move)")
     parser.add_argument("--capped", action="store_true",
-                        help="our processor time per game at most GRhino's")
+                        help="our processor time per game GRhino's, spread over our moves")
     parser.add_argument("--opening", type=int, default=6, help="random plies of each opening")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cmd", default="gtp-rhino", help="GRhino's GTP program")
@@ -207,12 +283,15 @@ def main() -> None:
         parser.error("--levels: whole numbers 1-5 separated by commas")
     if not all(1 <= x <= 5 for x in levels):
         parser.error("--levels: GRhino's levels are 1-5")
-    if args.games < 2 or args.games % 2 or not args.time > 0:
+    if args.time is None and not args.capped:
+        args.time = 1.0
+    if args.games < 2 or args.games % 2 or (args.time is not None and not args.time > 0):
         parser.error("--games must be even and at least 2, --time above 0")
     game = load_game("othello")
     folder = args.records / "othello-grhino"
     folder.mkdir(parents=True, exist_ok=True)
-    mode = f"capped{args.time:g}" if args.capped else f"time{args.time:g}"
+    mode = ("capped" if args.time is None else f"capped{args.time:g}") if args.capped \
+        else f"time{args.time:g}"
     rows = []
     for level in levels:
         path = folder / f"L{level}_{mode}.jsonl"

@@ -165,3 +165,56 @@ def test_a_stop_and_a_node_limit_cut_a_deep_iteration() -> None:
     limited = engine.search(me, opp, Limit(depth=40, nodes=200_000))
     assert limited.stopped_by == "nodes" and limited.stats.depth >= 1
     assert limited.stats.nodes <= 200_000 + E.CLOCK_EVERY
+
+
+def test_a_target_is_a_budget_under_its_cap_and_solves_early() -> None:
+    """``othello:target=T`` spends about T a move and never more than its cap
+    (``HARD_SHARE * T``) in the midgame; near the end it solves earlier than ``solve``
+    empties where the solver's predicted time fits, playing a proven win as such."""
+    import json
+    from pathlib import Path
+
+    from gamesearch.engines.othello.solver import Table
+
+    game = load_game("othello")
+    state = game.initial_state()
+    for move in ("f5", "d6", "c3", "d3", "c4", "f4", "f6", "f3"):
+        state = game.result(state, game.string_to_action(state, move))
+    agent = make_agent("othello:target=0.2")
+    agent.prepare(game)
+    clock = Clock()
+    result = agent(game, state)
+    clock.kept(E.HARD_SHARE * 0.2, 0.3)
+    assert result.action in game.actions(state) and result.stats.depth >= 4
+    # a position of a recorded game at 18 empties: solved with the window -1..1
+    record = json.loads((Path(__file__).parents[1] / "bench" / "records" / "othello-grhino"
+                         / "L4_capped1.jsonl").read_text().splitlines()[0])
+    state = game.initial_state()
+    for text in record["opening"] + record["moves"]:
+        if state[0].count("-") <= 18 and game.actions(state) != [-1]:
+            break
+        state = game.result(state, game.string_to_action(state, text))
+    empties = state[0].count("-")
+    assert E.solve_seconds(empties) <= E.SOLVE_SHARE * E.HARD_SHARE * 2.0
+    me, opp, _ = encode_state(state, 8)
+    exact = solve_position(int(me), int(opp), table=Table(18))[0]
+    found = make_agent("othello:target=2")(game, state)
+    assert found.stats.depth == empties  # solved, not searched (solve=14 by default)
+    if exact >= 0:  # a proven win (a bound of the margin, fail-soft) or draw, and its move
+        assert found.value == 0 if exact == 0 else E.FINISHED <= found.value <= \
+            E.FINISHED * exact
+        child = game.result(state, found.action)
+        cme, copp, _ = encode_state(child, 8)
+        assert -solve_position(int(cme), int(copp), table=Table(18))[0] >= min(exact, 1)
+
+
+def test_target_and_solve_refuse_bad_values_in_one_line(cli) -> None:
+    for spec, words in (("othello:target=0", "target"), ("othello:target=-1", "target"),
+                        ("othello:solve=40", "solve"),
+                        ("othello:time=1,target=1", "not both")):
+        with pytest.raises(GameSearchError, match=words):
+            make_agent(spec)
+    code, _, err = cli("play", "othello", "--player1", "othello:target=-2", "--player2",
+                       "random")
+    assert code == 2 and "target" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err

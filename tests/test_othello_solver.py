@@ -12,7 +12,7 @@ import pytest
 from gamesearch.engines.othello.solver import Table, solve_entry, solve_position
 from gamesearch.errors import GameSearchError
 from gamesearch.games import game_entry, load_game
-from gamesearch.games.othello.kernel import encode_state
+from gamesearch.games.othello.kernel import decode_action, encode_state
 
 FFO = Path(__file__).parent / "data" / "othello_ffo_40_59.txt"
 
@@ -147,3 +147,32 @@ def test_last_empties_equal_plain_negamax(size: int) -> None:
         for alpha in (want - 1, want):  # null windows on both sides of the score
             got = solve_position(int(me), int(opp), size, Table(10), alpha, alpha + 1)[0]
             assert (got > alpha) == (want > alpha)
+
+
+def test_a_solve_with_a_deadline_is_abandoned_or_equals_the_plain_solve() -> None:
+    """``solve_by`` reads the clock inside the search: a deadline already passed abandons
+    a 20-empty solve (None) within a few thousand nodes' time; without one, and with a
+    deadline far off, it gives the plain solve's score; a win/loss/draw solve (-1..1) has
+    the exact score's sign and, for a win, a move whose exact score is a win."""
+    import time
+
+    from gamesearch.engines.othello.solver import solve_by
+
+    game = load_game("othello")
+    board, best, moves = ffo_positions()[0]  # 20 empties, +38
+    me, opp, _ = encode_state(game.state_from_string(board), 8)
+    began = time.perf_counter()
+    assert solve_by(int(me), int(opp), began - 1.0, table=Table(16)) is None
+    assert time.perf_counter() - began < 0.5
+    state = game.state_from_string(board)
+    after = game.result(state, game.string_to_action(state, "a2"))
+    after = game.result(after, game.string_to_action(after, "b1"))  # 18 empties, +38
+    me, opp, _ = encode_state(after, 8)
+    plain = solve_position(int(me), int(opp), table=Table(18))
+    far = solve_by(int(me), int(opp), time.perf_counter() + 600, table=Table(18))
+    assert far is not None and far[0] == plain[0] == best
+    wld = solve_by(int(me), int(opp), None, table=Table(18), alpha=-1, beta=1)
+    assert wld is not None and wld[0] >= 1
+    child = game.result(after, decode_action(wld[1], 8))
+    cme, copp, _ = encode_state(child, 8)
+    assert -solve_position(int(cme), int(copp), table=Table(18))[0] > 0

@@ -41,10 +41,15 @@ def _solver(game: Any, state: Any, options: dict) -> dict:
 
 
 def _othello_agent(depth: int | None = None, evaluation: str = "learned", solve: int = 14,
-                   time: float | None = None) -> Agent:
+                   time: float | None = None, target: float | None = None) -> Agent:
     from gamesearch.engines.othello.engine import OthelloAgent
 
-    return OthelloAgent(depth=depth, evaluation=evaluation, solve=solve, time=time)
+    return OthelloAgent(depth=depth, evaluation=evaluation, solve=solve, time=time,
+                        target=target)
+
+
+_othello_agent.ranges = {"solve": Range(0, 30),
+                         "target": Range(0, 86_400, low_open=True)}
 
 
 def _edax(level: int | None = None, cmd: str = "edax") -> Agent:
@@ -122,7 +127,8 @@ ENTRY = GameEntry(
         AgentDecl("othello", _othello_agent, "Othello: PVS to depth=N (default 4) or as deep "
                   "as time=T seconds allow, with the learned pattern evaluation "
                   "(evaluation=hand: disc count + mobility + corners), exact solve at "
-                  "solve=14 empties"),
+                  "solve=14 empties; target=T: about T a move (at most 2.5 T), solving "
+                  "earlier where the time allows, for matches with a time allowance"),
         AgentDecl("edax", _edax, "othello: Edax (built by you; github.com/abulmo/edax-reversi) "
                   "or any GTP Othello program, level=N (Edax's search depth), cmd=PATH",
                   outside=True),

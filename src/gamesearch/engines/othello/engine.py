@@ -257,15 +257,16 @@ class Engine:
         self.scratch = np.zeros(N_FEATURES)
 
     def search(self, me: int, opp: int, limit: Limit, stop: Stop | None = None,
-               on_iteration: Callable[[SearchResult], bool | None] | None = None
-               ) -> SearchResult:
+               on_iteration: Callable[[SearchResult], bool | None] | None = None,
+               soft: float | None = None) -> SearchResult:
         """Iterative deepening on the shared anytime driver within ``limit``: the deepest
         finished iteration, its action a kernel square, its value in discs for ``me``.
         :data:`PACE` starts no depth that the last one's growth says would not end in
         time; the compiled search reads the hard deadline and the node limit every
         :data:`CLOCK_EVERY` nodes and abandons an iteration that passes them, and a
         ``stop`` reaches it through a flag (from the second depth on: depth 1 always
-        completes)."""
+        completes). ``soft``: no depth starts that :data:`PACE` predicts would end after
+        it (by default ``limit.time``: a wall)."""
         ns = compiled()
         stats = np.zeros(N_STATS, np.int64)
         asked = as_callable(stop)
@@ -289,9 +290,10 @@ class Engine:
 
         watcher = StopWatcher(asked, on_stop) if asked is not None else None
         if watcher is None:
-            return deepen(step, limit, pace=PACE, on_iteration=on_iteration)
+            return deepen(step, limit, pace=PACE, soft=soft, on_iteration=on_iteration)
         with watcher:
-            return deepen(step, limit, pace=PACE, stop=asked, on_iteration=on_iteration)
+            return deepen(step, limit, pace=PACE, soft=soft, stop=asked,
+                          on_iteration=on_iteration)
 
     def best(self, me: int, opp: int, depth: int) -> tuple[int, float, int, int]:
         """``(kernel move, value, nodes, depth reached)`` after depths 1..``depth``."""
@@ -299,23 +301,60 @@ class Engine:
         return found.action, found.value, found.stats.nodes, found.stats.depth
 
 
+SOFT_SHARE = 2.0
+"""Under ``target=T`` no depth starts that :data:`PACE` predicts would end after
+``SOFT_SHARE * T``..."""
+HARD_SHARE = 3.0
+"""...and one still running at ``HARD_SHARE * T`` is cut: a tournament program's budget, a
+target the moves spend about on average, not a wall (``time=T`` is the wall)."""
+SOLVE_SECONDS = 0.1
+"""The exact solver's median processor time at :data:`SOLVE_FROM` empties, on positions of
+our games against GRhino (bench/othello_solve_times.py: 0.10 s at 18 empties, 0.20 s at 19,
+on the loaded 2-core development machine, about 25 million nodes a second)..."""
+SOLVE_FROM = 18
+SOLVE_GROWTH = 2.2
+"""...and how many times longer each further empty square makes it (measured 1.9-2.4)."""
+SOLVE_SHARE = 0.4
+"""Under ``target=T`` an early solve is tried where its predicted (median) time is at most
+this share of the hard cap (the slowest positions take 3-4 times the median), with the
+hard cap as its deadline less room for a midgame search, should it not end."""
+EARLY_MOST = 30
+"""The most empty squares an early solve is tried at (the solver's own limit)."""
+
+
 class OthelloAgent(Agent):
     """The Othello engine: ``depth`` plies of PVS with the learned or hand-written
-    evaluation, then the exact solver at ``solve`` empties or fewer."""
+    evaluation, then the exact solver at ``solve`` empties or fewer.
+
+    ``time=T`` is a wall: a move never takes longer than T (the web page's clock relies on
+    it), the exact solve at ``solve`` empties aside. ``target=T`` is a tournament budget
+    (what a match with a time allowance gives it): a move spends about T, at most
+    ``HARD_SHARE * T``, and the endgame is solved earlier than ``solve`` empties where the
+    solver's predicted time fits (:func:`solve_seconds`): win/loss/draw first (a proven
+    win or draw is played at once), abandoned at its deadline for a midgame search."""
 
     def __init__(self, depth: int | None = None, evaluation: str = "learned", solve: int = 14,
-                 time: float | None = None) -> None:
-        if evaluation not in ("learned", "hand"):
-            from gamesearch.errors import SpecError
+                 time: float | None = None, target: float | None = None) -> None:
+        from gamesearch.errors import SpecError
 
+        if evaluation not in ("learned", "hand"):
             raise SpecError(f"othello agent: evaluation is learned or hand, not {evaluation!r}")
+        if time is not None and target is not None:
+            raise SpecError("othello agent: give time=T (a wall) or target=T (a budget), "
+                            "not both")
         # a time budget deepens as far as it allows (to 60 plies); without one, depth 4
-        depth = depth if depth is not None else (60 if time is not None else 4)
+        timed = time is not None or target is not None
+        depth = depth if depth is not None else (60 if timed else 4)
         self.depth, self.evaluation, self.solve_at, self.time = depth, evaluation, solve, time
+        self.target = target
         self.spec = f"othello:depth={depth},evaluation={evaluation},solve={solve}" + (
-            f",time={time:g}" if time is not None else "")
+            f",time={time:g}" if time is not None else "") + (
+            f",target={target:g}" if target is not None else "")
         weights = load_weights() if evaluation == "learned" else HAND_WEIGHTS
         self.engine = Engine(weights)
+        self.unsolved_at: int | None = None
+        """The empties of the last early solve that did not end in time (none is tried
+        again at as many empties or more in the same game)."""
 
     def prepare(self, game: Any) -> None:
         """Load the compiled search (its first call took 0.2 s) before any clock runs."""
@@ -333,17 +372,27 @@ class OthelloAgent(Agent):
         actions = game.actions(state)
         if actions == [-1]:
             return SearchResult(None, -1, [-1], SearchStats())
-        solved = state[0].count("-") <= self.solve_at
+        empties = state[0].count("-")
+        solved = empties <= self.solve_at
         why = "end"
+        early = None if solved else self._solve_early(int(me), int(opp), empties, began)
         if solved:
             value, move, nodes = S.solve_position(int(me), int(opp))
-            reached = state[0].count("-")  # to the end of the game
+            reached = empties  # to the end of the game
+        elif early is not None:
+            value, move, nodes = early
+            reached = empties
         else:
             tell = self.on_progress
             show = None if tell is None else lambda r: tell(self._decoded(r, game, state))
-            found = self.engine.search(int(me), int(opp),
-                                       Limit(depth=self.depth, time=self.time),
-                                       on_iteration=show)
+            if self.target is None:
+                limit, soft = Limit(depth=self.depth, time=self.time), None
+            else:
+                left = HARD_SHARE * self.target - (time.perf_counter() - began)
+                limit = Limit(depth=self.depth, time=max(left, 1e-3))
+                soft = min(SOFT_SHARE * self.target, left)
+            found = self.engine.search(int(me), int(opp), limit, on_iteration=show,
+                                       soft=soft)
             move, value, nodes, reached = (found.action, found.value, found.stats.nodes,
                                            found.stats.depth)
             why = found.stopped_by
@@ -355,6 +404,31 @@ class OthelloAgent(Agent):
                             exact=solved, stopped_by=why,
                             engine_score=engine_score(value, solved, game.to_move(state)))
 
+    def _solve_early(self, me: int, opp: int, empties: int,
+                     began: float) -> tuple[float, int, int] | None:
+        """Under a ``target``: a win/loss/draw solve where the solver's predicted time fits
+        the move's hard cap; ``(value, move, nodes)`` of a proven win (the value
+        ``FINISHED`` times the proven least margin, as the search scores a won end) or
+        draw, else None (lost, out of time, or not tried: the midgame search decides)."""
+        if self.target is None or empties > EARLY_MOST:
+            return None
+        if self.unsolved_at is not None and empties > self.unsolved_at + 2:
+            self.unsolved_at = None  # a new game
+        if self.unsolved_at is not None and empties >= self.unsolved_at:
+            return None
+        hard = HARD_SHARE * self.target
+        if solve_seconds(empties) > SOLVE_SHARE * hard:
+            return None
+        # the deadline leaves a third of the cap to the midgame search, should it be reached
+        found = S.solve_by(me, opp, began + hard * 2 / 3, alpha=-1, beta=1)
+        if found is None:
+            self.unsolved_at = empties
+            return None
+        score, move, nodes = found
+        if score < 0:
+            return None  # lost against perfect play: the search's move makes it hardest
+        return FINISHED * score, move, nodes
+
     @staticmethod
     def _decoded(found: SearchResult, game: Any, state: Any) -> SearchResult:
         """An iteration's result with its kernel square as the rules' action."""
@@ -362,6 +436,11 @@ class OthelloAgent(Agent):
         return SearchResult(found.value, action, [action], found.stats,
                             pov=game.to_move(state),
                             engine_score=engine_score(found.value, False, game.to_move(state)))
+
+
+def solve_seconds(empties: int) -> float:
+    """The exact solver's predicted (median) seconds at ``empties`` empty squares."""
+    return SOLVE_SECONDS * SOLVE_GROWTH ** (empties - SOLVE_FROM)
 
 
 FINISHED = 1000.0

@@ -36,6 +36,7 @@ import numpy as np
 from gamesearch.errors import GameSearchError
 from gamesearch.games.othello import kernel as K
 from gamesearch.games.othello.kernel import CORNERS, ONE, PASS_ACTION, S1, S7, S8, S9, ZERO, shift
+from gamesearch.kernels.negamax import now_us
 
 SHALLOW = 6
 """At this many empties or fewer: parity ordering only, no table, no stability test, no
@@ -410,8 +411,19 @@ def solve(me, opp, alpha, beta, passed, ply, table, work):
 
     ``table`` holds per slot both boards and the packed bounds and move; ``work`` holds per
     number of empties the flips (columns 0-63) and the ordered moves (64-127), and in row
-    65 the node count and the root's best move."""
+    65 the node count, the root's best move, a deadline (``perf_counter`` microseconds, 0:
+    none), the stop flag and the count at the next clock reading: past the deadline (read
+    every ``CLOCK_EVERY`` nodes) the flag is set and the search unwinds storing nothing;
+    its value is then void."""
     work[65, 0] += ONE
+    if work[65, 2] > ZERO and work[65, 0] >= work[65, 4]:
+        # the count jumps (the last empties count their nodes too): a next reading, not a
+        # multiple, says when
+        work[65, 4] = work[65, 0] + CLOCK_EVERY_U  # noqa: F821
+        if now_us() >= np.int64(work[65, 2]):  # noqa: F821  (bound by specialize)
+            work[65, 3] = ONE
+    if work[65, 3] > ZERO:
+        return 0
     empty = ~(me | opp) & VALID  # noqa: F821
     n_empty = POPCNT(empty)  # noqa: F821
     if ply > 0 and n_empty <= SHALLOW:
@@ -515,6 +527,8 @@ def solve(me, opp, alpha, beta, passed, ply, table, work):
             v = -solve(child_me, child_opp, -a - 1, -a, ZERO_I, ply + 1, table, work)
             if a < v < beta:
                 v = -solve(child_me, child_opp, -beta, -v, ZERO_I, ply + 1, table, work)
+        if work[65, 3] > ZERO:
+            return 0  # cut short below: no value, nothing stored
         if v > best:
             best = v
             best_move = sq
@@ -552,8 +566,11 @@ def solve(me, opp, alpha, beta, passed, ply, table, work):
     return best
 
 
-TEMPLATES = (*K.TEMPLATES, stable_discs, flips, mobility, around, final_margin, last1, solve2,
-             solve3, solve4, odd_regions, take, parity_order4, solve5, solve6, solve)
+TEMPLATES = (*K.TEMPLATES, now_us, stable_discs, flips, mobility, around, final_margin, last1,
+             solve2, solve3, solve4, odd_regions, take, parity_order4, solve5, solve6, solve)
+CLOCK_EVERY = 4096
+"""Nodes between two readings of the clock where a solve has a deadline (a reading costs
+about 2 us; a node here well under 0.1 us)."""
 
 
 # the ray of each direction from each square: 0-3 up the bit order (E, N, NE, NW),
@@ -608,7 +625,8 @@ def constants(size: int) -> dict:
             quadrants[(r >= half) * 2 + (c >= half)] |= np.uint64(1 << (r * 8 + c))
     popcnt, clz = bit_intrinsics()
     return {"VALID": K.valid_mask(size), "CELLS": size * size, "CORNERS": K.corner_mask(size),
-            "QUADRANTS": quadrants, "RAYS": rays(size), "POPCNT": popcnt, "CLZ": clz}
+            "QUADRANTS": quadrants, "RAYS": rays(size), "POPCNT": popcnt, "CLZ": clz,
+            "CLOCK_EVERY_U": np.uint64(CLOCK_EVERY)}
 
 
 @functools.cache
@@ -617,7 +635,8 @@ def compiled(size: int = 8):
     from gamesearch.kernels.specialize import source_tag, specialize
 
     # the module's constants are compiled in too: their values are part of the name
-    tag = f"othello_solve{size}_{SHALLOW}_{TABLE_MIN}_{source_tag(*TEMPLATES)}"
+    tag = (f"othello_solve{size}_{SHALLOW}_{TABLE_MIN}_{CLOCK_EVERY}_"
+           f"{source_tag(*TEMPLATES)}")
     return specialize(TEMPLATES, constants(size), tag)
 
 
@@ -633,12 +652,28 @@ class Table:
 def solve_position(me: int, opp: int, size: int = 8, table: Table | None = None,
                    alpha: int = -64, beta: int = 64) -> tuple[int, int, int]:
     """``(score, best kernel move, nodes)`` of a position given as two bitboards."""
+    solved = solve_by(me, opp, None, size, table, alpha, beta)
+    assert solved is not None  # no deadline: always solved
+    return solved
+
+
+def solve_by(me: int, opp: int, deadline: float | None, size: int = 8,
+             table: Table | None = None, alpha: int = -64,
+             beta: int = 64) -> tuple[int, int, int] | None:
+    """``(score, best kernel move, nodes)`` as :func:`solve_position`, or None where the
+    solve was still running at ``deadline`` (``time.perf_counter()`` seconds; None: no
+    deadline). With ``(alpha, beta) = (-1, 1)`` it is a win/loss/draw solve: the score's
+    sign is exact and a winning (or drawing) best move is one that wins (draws)."""
     ns = compiled(size)
     table = table or Table()
     work = np.zeros((66, 128), np.uint64)
     work[65, 1] = np.uint64(255)
+    if deadline is not None:
+        work[65, 2] = np.uint64(max(1, int(deadline * 1e6)))
     score = ns.solve(np.uint64(me), np.uint64(opp), np.int64(alpha), np.int64(beta),
                      np.int64(0), np.int64(0), table.slots, work)
+    if work[65, 3]:
+        return None
     move = int(work[65, 1])
     return int(score), -1 if move == 255 else move, int(work[65, 0])
 
