@@ -473,40 +473,12 @@ def test_page_and_static_files(client):
     assert client.get("/static/%2e%2e/app.py").status_code == 404
 
 
-def test_closing_the_stream_cancels_the_search():
-    """A person who moves on (closes the live view) frees the worker long before the
-    search's budget is spent. Run against a real server: the test client's transport does
-    not deliver a disconnect the way a browser's closed connection does."""
-    import subprocess
-    import sys
-
-    import httpx
-
-    code = "from gamesearch.cli.main import main; main(['serve', '--workers', '1'])"
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
-    try:
-        url = proc.stdout.readline().split()[3]
-        assert httpx.get(url + "api/health", timeout=60).json()["ok"]
-        body = {"game": "connect4", "moves": [], "agent": "alphabeta:time=30"}
-        t0 = time.monotonic()
-        with httpx.stream("POST", url + "api/think", json=body, timeout=60) as response:
-            for line in response.iter_lines():
-                if line.startswith("event: progress"):
-                    break
-        for _ in range(400):
-            busy = httpx.get(url + "api/health", timeout=10).json()["pool"]["busy"]
-            if not busy:
-                break
-            time.sleep(0.05)
-        assert not busy
-        assert time.monotonic() - t0 < 20  # well inside the search's 30 s budget
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
-def test_serve_prints_its_address_and_answers():
+def test_serve_prints_its_address_answers_and_a_closed_stream_cancels_its_search():
+    """``gamesearch serve`` prints its address and compiles (or loads) the kernels before
+    the first request; and a person who moves on (closes the live view) frees the worker
+    long before the search's budget is spent. One real server for both (it loads every
+    kernel, 10-25 s here): the test client's transport does not deliver a disconnect the
+    way a browser's closed connection does."""
     import subprocess
     import sys
 
@@ -522,6 +494,20 @@ def test_serve_prints_its_address_and_answers():
         health = httpx.get(url + "api/health", timeout=60).json()
         assert health["ok"] and health["pool"]["workers"] == 2  # 1 for moves, 1 for analysis
         assert len(health["pool"]["play"]) == 1 and health["pool"]["ready"] == 2
+        # closing the stream cancels the search
+        body = {"game": "connect4", "moves": [], "agent": "alphabeta:time=30"}
+        t0 = time.monotonic()
+        with httpx.stream("POST", url + "api/think", json=body, timeout=60) as response:
+            for event_line in response.iter_lines():
+                if event_line.startswith("event: progress"):
+                    break
+        for _ in range(400):
+            busy = httpx.get(url + "api/health", timeout=10).json()["pool"]["busy"]
+            if not busy:
+                break
+            time.sleep(0.05)
+        assert not busy
+        assert time.monotonic() - t0 < 20  # well inside the search's 30 s budget
         # the kernels were compiled (or loaded) before the first request was answered
         proc.terminate()
         rest = proc.communicate(timeout=10)[0]
