@@ -25,7 +25,7 @@ CARDS = {"J", "Q", "K"}
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(workers=1)) as c:
+    with TestClient(create_app(workers=1, warm=False)) as c:  # no kernel: no warm-up
         yield c
 
 

@@ -53,7 +53,7 @@ def regret(game: NormalFormGame, profile: Profile) -> list[Number]:
     gains = []
     for i in range(game.num_players):
         values = game.strategy_payoffs(i, profile)
-        current = sum((p * v for p, v in zip(profile[i], values)), start=values[0] * 0)
+        current = sum((p * v for p, v in zip(profile[i], values) if p), start=values[0] * 0)
         gains.append(max(values) - current)
     return gains
 

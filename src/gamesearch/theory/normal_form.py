@@ -21,6 +21,9 @@ import numpy as np
 from gamesearch.errors import GameSearchError
 from gamesearch.theory.exact import Number, exact_array
 
+_ZERO = Fraction(0)
+"""One shared zero for the pure strategies' many zero probabilities (Fractions are immutable)."""
+
 Mixed = Sequence[Number]
 """A mixed strategy: one probability per pure strategy of a player."""
 
@@ -148,8 +151,9 @@ class NormalFormGame:
         out = []
         for i in range(self.num_players):
             values = self.strategy_payoffs(i, profile)
-            mix = self._as_mixed(i, profile[i])
-            out.append(sum((p * v for p, v in zip(mix, values)), start=values[0] * 0))
+            mix = self._as_mixed(i, profile[i])  # the support only: a pure profile of a
+            out.append(sum((p * v for p, v in zip(mix, values) if p),  # 40 x 2001 game
+                           start=values[0] * 0))  # summed 2001 Fractions per player
         return tuple(out)
 
     def _as_mixed(self, player: int, strategy: Any) -> np.ndarray:
@@ -165,7 +169,7 @@ class NormalFormGame:
                 raise GameSearchError(f"{self.players[player]}: a mixed strategy needs {size} "
                                       f"probabilities, got {len(mix)}")
         if self.exact and all(isinstance(p, (int, Fraction)) for p in mix):
-            return np.array([Fraction(p) for p in mix], dtype=object)
+            return np.array([Fraction(p) if p else _ZERO for p in mix], dtype=object)
         return np.array([float(p) for p in mix], dtype=float)
 
     # --- changes ----------------------------------------------------------------------
