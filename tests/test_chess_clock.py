@@ -15,17 +15,19 @@ def test_the_increment_is_spent_and_the_clock_is_never_overdrawn():
     for left in (0.0, 0.02, 0.08, 0.3, 1.0, 5.0, 10.0, 60.0):
         for inc in (0.0, 0.1, 1.0):
             for togo in (None, 1, 2, 40):
-                soft, hard = clock_budget(left, inc, togo)
+                budget = clock_budget(left, inc, togo)
+                soft, hard = budget.soft, budget.hard
                 assert 0 <= soft <= hard and hard > 0
                 # never past the clock (less its 50 ms reserve), a 10 ms floor aside
                 assert hard <= max(0.01, left - 0.05), (left, inc, togo, hard)
                 if togo != 1:  # a third of what is left at most: time for later moves
                     assert hard <= max(0.01, (left - 0.05) / 3 + 1e-9)
-            with_inc, without = clock_budget(left, 0.1)[0], clock_budget(left, 0.0)[0]
+            with_inc, without = clock_budget(left, 0.1).soft, clock_budget(left, 0.0).soft
             if left >= 1.0:  # the increment buys time when the clock allows it
                 assert with_inc > without
     # once the base is spent a move gets less than the increment: the clock refills
-    soft, hard = clock_budget(0.4, 0.1)
+    budget = clock_budget(0.4, 0.1)
+    soft, hard = budget.soft, budget.hard
     assert 0.03 < soft < hard < 0.1
 
 

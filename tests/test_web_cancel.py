@@ -12,13 +12,24 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from gamesearch.web.pool import WorkerPool  # noqa: E402
+from gamesearch.web.pool import Job, WorkerPool  # noqa: E402
 
 DEPTH_SECONDS = 1.0
 """The test cancels once a depth took longer than this (the next one takes about twice as
 long: the cancel comes well inside it, past the pool's 0.4 s grace)."""
 COMPILE_SECONDS = 600
 """The first depth may wait for the chess engine's compile (minutes on a loaded machine)."""
+
+
+async def cancel_and_wait(pool: WorkerPool, job: Job, every: float,
+                          most: float = 10.0) -> float:
+    """Cancel ``job`` and wait (looking every ``every`` seconds, at most ``most``) until
+    the pool says it finished; the seconds that took (``most`` or more: it did not)."""
+    t0 = time.monotonic()
+    pool.cancel(job)
+    while not job.finished and time.monotonic() - t0 < most:
+        await asyncio.sleep(every)
+    return time.monotonic() - t0
 
 
 def test_a_cancelled_chess_analysis_stops_inside_its_depth_and_keeps_its_worker():
@@ -43,11 +54,7 @@ def test_a_cancelled_chess_analysis_stops_inside_its_depth_and_keeps_its_worker(
             await asyncio.sleep(0.3)
             assert depths and ended is None, (depths, ended)
             before = pool.status()
-            t0 = time.monotonic()
-            pool.cancel(job)
-            while not job.finished and time.monotonic() - t0 < 10:
-                await asyncio.sleep(0.02)
-            ended_in = time.monotonic() - t0
+            ended_in = await cancel_and_wait(pool, job, every=0.02)
             await asyncio.sleep(1.0)  # a kill, had there been one, is counted by now
             return depths, before, pool.status(), ended_in
         finally:
@@ -87,11 +94,7 @@ def test_a_cancelled_connect4_verdict_stops_and_keeps_its_worker():
             job = pool.submit("verdict", {"game": "connect4", "moves": SLOW_OPENING}, 60)
             await asyncio.sleep(0.5)
             assert not job.finished and job.worker is not None  # it is solving
-            t0 = time.monotonic()
-            pool.cancel(job)
-            while not job.finished and time.monotonic() - t0 < 10:
-                await asyncio.sleep(0.01)
-            stopped_in = time.monotonic() - t0
+            stopped_in = await cancel_and_wait(pool, job, every=0.01)
             await asyncio.sleep(1.0)  # a recycle, had there been one, is counted by now
             cancelled = pool.status()
             # past its budget: the verdict answers "not solved" by itself

@@ -16,6 +16,10 @@ readable alpha-beta:
   its iteration there, and the deepest completed one is the answer.
 * **the soft budget**: no iteration starts that :class:`Pace` predicts will not end within
   it (the engine declares its pace: how much longer each iteration takes than the last).
+* **a tournament budget**: :class:`Target` turns "about T seconds a move" into the two
+  above, the hard limit at a share of T (capped by what a clock holds, less what the move
+  has already spent) and the soft one at another share; the engines keep their measured
+  shares as constants and build their budgets through it.
 * **the stop flag**: a callable or a :class:`threading.Event`, asked between iterations and
   handed to the steps, which obey it inside one.
 * **progress**: :func:`iterations` yields every completed iteration (sunfish's generator;
@@ -38,11 +42,13 @@ from __future__ import annotations
 
 import copy
 import itertools
+import math
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 
+from gamesearch.errors import SpecError
 from gamesearch.result import Clock, Limit, SearchResult
 
 Stop = Callable[[], bool] | threading.Event
@@ -116,6 +122,62 @@ class Budget:
 NO_LIMIT = Limit()
 STEADY = Pace()
 """The default pace: start an iteration while the time limit is not spent."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """A tournament budget: about ``seconds`` a move, as a program with a time allowance
+    spends it (a target the moves average, not a wall). No iteration starts after
+    ``soft_share * seconds``; one still running at ``hard_share * seconds`` is cut (never
+    later than ``cap``, what a clock allows, and never sooner than ``floor``, where a clock
+    wants some search even with nothing left). Each engine measured its own shares
+    against a tournament opponent and keeps them as constants; this type turns them into the
+    ``Limit`` and the soft seconds that :func:`deepen` takes, in one place."""
+
+    seconds: float
+    soft_share: float
+    hard_share: float
+    cap: float | None = None
+    """The most seconds the hard budget may be (a clock's time left; None: no cap)."""
+    floor: float = 0.0
+    """The least seconds of the hard limit (a limit must be positive; a clock's move gets
+    at least this)."""
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.seconds) and self.seconds >= 0):
+            raise SpecError(f"target={self.seconds:g}: need a number of seconds >= 0")
+        if not 0 < self.soft_share <= self.hard_share <= 10:
+            raise SpecError(f"soft={self.soft_share:g}, hard={self.hard_share:g}: need "
+                            "0 < soft <= hard <= 10 (shares of target=T)")
+        if self.cap is not None and not (math.isfinite(self.cap) and self.cap >= 0):
+            raise SpecError(f"cap={self.cap:g}: need a number of seconds >= 0")
+        if not (math.isfinite(self.floor) and self.floor >= 0):
+            raise SpecError(f"floor={self.floor:g}: need a number of seconds >= 0")
+
+    @property
+    def soft(self) -> float:
+        """Seconds from the move's start after which no iteration starts."""
+        return self.bounds()[1]
+
+    @property
+    def hard(self) -> float:
+        """Seconds from the move's start at which a running iteration is cut."""
+        return self.bounds()[0].time
+
+    def bounds(self, limit: Limit = NO_LIMIT, began: float | None = None
+               ) -> tuple[Limit, float]:
+        """``(limit, soft)`` for :func:`deepen`: ``limit`` with its time set to the hard
+        budget (its depth and node bounds kept), and the soft seconds. ``began``: the
+        ``time.perf_counter()`` at which the move began, where it spent time before the
+        search (an endgame solve tried first): that time counts against both, the soft
+        budget never past the hard one."""
+        hard = self.hard_share * self.seconds
+        if self.cap is not None:
+            hard = min(hard, self.cap)
+        if began is not None:
+            hard -= time.perf_counter() - began
+        soft = min(self.soft_share * self.seconds, hard)
+        return replace(limit, time=max(hard, self.floor)), soft
 
 
 def as_callable(stop: Stop | None) -> Callable[[], bool] | None:

@@ -287,9 +287,10 @@ class UciSession:
         if "movetime" in values:
             return Search(replace(limit, time=max(1, values["movetime"]) / 1000), None, False)
         if left is not None:
-            soft, hard = clock_budget(max(0, left) / 1000, max(0, inc) / 1000,
-                                      values.get("movestogo"))
-            return Search(replace(limit, time=hard), soft, False)
+            budget = clock_budget(max(0, left) / 1000, max(0, inc) / 1000,
+                                  values.get("movestogo"))
+            bounded, soft = budget.bounds(limit)
+            return Search(bounded, soft, False)
         return Search(limit, None, False)
 
     def _search(self, search: Search) -> None:

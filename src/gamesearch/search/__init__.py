@@ -1,6 +1,6 @@
 """Search algorithms over any game of the protocol; each returns a SearchResult."""
 
-from gamesearch.anytime import Budget, Pace, deepen, iterations
+from gamesearch.anytime import Budget, Pace, Target, deepen, iterations
 from gamesearch.result import SearchResult, SearchStats
 from gamesearch.search.alphabeta import AlphaBeta, alphabeta, iterative_deepening, mtdf
 from gamesearch.search.minimax import minimax
@@ -12,6 +12,7 @@ __all__ = [
     "Pace",
     "SearchResult",
     "SearchStats",
+    "Target",
     "TranspositionTable",
     "alphabeta",
     "deepen",

@@ -19,7 +19,16 @@ from pathlib import Path
 import numpy as np
 
 from gamesearch.agent import Agent
-from gamesearch.anytime import NO_LIMIT, Budget, Pace, Stop, StopWatcher, as_callable, deepen
+from gamesearch.anytime import (
+    NO_LIMIT,
+    Budget,
+    Pace,
+    Stop,
+    StopWatcher,
+    Target,
+    as_callable,
+    deepen,
+)
 from gamesearch.engines.checkers import search as S
 from gamesearch.engines.checkers.scale import VALUE_SCALE
 from gamesearch.errors import GameSearchError
@@ -191,24 +200,20 @@ class CheckersAgent(Agent):
                  soft: float | None = None, hard: float | None = None) -> None:
         from gamesearch.engines.checkers.tables import Tables
 
-        soft_share = SOFT_SHARE if soft is None else soft
-        hard_share = HARD_SHARE if hard is None else hard
         if (soft is not None or hard is not None) and target is None:
             raise GameSearchError("soft= and hard= are shares of target=T: give target too")
-        if not 0 < soft_share <= hard_share <= 10:
-            raise GameSearchError(f"soft={soft_share:g}, hard={hard_share:g}: need "
-                                  "0 < soft <= hard <= 10 (shares of target=T)")
+        budget = None if target is None else Target(
+            target, SOFT_SHARE if soft is None else soft, HARD_SHARE if hard is None else hard)
 
         self.tables = Tables(Path(tables)) if tables else None
         self.engine = CheckersEngine(hash_mb, parse_weights(weights), self.tables)
-        wall = None
+        self.bound = Limit(depth=depth, nodes=nodes)
         self.soft = None
         if depth is None and nodes is None:
-            if target is not None:
-                wall, self.soft = hard_share * target, soft_share * target
+            if budget is not None:
+                self.bound, self.soft = budget.bounds(self.bound)
             elif time is not None:
-                wall, self.soft = time, SOFT_SHARE / HARD_SHARE * time
-        self.bound = Limit(depth=depth, nodes=nodes, time=wall)
+                self.bound, self.soft = Limit(time=time), SOFT_SHARE / HARD_SHARE * time
         bound = f"depth={depth}" if depth is not None else (
             f"nodes={nodes}" if nodes is not None else
             f"target={target:g}" if target is not None else f"time={time:g}") + (

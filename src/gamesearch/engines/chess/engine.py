@@ -58,7 +58,7 @@ import chess
 import numpy as np
 
 from gamesearch.agent import Agent
-from gamesearch.anytime import NO_LIMIT, Budget, Pace, deepen, iterations
+from gamesearch.anytime import NO_LIMIT, Budget, Pace, Target, deepen, iterations
 from gamesearch.engines.chess.scale import MAX_THREADS, VALUE_SCALE
 from gamesearch.games.chess import board as B
 from gamesearch.games.chess.kernel import arrays_of, uci_of
@@ -129,22 +129,30 @@ def mate_in(score: int) -> int | None:
     return (plies + 1) // 2 if score > 0 else -((plies + 1) // 2)
 
 
+SOFT_SHARE = 0.6
+"""Under a clock no iteration starts after this share of the move's share of the clock..."""
+HARD_SHARE = 3.0
+"""...and the search stops at this many times it (:func:`clock_budget`)."""
+CLOCK_FLOOR = 0.01
+"""The least hard budget of a move on a clock (seconds), however little is left."""
+
+
 def clock_budget(time_left: float, increment: float = 0.0,
-                 movestogo: int | None = None) -> tuple[float, float]:
-    """(soft, hard) seconds for one move on a clock (UCI ``wtime``/``winc``/``movestogo``):
-    the move's share is ``time_left / moves_to_go + 3/4 increment`` (30 moves to go when the
-    clock does not say); no iteration starts after 60% of it, and the search stops at three
-    times it (never more than a third of the time left). The time left is counted less a
-    reserve of 50 ms plus one increment (at most 0.5 s): on a nearly empty clock a move then
-    spends well under the increment, so the clock settles at a few increments, not at a
-    few milliseconds, and a stall of the machine between moves (a loaded machine gave the
-    engine's process under a tenth of a core) does not flag."""
+                 movestogo: int | None = None) -> Target:
+    """The budget of one move on a clock (UCI ``wtime``/``winc``/``movestogo``; its
+    ``soft`` and ``hard`` seconds, or its ``bounds`` for the search): the move's share is
+    ``time_left / moves_to_go + 3/4 increment`` (30 moves to go when the clock does not
+    say); no iteration starts after 60% of it, and the search stops at three times it
+    (never more than a third of the time left, the share itself capped likewise). The time
+    left is counted less a reserve of 50 ms plus one increment (at most 0.5 s): on a nearly
+    empty clock a move then spends well under the increment, so the clock settles at a few
+    increments, not at a few milliseconds, and a stall of the machine between moves (a
+    loaded machine gave the engine's process under a tenth of a core) does not flag."""
     left = max(0.0, time_left - 0.05 - min(increment, 0.5))
     togo = movestogo if movestogo else 30
     share = left / max(1, togo) + 0.75 * increment
-    hard = min(3 * share, left / 3 if togo > 1 else left * 0.8)
-    share = min(share, hard)
-    return 0.6 * share, max(hard, 0.01)
+    cap = left / 3 if togo > 1 else left * 0.8
+    return Target(min(share, cap), SOFT_SHARE, HARD_SHARE, cap=cap, floor=CLOCK_FLOOR)
 
 
 class ChessEngine:

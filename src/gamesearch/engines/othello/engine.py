@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from gamesearch.agents import Agent
-from gamesearch.anytime import Budget, Pace, Stop, StopWatcher, as_callable, deepen
+from gamesearch.anytime import Budget, Pace, Stop, StopWatcher, Target, as_callable, deepen
 from gamesearch.engines.othello import solver as S
 from gamesearch.engines.othello.scale import VALUE_SCALE
 from gamesearch.games.othello import kernel as K
@@ -347,6 +347,8 @@ class OthelloAgent(Agent):
         depth = depth if depth is not None else (60 if timed else 4)
         self.depth, self.evaluation, self.solve_at, self.time = depth, evaluation, solve, time
         self.target = target
+        """The move's target in seconds (the GRhino bench sets it before each move)."""
+        self.budget()  # a bad target is refused here, not at the first move
         self.spec = f"othello:depth={depth},evaluation={evaluation},solve={solve}" + (
             f",time={time:g}" if time is not None else "") + (
             f",target={target:g}" if target is not None else "")
@@ -355,6 +357,14 @@ class OthelloAgent(Agent):
         self.unsolved_at: int | None = None
         """The empties of the last early solve that did not end in time (none is tried
         again at as many empties or more in the same game)."""
+
+    def budget(self) -> Target | None:
+        """The move's budget under ``target`` (None: none): :data:`SOFT_SHARE` and
+        :data:`HARD_SHARE` of it, the hard limit at least a millisecond (an early solve may
+        have spent it all)."""
+        if self.target is None:
+            return None
+        return Target(self.target, SOFT_SHARE, HARD_SHARE, floor=1e-3)
 
     def prepare(self, game: Any) -> None:
         """Load the compiled search (its first call took 0.2 s) before any clock runs."""
@@ -385,12 +395,11 @@ class OthelloAgent(Agent):
         else:
             tell = self.on_progress
             show = None if tell is None else lambda r: tell(self._decoded(r, game, state))
-            if self.target is None:
+            budget = self.budget()
+            if budget is None:
                 limit, soft = Limit(depth=self.depth, time=self.time), None
             else:
-                left = HARD_SHARE * self.target - (time.perf_counter() - began)
-                limit = Limit(depth=self.depth, time=max(left, 1e-3))
-                soft = min(SOFT_SHARE * self.target, left)
+                limit, soft = budget.bounds(Limit(depth=self.depth), began)
             found = self.engine.search(int(me), int(opp), limit, on_iteration=show,
                                        soft=soft)
             move, value, nodes, reached = (found.action, found.value, found.stats.nodes,
