@@ -379,9 +379,12 @@ def test_nim_draws_what_the_verdict_promises_and_hover_shows_the_take(server, op
     page = open_page()
     page.goto(server + "#/play?game=nim&p1=human&p2=alphabeta")
     page.wait_for_selector('#board rect[data-move="3:5"]')
+    # hover once the page has settled (the position and its verdict in): a redraw on their
+    # arrival replaced the hovered stick under a still mouse in a run at load 20
+    page.wait_for_function("document.getElementById('status').textContent.includes('your move')"
+                           " && document.getElementById('verdict').textContent != ''")
     page.hover('#board rect[data-move="3:3"]')  # the third stick from the top of pile 3
     assert page.locator("#board .stick.take").count() == 3
-    page.wait_for_function("document.getElementById('verdict').textContent != ''")
     assert page.locator("#board .stick.best").count() == 0  # not before it is asked for
     page.click("#verdict-box summary")
     page.wait_for_selector("#board .stick.best")
