@@ -6,7 +6,8 @@ Stockfish the Debian package at /usr/games/stockfish)::
     python bench/chess_perft.py perft [--depth 5] [--kiwipete 4] [--repeat 3]
     python bench/chess_perft.py nps [--seconds 3]
     python bench/chess_perft.py match [--games 8] [--movetime 0.2 | --tc 10+0.1 | --nodes N]
-        [--stockfish-elo 1500] [--pgn games.pgn] [--jobs 2]
+        [--stockfish-elo 1500] [--pgn games.pgn [--resume]] [--jobs 2]
+        [--ours-option NAME=VALUE ...]
     python bench/chess_perft.py threads [--seconds 2] [--depth 8] [--threads 1 2]
 
 perft: leaves per second of our compiled perft, python-chess's (legal moves, push/pop, the
@@ -23,7 +24,10 @@ from seeded random 4-ply openings, each played with both colours. A game still r
 ``--tables DIR`` holds the position, else played on to its end (the tables asked again
 after every move) up to 400 plies, else by Stockfish at depth 16 on the last 4 positions
 (at least 300 cp for the same side in all four: a win, else a draw); the PGN's
-``Termination`` and final comment say how. Prints the score with a 95% Wilson interval and the Elo
+``Termination`` and final comment say how. ``--resume`` counts the games the ``--pgn``
+file already holds (by their ``Round``) and plays only the rest: a stopped match goes on
+with the same command. ``--ours-option NAME=VALUE`` sets a UCI option of our engine (a
+search setting against the same build's defaults). Prints the score with a 95% Wilson interval and the Elo
 difference with the interval's Elo.
 threads: our engine with each ``--threads`` count (Lazy SMP) on ``THREAD_FENS``, a fresh
 table each search: the depth finished and all threads' nodes per second in ``--seconds``
@@ -258,16 +262,54 @@ class Judge:
             self.stockfish.quit()
 
 
+def recorded_games(pgn_path: str) -> dict[int, float]:
+    """The games a match PGN already holds (``--resume``): game number (0-based, from the
+    ``Round`` header) to our points, read from the ``White`` header and the result."""
+    done: dict[int, float] = {}
+    if not os.path.exists(pgn_path):
+        return done
+    with open(pgn_path, encoding="utf-8") as handle:
+        while (headers := chess.pgn.read_headers(handle)) is not None:
+            g = int(headers.get("Round", "0")) - 1
+            points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(headers.get("Result", ""))
+            if g < 0 or points is None:
+                continue
+            done[g] = points if headers.get("White") == "gamesearch" else 1 - points
+    return done
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    """``NAME=VALUE`` pairs (``--ours-option``) as UCI options for our engine."""
+    options = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--ours-option is NAME=VALUE, not {pair!r}")
+        options[name.strip()] = value.strip()
+    return options
+
+
 def bench_match(games: int, clock: Clock, seed: int, elo: int | None = None,
                 pgn_path: str | None = None, opponent: str | None = None,
-                jobs: int = 1, tables: str | None = None) -> None:
+                jobs: int = 1, tables: str | None = None, resume: bool = False,
+                ours_options: dict[str, str] | None = None) -> None:
     """Our UCI engine against sunfish, Stockfish at ``elo``, or the UCI command
     ``opponent`` (another build of ours, say), ``jobs`` games at a time (each pair of
-    engines plays one game at a time; the games and openings do not depend on ``jobs``)."""
+    engines plays one game at a time; the games and openings do not depend on ``jobs``).
+    ``resume``: the games ``pgn_path`` already holds are counted, not played again (a
+    stopped match goes on with the same command). ``ours_options``: UCI options for our
+    engine (a search setting against the defaults of the same build, say)."""
     openings = _openings(games, seed)
     command, who, options = _engines(elo, opponent)
     lock = threading.Lock()
     tally = {"score": 0.0, "played": 0, "adjudicated": 0}
+    done = recorded_games(pgn_path) if resume and pgn_path else {}
+    done = {g: points for g, points in done.items() if g < games}
+    tally["score"] = sum(done.values())
+    tally["played"] = len(done)
+    if done:
+        print(f"resumed: {len(done)} games already in {pgn_path}, ours "
+              f"{tally['score']}/{tally['played']}", flush=True)
 
     def worker(numbers: list[int]) -> None:
         # both engines are quit however the match ends (an error used to leave their
@@ -278,6 +320,8 @@ def bench_match(games: int, clock: Clock, seed: int, elo: int | None = None,
                 chess.engine.SimpleEngine.popen_uci(command, timeout=120) as fish:
             ours.ping()
             fish.ping()
+            if ours_options:
+                ours.configure(ours_options)
             if options:
                 fish.configure(options)
             try:
@@ -298,13 +342,17 @@ def bench_match(games: int, clock: Clock, seed: int, elo: int | None = None,
             finally:
                 judge.close()
 
-    threads = [threading.Thread(target=worker, args=(list(range(j, games, jobs)),))
-               for j in range(jobs)]
+    left = [g for g in range(games) if g not in done]
+    threads = [threading.Thread(target=worker, args=(left[j::jobs],)) for j in range(jobs)
+               if left[j::jobs]]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     score, played = tally["score"], tally["played"]
+    if played == 0:
+        print("no games played")
+        return
     p = score / played
     low, high = wilson_interval(p, played)
     print(f"{tally['adjudicated']} games went past the {CUTOFF}-ply cut-off (adjudicated or "
@@ -474,6 +522,10 @@ def main() -> None:
     m.add_argument("--opponent", default=None,
                    help="play this UCI engine command instead (e.g. an older build: "
                    "'env PYTHONPATH=OLD/src python -m gamesearch uci')")
+    m.add_argument("--resume", action="store_true",
+                   help="count the games --pgn already holds and play only the rest")
+    m.add_argument("--ours-option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a UCI option for our engine (repeatable), e.g. NullMoveBase=3")
     t = sub.add_parser("threads")
     t.add_argument("--seconds", type=float, default=2)
     t.add_argument("--depth", type=int, default=8)
@@ -504,8 +556,15 @@ def main() -> None:
                 parser.error(str(error))
         if args.opponent is not None and args.stockfish_elo is not None:
             parser.error("--opponent and --stockfish-elo exclude each other")
+        if args.resume and not args.pgn:
+            parser.error("--resume needs --pgn (the games to count)")
+        try:
+            ours_options = parse_options(args.ours_option)
+        except ValueError as error:
+            parser.error(str(error))
         bench_match(args.games, clock, args.seed, args.stockfish_elo, args.pgn,
-                    args.opponent, min(args.jobs, args.games), args.tables)
+                    args.opponent, min(args.jobs, args.games), args.tables, args.resume,
+                    ours_options)
 
 
 if __name__ == "__main__":
