@@ -183,10 +183,11 @@ class UciSession:
             raise UciError(f"setoption {name}: {value.strip()[:20]!r} is not a whole number")\
                 from None
         if name in UCI_NAMES:
-            try:
-                self.engine.set_tuning(UCI_NAMES[name], number)
-            except ValueError as err:
-                raise UciError(str(err)) from None
+            setting = UCI_NAMES[name]
+            _, _, low, high = TUNING[setting]
+            if not low <= number <= high:
+                raise UciError(f"{uci_name(setting)} must be {low}..{high}, got {number}")
+            self.engine.set_tuning(setting, number)
         elif name == "hash":
             if not 1 <= number <= MAX_HASH_MB:
                 raise UciError(f"Hash must be 1..{MAX_HASH_MB} MB, got {number}")
