@@ -25,7 +25,10 @@ from seeded random 4-ply openings, each played with both colours. A game still r
 after every move) up to 400 plies, else by Stockfish at depth 16 on the last 4 positions
 (at least 300 cp for the same side in all four: a win, else a draw); the PGN's
 ``Termination`` and final comment say how. ``--cpu-clock`` (with ``--tc``) charges each
-clock the processor time the engine's process used, not the wall time. ``--resume`` counts
+clock the processor time the engine's process used, not the wall time; ``--cpu-movetime S``
+lets each side think until its process has used S processor seconds (``go infinite``,
+then ``stop``: equal time a move on a loaded machine, with neither engine's time policy
+in play). ``--resume`` counts
 the games the ``--pgn`` file already holds (by their ``Round``) and plays only the rest: a
 stopped match goes on with the same command. ``--ours-option NAME=VALUE`` sets a UCI
 option of our engine (a search setting against the same build's defaults). Prints the
@@ -195,6 +198,10 @@ class Clock:
     inc: float = 0.0
     nodes: int | None = None
     cpu: bool = False
+    cpu_movetime: float | None = None
+    """Each side thinks until its engine's process has used this many processor seconds
+    (``--cpu-movetime``: UCI ``go infinite``, then ``stop``): equal processor time a move
+    for both, whatever the load and whatever either engine's own time policy."""
     """Charge each side's clock the processor time its engine's process used for the move,
     not the wall time (``--cpu-clock``): on a loaded machine a process the scheduler left
     waiting is not flagged for it (Stockfish at ``nice`` lost 14 of its first 17 games on
@@ -224,6 +231,8 @@ class Clock:
     def __str__(self) -> str:
         if self.nodes is not None:
             return f"{self.nodes} nodes a move"
+        if self.cpu_movetime is not None:
+            return f"{self.cpu_movetime:g} processor s a move"
         if self.base is None:
             return f"{self.movetime} s a move"
         return f"{self.base:g}+{self.inc:g}" + (" (processor-time clock)" if self.cpu else "")
@@ -239,6 +248,25 @@ def cpu_seconds(pid: int) -> float:
 def _engine_pid(engine: chess.engine.SimpleEngine) -> int:
     """The operating-system process id of a python-chess engine."""
     return engine.transport.get_pid()
+
+
+def think_for_cpu(engine: chess.engine.SimpleEngine, board: chess.Board, seconds: float,
+                  game: object = None) -> chess.Move | None:
+    """The engine's move after it has used ``seconds`` of processor time on it (``go
+    infinite``, the process's time polled every 5 ms, then ``stop``); an engine that ends
+    the search by itself is taken at its word."""
+    pid = _engine_pid(engine)
+    start = cpu_seconds(pid)
+    with engine.analysis(board, game=game) as analysis:
+        try:
+            while cpu_seconds(pid) - start < seconds:
+                while not analysis.would_block():
+                    analysis.get()
+                time.sleep(0.005)
+            analysis.stop()
+        except chess.engine.AnalysisComplete:
+            pass
+        return analysis.wait().move
 
 
 def _engines(elo: int | None, opponent: str | None) -> tuple[list[str], str, dict]:
@@ -422,7 +450,10 @@ def _play_one(ours, fish, opening: chess.Board, g: int, clock: Clock, judge: Jud
                                        white_inc=clock.inc, black_inc=clock.inc)
         pid = _engine_pid(engine) if clock.cpu else 0
         began = cpu_seconds(pid) if clock.cpu else time.perf_counter()
-        move = engine.play(board, limit, game=g).move
+        if clock.cpu_movetime is not None:
+            move = think_for_cpu(engine, board, clock.cpu_movetime, game=g)
+        else:
+            move = engine.play(board, limit, game=g).move
         if clock.base is not None:
             left[mover] -= (cpu_seconds(pid) if clock.cpu else time.perf_counter()) - began
             if left[mover] < 0:
@@ -546,6 +577,9 @@ def main() -> None:
     m.add_argument("--cpu-clock", action="store_true",
                    help="with --tc: charge each side the processor time its engine used, "
                    "not the wall time (a loaded machine's waits flag nobody)")
+    m.add_argument("--cpu-movetime", type=float, default=None, metavar="SECONDS",
+                   help="each side thinks until its engine has used this much processor "
+                   "time (go infinite, then stop): equal time on a loaded machine")
     m.add_argument("--resume", action="store_true",
                    help="count the games --pgn already holds and play only the rest")
     m.add_argument("--ours-option", action="append", default=[], metavar="NAME=VALUE",
@@ -572,6 +606,12 @@ def main() -> None:
             if clock.base is None:
                 parser.error("--cpu-clock needs --tc")
             clock = replace(clock, cpu=True)
+        if args.cpu_movetime is not None:
+            if args.tc is not None or args.nodes is not None or args.cpu_clock:
+                parser.error("--cpu-movetime excludes --tc, --nodes and --cpu-clock")
+            if not args.cpu_movetime > 0:
+                parser.error(f"--cpu-movetime must be above 0, not {args.cpu_movetime}")
+            clock = replace(clock, cpu_movetime=args.cpu_movetime)
         if args.pgn and os.path.isdir(args.pgn):
             parser.error(f"--pgn {args.pgn} is a folder, not a PGN file")
         if args.tables is not None:
