@@ -10,7 +10,15 @@ import time
 
 import chess
 import pytest
-from bench.chess_perft import Clock, _record, cpu_seconds, parse_options, recorded_games
+from bench.chess_perft import (
+    STOCKFISH,
+    Clock,
+    _record,
+    cpu_seconds,
+    parse_options,
+    recorded_games,
+    think_for_cpu,
+)
 
 
 def test_resume_reads_back_each_game_and_our_points(tmp_path):
@@ -51,7 +59,28 @@ def test_cpu_seconds_counts_a_busy_process_and_not_a_sleeping_one():
     assert cpu_seconds(os.getpid()) > 0
 
 
-@pytest.mark.parametrize("args", [["--cpu-clock"], ["--resume"], ["--ours-option", "x"]])
+@pytest.mark.skipif(not os.path.exists(STOCKFISH), reason="needs Stockfish")
+def test_think_for_cpu_stops_the_engine_after_its_processor_time():
+    import chess.engine
+
+    with chess.engine.SimpleEngine.popen_uci([STOCKFISH], timeout=60) as fish:
+        fish.configure({"Threads": 1})
+        pid = fish.transport.get_pid()
+        board = chess.Board()
+        for budget in (0.05, 0.3):
+            before = cpu_seconds(pid)
+            move = think_for_cpu(fish, board, budget)
+            used = cpu_seconds(pid) - before
+            assert move in board.legal_moves
+            assert budget <= used < budget + 0.5, (budget, used)
+            board.push(move)
+        mated = chess.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")  # no move: the engine ends it
+        assert think_for_cpu(fish, mated, 0.05) is None
+
+
+@pytest.mark.parametrize("args", [["--cpu-clock"], ["--resume"], ["--ours-option", "x"],
+                                  ["--cpu-movetime", "0"],
+                                  ["--cpu-movetime", "0.1", "--tc", "10+0.1"]])
 def test_bad_match_arguments_exit_2(args):
     out = subprocess.run([sys.executable, "bench/chess_perft.py", "match", *args],
                          capture_output=True, text=True, timeout=60,
@@ -60,4 +89,4 @@ def test_bad_match_arguments_exit_2(args):
     last = out.stderr.strip().splitlines()[-1]
     assert "Traceback" not in out.stderr and last.startswith("chess_perft.py: error:"), \
         out.stderr
-    assert args[0].lstrip("-").split("-")[0] in last
+    assert args[0].lstrip("-") in last
