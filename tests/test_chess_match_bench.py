@@ -43,13 +43,16 @@ def test_ours_options_are_name_value_pairs():
 
 
 def test_cpu_seconds_counts_a_busy_process_and_not_a_sleeping_one():
+    code = "print('ready', flush=True); import time; time.sleep(120)"
+    idle = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
-    idle = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
-        time.sleep(0.3)
+        assert idle.stdout.readline().strip() == "ready"  # its start-up is behind it
         busy0, idle0 = cpu_seconds(busy.pid), cpu_seconds(idle.pid)
-        time.sleep(1.0)
-        assert cpu_seconds(busy.pid) - busy0 > 0.05  # some of a core, even on a loaded machine
+        deadline = time.monotonic() + 60  # a loaded machine may give it a twentieth of a core
+        while cpu_seconds(busy.pid) - busy0 < 0.2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert cpu_seconds(busy.pid) - busy0 >= 0.2
         assert cpu_seconds(idle.pid) - idle0 < 0.05
     finally:
         busy.kill()
