@@ -6,7 +6,8 @@ Stockfish the Debian package at /usr/games/stockfish)::
     python bench/chess_perft.py perft [--depth 5] [--kiwipete 4] [--repeat 3]
     python bench/chess_perft.py nps [--seconds 3]
     python bench/chess_perft.py match [--games 8] [--movetime 0.2 | --tc 10+0.1 | --nodes N]
-        [--stockfish-elo 1500] [--pgn games.pgn] [--jobs 2]
+        [--stockfish-elo 1500] [--pgn games.pgn [--resume]] [--jobs 2]
+        [--ours-option NAME=VALUE ...]
     python bench/chess_perft.py threads [--seconds 2] [--depth 8] [--threads 1 2]
 
 perft: leaves per second of our compiled perft, python-chess's (legal moves, push/pop, the
@@ -23,8 +24,15 @@ from seeded random 4-ply openings, each played with both colours. A game still r
 ``--tables DIR`` holds the position, else played on to its end (the tables asked again
 after every move) up to 400 plies, else by Stockfish at depth 16 on the last 4 positions
 (at least 300 cp for the same side in all four: a win, else a draw); the PGN's
-``Termination`` and final comment say how. Prints the score with a 95% Wilson interval and the Elo
-difference with the interval's Elo.
+``Termination`` and final comment say how. ``--cpu-clock`` (with ``--tc``) charges each
+clock the processor time the engine's process used, not the wall time; ``--cpu-movetime S``
+lets each side think until its process has used S processor seconds (``go infinite``,
+then ``stop``: equal time a move on a loaded machine, with neither engine's time policy
+in play). ``--resume`` counts
+the games the ``--pgn`` file already holds (by their ``Round``) and plays only the rest: a
+stopped match goes on with the same command. ``--ours-option NAME=VALUE`` sets a UCI
+option of our engine (a search setting against the same build's defaults). Prints the
+score with a 95% Wilson interval and the Elo difference with the interval's Elo.
 threads: our engine with each ``--threads`` count (Lazy SMP) on ``THREAD_FENS``, a fresh
 table each search: the depth finished and all threads' nodes per second in ``--seconds``
 a position (every node searched, the unfinished iteration's too), then the seconds to
@@ -47,7 +55,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import chess
 import chess.engine
@@ -189,6 +197,15 @@ class Clock:
     base: float | None = None
     inc: float = 0.0
     nodes: int | None = None
+    cpu: bool = False
+    cpu_movetime: float | None = None
+    """Each side thinks until its engine's process has used this many processor seconds
+    (``--cpu-movetime``: UCI ``go infinite``, then ``stop``): equal processor time a move
+    for both, whatever the load and whatever either engine's own time policy."""
+    """Charge each side's clock the processor time its engine's process used for the move,
+    not the wall time (``--cpu-clock``): on a loaded machine a process the scheduler left
+    waiting is not flagged for it (Stockfish at ``nice`` lost 14 of its first 17 games on
+    time beside other helpers' jobs); each engine still plans on the wall clock."""
 
     @staticmethod
     def parse(tc: str | None, movetime: float, nodes: int | None = None) -> Clock:
@@ -214,7 +231,44 @@ class Clock:
     def __str__(self) -> str:
         if self.nodes is not None:
             return f"{self.nodes} nodes a move"
-        return f"{self.movetime} s a move" if self.base is None else f"{self.base:g}+{self.inc:g}"
+        if self.cpu_movetime is not None:
+            return f"{self.cpu_movetime:g} processor s a move"
+        if self.base is None:
+            return f"{self.movetime} s a move"
+        return f"{self.base:g}+{self.inc:g}" + (" (processor-time clock)" if self.cpu else "")
+
+
+def cpu_seconds(pid: int) -> float:
+    """Processor seconds (user + system) process ``pid`` has used so far (Linux /proc)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _engine_pid(engine: chess.engine.SimpleEngine) -> int:
+    """The operating-system process id of a python-chess engine."""
+    return engine.transport.get_pid()
+
+
+def think_for_cpu(engine: chess.engine.SimpleEngine, board: chess.Board, seconds: float,
+                  game: object = None) -> chess.Move | None:
+    """The engine's move after it has used ``seconds`` of processor time on it (``go
+    infinite``, the process's time polled, then ``stop``); an engine that ends the search
+    by itself is taken at its word. The poll sleeps a quarter of the time still to use
+    (5-50 ms): polling every 5 ms cost the bench as much processor time as the engines got
+    on a loaded machine."""
+    pid = _engine_pid(engine)
+    start = cpu_seconds(pid)
+    with engine.analysis(board, game=game) as analysis:
+        try:
+            while (used := cpu_seconds(pid) - start) < seconds:
+                while not analysis.would_block():
+                    analysis.get()
+                time.sleep(min(0.05, max(0.005, (seconds - used) / 4)))
+            analysis.stop()
+        except chess.engine.AnalysisComplete:
+            pass
+        return analysis.wait().move
 
 
 def _engines(elo: int | None, opponent: str | None) -> tuple[list[str], str, dict]:
@@ -258,16 +312,54 @@ class Judge:
             self.stockfish.quit()
 
 
+def recorded_games(pgn_path: str) -> dict[int, float]:
+    """The games a match PGN already holds (``--resume``): game number (0-based, from the
+    ``Round`` header) to our points, read from the ``White`` header and the result."""
+    done: dict[int, float] = {}
+    if not os.path.exists(pgn_path):
+        return done
+    with open(pgn_path, encoding="utf-8") as handle:
+        while (headers := chess.pgn.read_headers(handle)) is not None:
+            g = int(headers.get("Round", "0")) - 1
+            points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(headers.get("Result", ""))
+            if g < 0 or points is None:
+                continue
+            done[g] = points if headers.get("White") == "gamesearch" else 1 - points
+    return done
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    """``NAME=VALUE`` pairs (``--ours-option``) as UCI options for our engine."""
+    options = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--ours-option is NAME=VALUE, not {pair!r}")
+        options[name.strip()] = value.strip()
+    return options
+
+
 def bench_match(games: int, clock: Clock, seed: int, elo: int | None = None,
                 pgn_path: str | None = None, opponent: str | None = None,
-                jobs: int = 1, tables: str | None = None) -> None:
+                jobs: int = 1, tables: str | None = None, resume: bool = False,
+                ours_options: dict[str, str] | None = None) -> None:
     """Our UCI engine against sunfish, Stockfish at ``elo``, or the UCI command
     ``opponent`` (another build of ours, say), ``jobs`` games at a time (each pair of
-    engines plays one game at a time; the games and openings do not depend on ``jobs``)."""
+    engines plays one game at a time; the games and openings do not depend on ``jobs``).
+    ``resume``: the games ``pgn_path`` already holds are counted, not played again (a
+    stopped match goes on with the same command). ``ours_options``: UCI options for our
+    engine (a search setting against the defaults of the same build, say)."""
     openings = _openings(games, seed)
     command, who, options = _engines(elo, opponent)
     lock = threading.Lock()
     tally = {"score": 0.0, "played": 0, "adjudicated": 0}
+    done = recorded_games(pgn_path) if resume and pgn_path else {}
+    done = {g: points for g, points in done.items() if g < games}
+    tally["score"] = sum(done.values())
+    tally["played"] = len(done)
+    if done:
+        print(f"resumed: {len(done)} games already in {pgn_path}, ours "
+              f"{tally['score']}/{tally['played']}", flush=True)
 
     def worker(numbers: list[int]) -> None:
         # both engines are quit however the match ends (an error used to leave their
@@ -278,6 +370,8 @@ def bench_match(games: int, clock: Clock, seed: int, elo: int | None = None,
                 chess.engine.SimpleEngine.popen_uci(command, timeout=120) as fish:
             ours.ping()
             fish.ping()
+            if ours_options:
+                ours.configure(ours_options)
             if options:
                 fish.configure(options)
             try:
@@ -298,13 +392,17 @@ def bench_match(games: int, clock: Clock, seed: int, elo: int | None = None,
             finally:
                 judge.close()
 
-    threads = [threading.Thread(target=worker, args=(list(range(j, games, jobs)),))
-               for j in range(jobs)]
+    left = [g for g in range(games) if g not in done]
+    threads = [threading.Thread(target=worker, args=(left[j::jobs],)) for j in range(jobs)
+               if left[j::jobs]]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     score, played = tally["score"], tally["played"]
+    if played == 0:
+        print("no games played")
+        return
     p = score / played
     low, high = wilson_interval(p, played)
     print(f"{tally['adjudicated']} games went past the {CUTOFF}-ply cut-off (adjudicated or "
@@ -352,10 +450,14 @@ def _play_one(ours, fish, opening: chess.Board, g: int, clock: Clock, judge: Jud
             limit = chess.engine.Limit(white_clock=left[chess.WHITE],
                                        black_clock=left[chess.BLACK],
                                        white_inc=clock.inc, black_inc=clock.inc)
-        began = time.perf_counter()
-        move = engine.play(board, limit, game=g).move
+        pid = _engine_pid(engine) if clock.cpu else 0
+        began = cpu_seconds(pid) if clock.cpu else time.perf_counter()
+        if clock.cpu_movetime is not None:
+            move = think_for_cpu(engine, board, clock.cpu_movetime, game=g)
+        else:
+            move = engine.play(board, limit, game=g).move
         if clock.base is not None:
-            left[mover] -= time.perf_counter() - began
+            left[mover] -= (cpu_seconds(pid) if clock.cpu else time.perf_counter()) - began
             if left[mover] < 0:
                 loser = "ours" if engine is ours else "the opponent"
                 return board, ("0-1" if mover == chess.WHITE else "1-0"), loser, ""
@@ -474,6 +576,16 @@ def main() -> None:
     m.add_argument("--opponent", default=None,
                    help="play this UCI engine command instead (e.g. an older build: "
                    "'env PYTHONPATH=OLD/src python -m gamesearch uci')")
+    m.add_argument("--cpu-clock", action="store_true",
+                   help="with --tc: charge each side the processor time its engine used, "
+                   "not the wall time (a loaded machine's waits flag nobody)")
+    m.add_argument("--cpu-movetime", type=float, default=None, metavar="SECONDS",
+                   help="each side thinks until its engine has used this much processor "
+                   "time (go infinite, then stop): equal time on a loaded machine")
+    m.add_argument("--resume", action="store_true",
+                   help="count the games --pgn already holds and play only the rest")
+    m.add_argument("--ours-option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a UCI option for our engine (repeatable), e.g. NullMoveBase=3")
     t = sub.add_parser("threads")
     t.add_argument("--seconds", type=float, default=2)
     t.add_argument("--depth", type=int, default=8)
@@ -492,6 +604,16 @@ def main() -> None:
             clock = Clock.parse(args.tc, args.movetime, args.nodes)
         except ValueError as error:
             parser.error(str(error))
+        if args.cpu_clock:
+            if clock.base is None:
+                parser.error("--cpu-clock needs --tc")
+            clock = replace(clock, cpu=True)
+        if args.cpu_movetime is not None:
+            if args.tc is not None or args.nodes is not None or args.cpu_clock:
+                parser.error("--cpu-movetime excludes --tc, --nodes and --cpu-clock")
+            if not args.cpu_movetime > 0:
+                parser.error(f"--cpu-movetime must be above 0, not {args.cpu_movetime}")
+            clock = replace(clock, cpu_movetime=args.cpu_movetime)
         if args.pgn and os.path.isdir(args.pgn):
             parser.error(f"--pgn {args.pgn} is a folder, not a PGN file")
         if args.tables is not None:
@@ -504,8 +626,15 @@ def main() -> None:
                 parser.error(str(error))
         if args.opponent is not None and args.stockfish_elo is not None:
             parser.error("--opponent and --stockfish-elo exclude each other")
+        if args.resume and not args.pgn:
+            parser.error("--resume needs --pgn (the games to count)")
+        try:
+            ours_options = parse_options(args.ours_option)
+        except ValueError as error:
+            parser.error(str(error))
         bench_match(args.games, clock, args.seed, args.stockfish_elo, args.pgn,
-                    args.opponent, min(args.jobs, args.games), args.tables)
+                    args.opponent, min(args.jobs, args.games), args.tables, args.resume,
+                    ours_options)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,9 @@ Commands: ``uci``, ``isready``, ``ucinewgame``, ``position startpos|fen F [moves
 DIR`` (endgame tables, probed before searching), ``setoption name Use NNUE value
 true|false`` (evaluate with the network instead of the hand-written terms), ``setoption
 name EvalFile value FILE`` (the network file; empty: the one that ships), ``setoption name
-SingularExtensions value true|false`` (off by default), ``quit``. A
+SingularExtensions value true|false`` (off by default), ``setoption name RfpMargin|
+FutilityBase|FutilityStep|NullBase|NullDivisor|LmpBase|LmrBase|LmrDivisor value N`` (the
+search settings, ``engines/chess/tuning.py``), ``quit``. A
 network file that is missing or corrupt is answered with an ``info string`` and the engine
 evaluates with the hand-written terms. The search runs in a
 thread, so ``stop``, ``isready`` and ``quit`` are answered while it thinks; with
@@ -29,6 +31,7 @@ import chess
 
 from gamesearch.engines.chess.engine import ChessEngine, clock_budget
 from gamesearch.engines.chess.scale import MAX_HASH_MB, MAX_THREADS
+from gamesearch.engines.chess.tuning import TUNING, UCI_NAMES, uci_name
 from gamesearch.errors import GameSearchError
 from gamesearch.result import Limit, SearchResult
 
@@ -118,6 +121,9 @@ class UciSession:
         self.send("option name Use NNUE type check default false")
         self.send("option name EvalFile type string default <empty>")
         self.send("option name SingularExtensions type check default false")
+        for name, (_, default, low, high) in TUNING.items():  # the search settings
+            self.send(f"option name {uci_name(name)} type spin default {default} "
+                      f"min {low} max {high}")
         self.send("uciok")
 
     def cmd_isready(self, args: list[str]) -> None:
@@ -176,7 +182,13 @@ class UciSession:
         except ValueError:
             raise UciError(f"setoption {name}: {value.strip()[:20]!r} is not a whole number")\
                 from None
-        if name == "hash":
+        if name in UCI_NAMES:
+            setting = UCI_NAMES[name]
+            _, _, low, high = TUNING[setting]
+            if not low <= number <= high:
+                raise UciError(f"{uci_name(setting)} must be {low}..{high}, got {number}")
+            self.engine.set_tuning(setting, number)
+        elif name == "hash":
             if not 1 <= number <= MAX_HASH_MB:
                 raise UciError(f"Hash must be 1..{MAX_HASH_MB} MB, got {number}")
             self.engine.set_hash(number)
@@ -187,7 +199,8 @@ class UciSession:
                 raise UciError(str(err)) from None
         else:
             raise UciError(f"unknown option {name[:40]!r} (known: Hash, Threads, TablesPath, "
-                           "Use NNUE, EvalFile, SingularExtensions)")
+                           "Use NNUE, EvalFile, SingularExtensions, "
+                           f"{', '.join(uci_name(n) for n in TUNING)})")
 
     def _set_evaluation(self, name: str, value: str) -> None:
         """``Use NNUE`` or ``EvalFile``: load the network where it is asked for (compiling its

@@ -7,6 +7,7 @@ from typing import Any
 
 from gamesearch.agent import Agent
 from gamesearch.engines.chess.scale import MAX_HASH_MB, MAX_THREADS, VALUE_SCALE
+from gamesearch.engines.chess.tuning import TUNING
 from gamesearch.entry import (
     AgentDecl,
     GameEntry,
@@ -34,16 +35,26 @@ def _perft(game: Any, state: Any, depth: int) -> int:
 def _chess_engine(time: float = 1.0, depth: int | None = None, hash: int = 64,
                   tables: str | None = None, threads: int = 1, eval: str = "hand",
                   net: str | None = None, nodes: int | None = None,
-                  singular: int = 0) -> Agent:
+                  singular: int = 0, rfp_margin: int | None = None,
+                  futility_base: int | None = None, futility_step: int | None = None,
+                  null_base: int | None = None, null_divisor: int | None = None,
+                  lmp_base: int | None = None, lmr_base: int | None = None,
+                  lmr_divisor: int | None = None) -> Agent:
     from gamesearch.engines.chess.engine import ChessAgent
 
+    given = {"rfp_margin": rfp_margin, "futility_base": futility_base,
+             "futility_step": futility_step, "null_base": null_base,
+             "null_divisor": null_divisor, "lmp_base": lmp_base, "lmr_base": lmr_base,
+             "lmr_divisor": lmr_divisor}  # the search settings (engines/chess/tuning.py)
     return ChessAgent(time=time, depth=depth, hash_mb=hash, tables=tables, threads=threads,
-                      evaluation=eval, network=net, nodes=nodes, singular=bool(singular))
+                      evaluation=eval, network=net, nodes=nodes, singular=bool(singular),
+                      tuning={k: v for k, v in given.items() if v is not None})
 
 
 _chess_engine.ranges = {  # type: ignore[attr-defined]  (read by spec.agent_ranges)
     "hash": Range(1, MAX_HASH_MB), "threads": Range(1, MAX_THREADS),
-    "nodes": Range(1, 10**12), "singular": Range(0, 1)}
+    "nodes": Range(1, 10**12), "singular": Range(0, 1),
+    **{name: Range(low, high) for name, (_, _, low, high) in TUNING.items()}}
 
 
 def _uci(cmd: str = "stockfish", time: float | None = 0.1, depth: int | None = None,

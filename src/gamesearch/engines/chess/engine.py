@@ -42,6 +42,12 @@ Singular extensions (``singular``, UCI ``SingularExtensions``, ``chess-engine:si
 off by default (278 games at 20,000 nodes a move showed no gain, docs/BENCHMARKS.md);
 off, the search is node for node the one they were measured against. The flag and the
 iteration's depth reach the compiled search in ``info`` (``chess_search``).
+
+Search settings (``set_tuning``, ``engines/chess/tuning.py``: the reverse futility and
+futility margins, the null move's reduction, the late-move pruning count and the late-move
+reduction formula; UCI options ``RfpMargin``, ``LmrDivisor``..., ``chess-engine:`` keys
+``rfp_margin=``...): the defaults are the search they were measured against; each worker's
+``info`` carries them, so a setting costs no compile.
 """
 
 from __future__ import annotations
@@ -60,6 +66,7 @@ import numpy as np
 from gamesearch.agent import Agent
 from gamesearch.anytime import NO_LIMIT, Budget, Pace, Target, deepen, iterations
 from gamesearch.engines.chess.scale import MAX_THREADS, VALUE_SCALE
+from gamesearch.engines.chess.tuning import INFO_SIZE, check_tuning, write_tuning
 from gamesearch.games.chess import board as B
 from gamesearch.games.chess.kernel import arrays_of, uci_of
 from gamesearch.result import Limit, SearchResult, SearchStats
@@ -103,7 +110,7 @@ class _Worker:
     """One searcher's own move-ordering statistics and ``info`` array (chess_search)."""
 
     def __init__(self) -> None:
-        self.info = np.zeros(8, np.int64)
+        self.info = np.zeros(INFO_SIZE, np.int64)
         self.killers = new_killers()
         self.hist = new_history()
 
@@ -160,7 +167,10 @@ class ChessEngine:
 
     def __init__(self, hash_mb: int = 64, threads: int = 1, evaluation: str = "hand",
                  network: str | os.PathLike[str] | None = None, singular: bool = False) -> None:
-        self.info = np.zeros(8, np.int64)
+        self.info = np.zeros(INFO_SIZE, np.int64)
+        self.tuning: dict[str, int] = {}
+        """Search settings away from their defaults (``chess_search.TUNING``: pruning margins,
+        reductions; UCI options and ``chess-engine:`` keys, ``set_tuning``)."""
         self.singular = singular
         """Singular extensions on or off (the default: at 20,000 nodes a move they showed
         no gain, docs/BENCHMARKS.md; UCI ``SingularExtensions``, ``chess-engine:singular=1``)."""
@@ -259,6 +269,13 @@ class ChessEngine:
         self.killers = new_killers()
         self.hist = new_history()
 
+    def set_tuning(self, name: str, value: int) -> None:
+        """Set one search setting (``chess_search.TUNING``'s names: ``rfp_margin``,
+        ``lmr_divisor``...); ValueError with one line for an unknown name or a value out of
+        its range. Takes effect at the next iteration."""
+        check_tuning(name, value)
+        self.tuning[name] = value
+
     def set_threads(self, threads: int) -> None:
         """Search with ``threads`` threads (1..MAX_THREADS): the caller's and helpers."""
         if not 1 <= threads <= MAX_THREADS:
@@ -354,6 +371,7 @@ class ChessEngine:
         search = self._search_function()
         b, st, undo, keys, moves, scores, pv, pv_len, tb = arrays
         info[FLAGS] = 0 if self.singular else NO_SINGULAR
+        write_tuning(info, self.tuning)
         info[ROOT_DEPTH] = depth
         delta = ASPIRATION
         alpha, beta = (score - delta, score + delta) if depth >= 4 else (-INF, INF)
@@ -474,7 +492,8 @@ class ChessEngine:
 class ChessAgent(Agent):
     """The engine as a gamesearch agent (``chess-engine:time=1``, ``depth=N`` or
     ``nodes=N``: a node budget a move, the same search however loaded the machine is;
-    ``singular=1``: with singular extensions) for ``match`` and ``play``; the game's
+    ``singular=1``: with singular extensions; ``rfp_margin=N``, ``lmr_divisor=N`` and the
+    other search settings of ``tuning.TUNING``) for ``match`` and ``play``; the game's
     states are FENs, so repetition is not seen here."""
 
     interactive = False
@@ -482,9 +501,12 @@ class ChessAgent(Agent):
     def __init__(self, time: float | None = 1.0, depth: int | None = None,
                  hash_mb: int = 64, tables: str | None = None, threads: int = 1,
                  evaluation: str = "hand", network: str | None = None,
-                 nodes: int | None = None, singular: bool = False) -> None:
+                 nodes: int | None = None, singular: bool = False,
+                 tuning: dict[str, int] | None = None) -> None:
         self.engine = ChessEngine(hash_mb, threads, evaluation, network, singular)
         self.engine.set_tables(tables)
+        for name, value in (tuning or {}).items():
+            self.engine.set_tuning(name, value)
         if nodes is not None:
             self.bound = Limit(nodes=nodes)
             spec = f"chess-engine:nodes={nodes}"
@@ -495,7 +517,8 @@ class ChessAgent(Agent):
             self.bound = Limit(time=time)
             spec = f"chess-engine:time={time:g}"
         self.spec = spec + (f",threads={threads}" if threads > 1 else "") + \
-            (",eval=nnue" if evaluation == "nnue" else "") + (",singular=1" if singular else "")
+            (",eval=nnue" if evaluation == "nnue" else "") + (",singular=1" if singular else "") \
+            + "".join(f",{name}={value}" for name, value in sorted((tuning or {}).items()))
 
     def prepare(self, game: object) -> None:
         """Load the compiled search before any clock runs."""

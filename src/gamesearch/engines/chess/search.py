@@ -36,7 +36,9 @@ it (0: none). The engine ages the first 16 rows between searches (``engine.age_h
 ``info`` (int64 array): [0] nodes, [1] stop (set by the caller's thread or the clock),
 [2] deadline in microseconds of ``perf_counter`` (0: none), [3] best root move, [4] node
 limit (0: none), [5] deepest ply reached, [6] features turned off (``NO_SINGULAR``), [7] the
-iteration's root depth (0: no singular extensions).
+iteration's root depth (0: no singular extensions), [8..15] the pruning and reduction
+settings (``tuning.TUNING``: written by the engine before each iteration, so one compiled search
+serves every setting).
 
 Singular extensions (Deep Blue's, in Stockfish's form): at a non-root node of depth >=
 ``SINGULAR_DEPTH`` whose table entry holds a move with a lower bound (or exact value)
@@ -58,8 +60,18 @@ import time
 import numpy as np
 from numba import njit, objmode
 
-from gamesearch.engines.chess import evaluation
+from gamesearch.engines.chess import evaluation, tuning
 from gamesearch.engines.chess.evaluation import evaluate
+from gamesearch.engines.chess.tuning import (
+    FUTILITY_BASE,
+    FUTILITY_STEP,
+    LMP_BASE,
+    LMR_BASE,
+    LMR_DIVISOR,
+    NULL_BASE,
+    NULL_DIVISOR,
+    RFP_MARGIN,
+)
 from gamesearch.games.chess import bitboards
 from gamesearch.games.chess import board as B
 from gamesearch.games.chess import legal as L
@@ -84,12 +96,6 @@ SINGULAR_MARGIN = 3
 EXACT, LOWER, UPPER = 1, 2, 3
 TB_WIN, TB_LOSS = 1, 2  # the tables' values (tables/sweep.py), for the side to move
 VICTIM = np.array([0, 100, 300, 300, 500, 900, 0, 0], np.int64)
-STATIC_MARGIN = 80
-"""Reverse futility: a non-PV node at depth <= 6 whose static value is this much a ply
-above beta returns it."""
-FUTILITY = np.array([0, 150, 250, 350], np.int64)
-"""Futility: at depth 1-3 a quiet move that gives no check is not searched when the static
-value plus this margin cannot reach alpha."""
 DELTA = 200
 """Delta pruning: quiescence skips a capture that cannot lift the stand-pat value plus the
 victim's value plus this margin to alpha."""
@@ -314,12 +320,12 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
 
     static = -INF if checked or pv_node else static_value(board, st, undo, tb)  # non-PV only
     if not pv_node and not checked and ply > 0 and depth <= 6 and abs(beta) < MATE - 1000 \
-            and static - STATIC_MARGIN * depth >= beta:
+            and static - info[RFP_MARGIN] * depth >= beta:
         return static  # reverse futility: too far above beta to fall below it so soon
 
     if null_ok and not pv_node and not checked and excluded == 0 and depth >= 3 \
             and _has_pieces(board, us) and static >= beta:
-        r = 2 + depth // 4
+        r = info[NULL_BASE] + depth // info[NULL_DIVISOR]
         keys[st[B.PLY]] = h
         B.make_null(board, st, undo)
         score = -search(board, st, undo, keys, moves, scores, depth - 1 - r, -beta, -beta + 1,
@@ -364,8 +370,9 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
     # (futility pruning and late-move pruning); never in check, at PV nodes, or in a
     # window of mate scores (a quiet move may be the shortest mate)
     prune = not pv_node and not checked and depth <= 4 and abs(alpha) < MATE - 1000
-    futile = prune and depth <= 3 and static + FUTILITY[depth] <= alpha
-    late = 3 + depth * depth
+    futile = prune and depth <= 3 and \
+        static + info[FUTILITY_BASE] + info[FUTILITY_STEP] * depth <= alpha
+    late = info[LMP_BASE] + depth * depth
     for i in range(n):
         m = _pick(row, srow, i, n)
         quiet = board[(m >> 7) & 127] == 0 and (m >> 14) & 7 == 0 and not (m >> 18) & B.EP
@@ -392,9 +399,14 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
         else:
             r = 0
             if depth >= 3 and legal > 3 and quiet and not checked and not gives_check:
-                r = 1 + (legal > 8) + depth // 8
+                if info[LMR_DIVISOR] == 0:
+                    r = 1 + (legal > 8) + depth // 8
+                else:
+                    r = int(info[LMR_BASE] / 100.0 + np.log(depth) * np.log(legal) * 100.0
+                            / info[LMR_DIVISOR])
                 if pv_node:
                     r -= 1
+                r = max(r, 0)
             score = -search(board, st, undo, keys, moves, scores, depth - 1 - r, -alpha - 1,
                             -alpha, ply + 1, yes, tt_key, tt_data, killers, history, pv,
                             pv_len, info, tb)
@@ -449,7 +461,7 @@ def search(board, st, undo, keys, moves, scores, depth, alpha, beta, ply, null_o
 TEMPLATES = (now_us, _out_of_budget, _tt_store, _score_moves, _history_update, _pick,
              _repeated, _has_pieces, packed_value, _probe, search)
 """The functions compiled together (by ``kernels.specialize``), calls between them included."""
-COMPILED_IN = (evaluation, B, bitboards, L, TI, store, sweep)
+COMPILED_IN = (evaluation, tuning, B, bitboards, L, TI, store, sweep)
 """The other modules whose compiled code and constants the search holds: numba keys a cached
 function on its own file only, so their sources are part of the search's cache tag (a pull
 that changed the evaluation recompiles the search; nothing is pinned by hand)."""
