@@ -94,6 +94,45 @@ def fit(args: argparse.Namespace) -> None:
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB)")
 
 
+def speed(args: argparse.Namespace) -> None:
+    import random
+
+    from gamesearch.engines.othello import engine as E
+    from gamesearch.engines.othello import patterns as P
+    from gamesearch.games import load_game
+    from gamesearch.games.othello.kernel import encode_state
+
+    game = load_game("othello")
+    rng = random.Random(args.seed)
+    boards = []
+    while len(boards) < args.positions:
+        state = game.initial_state()
+        stop = rng.randint(24, 44)
+        while state[0].count("-") > stop and not game.is_terminal(state):
+            state = game.result(state, rng.choice(game.actions(state)))
+        if not game.is_terminal(state):
+            me, opp, _ = encode_state(state, 8)
+            boards.append((int(me), int(opp)))
+    engines = {"learned": E.Engine(E.load_weights()),
+               "patterns": E.Engine(P.load(args.weights), patterns=True)}
+    for engine in engines.values():
+        engine.best(*boards[0], 2)  # compile or load the cache
+    totals = {name: [0, 0.0] for name in engines}
+    for rep in range(args.repeats):
+        for name in (list(engines) if rep % 2 == 0 else list(engines)[::-1]):
+            engine = engines[name]
+            for me, opp in boards:
+                engine.tkey[:] = 0
+                began = time.process_time()
+                nodes = engine.best(me, opp, args.depth)[2]
+                totals[name][0] += nodes
+                totals[name][1] += time.process_time() - began
+    rates = {name: n / t for name, (n, t) in totals.items()}
+    for name, (n, t) in totals.items():
+        print(f"{name}: {n} nodes in {t:.2f} s of processor time, {rates[name]:,.0f} nodes/s")
+    print(f"patterns / learned nodes/s: {rates['patterns'] / rates['learned']:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -114,6 +153,13 @@ def main() -> None:
     p.add_argument("--iterations", type=int, default=300)
     p.add_argument("--hold-every", type=int, default=10)
     p.set_defaults(run=fit)
+    p = sub.add_parser("speed", help="nodes/s of the engine with each evaluation")
+    p.add_argument("--weights", type=Path, help="pattern weights (default: the package's)")
+    p.add_argument("--positions", type=int, default=20)
+    p.add_argument("--depth", type=int, default=8)
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(run=speed)
     args = parser.parse_args()
     try:
         args.run(args)

@@ -79,7 +79,8 @@ def test_specification_numpy_and_kernel_agree() -> None:
         assert np.array_equal(spec, many[i])
         value = P.evaluate_spec(a, b, tables)
         assert value == pytest.approx(numpy_values[i], abs=1e-9)
-        assert value == pytest.approx(kernel.pattern_value(np.uint64(a), np.uint64(b), tables),
+        assert value == pytest.approx(kernel.pattern_value(np.uint64(a), np.uint64(b), tables,
+                                                          np.zeros(P.SCRATCH)),
                                       abs=1e-9)
 
 
@@ -90,7 +91,8 @@ def test_the_eight_symmetries_give_the_same_value() -> None:
         values = {round(P.evaluate_spec(transform(a, s), transform(b, s), tables), 9)
                   for s in P.SYMMETRIES}
         compiled = {round(kernel.pattern_value(np.uint64(transform(a, s)),
-                                               np.uint64(transform(b, s)), tables), 9)
+                                               np.uint64(transform(b, s)), tables,
+                                               np.zeros(P.SCRATCH)), 9)
                     for s in P.SYMMETRIES}
         assert len(values) == 1 and values == compiled
     # and the value is not symmetric by accident: tables without the folding differ
@@ -156,7 +158,7 @@ def test_the_engine_searches_with_the_tables() -> None:
             children.append(-P.evaluate_spec(me, opp, tables))
         else:
             _, value, _, _ = E.Engine(tables, 12, patterns=True).best(a, b, 1)
-            assert value == pytest.approx(max(children), abs=1e-9)
+            assert value == pytest.approx(max(children), abs=1e-4)  # float32 tables
             checked += 1
     assert checked >= 3
 

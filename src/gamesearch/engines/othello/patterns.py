@@ -64,6 +64,8 @@ SYMMETRIES = (lambda r, c: (r, c), lambda r, c: (r, 7 - c), lambda r, c: (7 - r,
 
 STAGE_WIDTH = 4
 N_STAGES = 15
+SCRATCH = 64
+"""The compiled evaluation's scratch: one float per instance (46), rounded up."""
 """Stages of :data:`STAGE_WIDTH` empty squares: stage 0 is 57-60 empties, 14 is 0-3."""
 WEIGHTS_FILE = shipped("othello", "patterns.npz")
 KIND = "othello-patterns"
@@ -171,40 +173,57 @@ def evaluate_spec(me: int, opp: int, tables: np.ndarray) -> float:
 
 # --- the compiled evaluation (a template: the names in capitals are bound by specialize) ---
 
-def pattern_value(me, opp, tables):
+def pattern_value(me, opp, tables, index):
     """The value of the position for the side owning ``me``: the sum of its instances'
-    table entries in its stage, parity and bias."""
-    empty = ~(me | opp)
-    n_empty = 0
-    x = empty
-    while x:
-        x &= x - ONE64  # noqa: F821
-        n_empty += 1
+    table entries in its stage, parity and bias. Each instance's index is built from the
+    discs alone (``index``: scratch, one float per instance): a disc on a square adds its
+    digit (1 or 2) times the square's power of 3 in every instance that holds the square
+    (the same number as the specification's reading of the squares in order)."""
+    for i in range(N_INSTANCES):  # noqa: F821  (bound by specialize)
+        index[i] = P_OFFSETS[i]  # noqa: F821
+    discs = 0
+    for side in range(2):
+        x = me if side == 0 else opp
+        digit = 1.0 + side
+        while x:
+            sq = 63 - CLZ(x)  # noqa: F821
+            x ^= ONE64 << np.uint64(sq)  # noqa: F821
+            discs += 1
+            for j in range(SQ_COUNT[sq]):  # noqa: F821
+                index[SQ_INSTANCE[sq, j]] += digit * SQ_POWER[sq, j]  # noqa: F821
+    n_empty = 64 - discs
     st = min(N_STAGES_C - 1, (60 - n_empty) // STAGE_WIDTH_C)  # noqa: F821
     v = 0.0
     for i in range(N_INSTANCES):  # noqa: F821
-        index = 0
-        for k in range(P_LENGTHS[i]):  # noqa: F821
-            sq = np.uint64(P_SQUARES[i, k])  # noqa: F821
-            index = index * 3 + np.int64((me >> sq) & ONE64) + 2 * np.int64(  # noqa: F821
-                (opp >> sq) & ONE64)  # noqa: F821
-        v += tables[st, P_OFFSETS[i] + index]  # noqa: F821
+        v += tables[st, np.int64(index[i])]
     v += tables[st, P_SIZE] * (1.0 if n_empty & 1 else -1.0)  # noqa: F821
     return v + tables[st, P_SIZE + 1]  # noqa: F821
 
 
 def evaluate_with(me, opp, weights, scratch):
     """The engine's evaluation hook (engine.evaluate_with's signature) over the pattern
-    tables: ``weights`` are the expanded tables, ``scratch`` is not used."""
-    return pattern_value(me, opp, weights)
+    tables: ``weights`` are the expanded tables, ``scratch`` at least :data:`SCRATCH` long."""
+    return pattern_value(me, opp, weights, scratch)
 
 
 def bindings() -> dict:
     """The constants the compiled evaluation is specialised with."""
+    from gamesearch.engines.othello.solver import bit_intrinsics
+
     squares, lengths, offsets, _, size = layout()
-    return {"P_SQUARES": squares, "P_LENGTHS": lengths, "P_OFFSETS": offsets,
-            "N_INSTANCES": len(lengths), "P_SIZE": size, "N_STAGES_C": N_STAGES,
-            "STAGE_WIDTH_C": STAGE_WIDTH, "ONE64": np.uint64(1)}
+    count = np.zeros(64, np.int64)
+    instance = np.zeros((64, 16), np.int64)
+    power = np.zeros((64, 16), np.float64)
+    for i, n in enumerate(lengths):
+        for k in range(n):
+            sq = squares[i, k]
+            instance[sq, count[sq]] = i
+            power[sq, count[sq]] = 3.0 ** (n - 1 - k)  # the first square: most significant
+            count[sq] += 1
+    return {"SQ_COUNT": count, "SQ_INSTANCE": instance, "SQ_POWER": power,
+            "P_OFFSETS": offsets.astype(np.float64), "N_INSTANCES": len(lengths),
+            "P_SIZE": size, "N_STAGES_C": N_STAGES, "STAGE_WIDTH_C": STAGE_WIDTH,
+            "ONE64": np.uint64(1), "CLZ": bit_intrinsics()[1]}
 
 
 @functools.cache
