@@ -176,3 +176,16 @@ def test_missing_weights_and_bad_evaluations_are_one_line(tmp_path, monkeypatch)
                            "--games", "2"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2, done.stderr
     assert "patterns" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_bench_refuses_a_file_not_its_own_in_one_line(tmp_path) -> None:
+    import sys
+    from pathlib import Path
+
+    bench = Path(__file__).resolve().parent.parent / "bench" / "othello_patterns.py"
+    np.savez(tmp_path / "other.npz", me=np.zeros(2))
+    for data in (tmp_path / "other.npz", tmp_path / "missing.npz"):
+        done = subprocess.run([sys.executable, str(bench), "fit", "--data", str(data)],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2, done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr

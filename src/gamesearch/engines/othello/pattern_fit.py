@@ -64,8 +64,8 @@ def stage_rows(empties: np.ndarray, stage: int, spread: int) -> np.ndarray:
     return (empties >= low) & (empties <= high)
 
 
-def fit(me: np.ndarray, opp: np.ndarray, labels: np.ndarray, ridge: float = 3.0,
-        spread: int = 2, iterations: int = 300) -> np.ndarray:
+def fit(me: np.ndarray, opp: np.ndarray, labels: np.ndarray, ridge: float = 50.0,
+        spread: int = 8, iterations: int = 300) -> np.ndarray:
     """Weights per stage (stages x columns, canonical entries only; :func:`patterns.expand`
     fills the rest) fitted on the positions by sparse ridge least squares."""
     from scipy.sparse.linalg import lsqr

@@ -87,10 +87,12 @@ def play_game(index: int, seed: int, engine: E.Engine, depth: int = 4, noise: fl
 def load(path: Path) -> dict[str, np.ndarray]:
     """A checkpoint's arrays (``me``, ``opp``, ``label``, ``game``: each position's game
     number, ``games``, ``seed``)."""
+    from gamesearch.errors import GameSearchError
+
+    if not path.is_file():
+        raise GameSearchError(f"no self-play file {str(path)!r}")
     with np.load(path) as data:
         if "kind" not in data or str(data["kind"]) != KIND:
-            from gamesearch.errors import GameSearchError
-
             raise GameSearchError(f"{path.name} is not a self-play file of this job; "
                                   "choose another file")
         return {k: data[k] for k in data.files}
