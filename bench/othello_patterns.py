@@ -58,6 +58,16 @@ def fit(args: argparse.Namespace) -> None:
     print(f"fitted in {time.process_time() - began:.0f} s of processor time", flush=True)
     scale = np.abs(weights).max() / 32000
     quantized = np.round(weights / scale).astype(np.int16)
+    out = P.WEIGHTS_FILE if args.ship else args.out
+    if out is not None:  # written first: the comparison below is only a report
+        from gamesearch.durable import atomic_writer
+
+        out.parent.mkdir(parents=True, exist_ok=True)
+        with atomic_writer(out) as f:
+            np.savez_compressed(f, weights=quantized, scale=np.float64(scale),
+                                kind=np.array(P.KIND), games=data["games"],
+                                positions=np.int64((~held).sum()))
+        print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB)", flush=True)
     tables = P.expand(quantized.astype(np.float64) * scale)
     hm, ho, hy = me[held], opp[held], label[held].astype(np.float64)
     ours = F.predict(hm, ho, tables)
@@ -81,17 +91,6 @@ def fit(args: argparse.Namespace) -> None:
     print(f"| all | {len(hy)} | {np.sqrt(np.mean(e_new ** 2)):.2f} | "
           f"{np.sqrt(np.mean(e_old ** 2)):.2f} | {np.mean(np.abs(e_new)):.2f} | "
           f"{np.mean(np.abs(e_old)):.2f} |")
-    out = P.WEIGHTS_FILE if args.ship else args.out
-    if out is None:
-        return
-    from gamesearch.durable import atomic_writer
-
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_writer(out) as f:
-        np.savez_compressed(f, weights=quantized, scale=np.float64(scale),
-                            kind=np.array(P.KIND), games=data["games"],
-                            positions=np.int64((~held).sum()))
-    print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB)")
 
 
 def speed(args: argparse.Namespace) -> None:

@@ -87,7 +87,5 @@ def predict(me: np.ndarray, opp: np.ndarray, tables: np.ndarray) -> np.ndarray:
     size = P.layout()[4]
     empties = empties_of(me, opp)
     stages = np.minimum(P.N_STAGES - 1, (60 - empties) // P.STAGE_WIDTH)
-    rows = tables[stages]
-    idx = indices_many(me, opp)
-    v = np.take_along_axis(rows, idx, axis=1).sum(axis=1)
-    return v + rows[:, size] * np.where(empties & 1, 1.0, -1.0) + rows[:, size + 1]
+    v = tables[stages[:, None], indices_many(me, opp)].sum(axis=1)
+    return v + tables[stages, size] * np.where(empties & 1, 1.0, -1.0) + tables[stages, size + 1]
