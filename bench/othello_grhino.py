@@ -29,7 +29,9 @@ counts the games where our total came out above GRhino's.
 
 Each game is one JSON line in ``--records``/othello-grhino/L{level}_{mode}.jsonl (the
 opening, the moves, our seat, the discs, the reason, both processor times); the same
-command resumes where a file ends; ``--no-play`` only reads the files. Then the table: per
+command resumes where a file ends; ``--no-play`` only reads the files. ``--evaluation
+patterns`` plays our pattern tables (issue #41) instead of the learned 16 features, its
+files named ``L{level}_{mode}_patterns.jsonl``. Then the table: per
 level and mode, games, our wins/draws/losses, score with a 95% Wilson interval, Elo, and
 the mean processor time per game of each side.
 """
@@ -206,7 +208,8 @@ def play_level(game, level: int, args, path: Path) -> None:
     if len(done) >= args.games:
         return
     spread = args.capped and args.time is None
-    ours = make_agent("othello:target=1" if spread else f"othello:time={args.time:g}")
+    ours = make_agent(("othello:target=1" if spread else f"othello:time={args.time:g}")
+                      + f",evaluation={args.evaluation}")
     ours.prepare(game)
     began = time.perf_counter()
     pacer = Pacer()
@@ -276,6 +279,9 @@ def main() -> None:
     parser.add_argument("--cmd", default="gtp-rhino", help="GRhino's GTP program")
     parser.add_argument("--records", type=Path, default=RECORDS)
     parser.add_argument("--no-play", action="store_true", help="only read the records")
+    parser.add_argument("--evaluation", default="learned",
+                        help="our evaluation (othello:evaluation=...; other than learned, "
+                             "the mode's file name ends _EVALUATION)")
     args = parser.parse_args()
     try:
         levels = [int(x) for x in args.levels.split(",")]
@@ -292,6 +298,8 @@ def main() -> None:
     folder.mkdir(parents=True, exist_ok=True)
     mode = ("capped" if args.time is None else f"capped{args.time:g}") if args.capped \
         else f"time{args.time:g}"
+    if args.evaluation != "learned":
+        mode += f"_{args.evaluation}"
     rows = []
     for level in levels:
         path = folder / f"L{level}_{mode}.jsonl"

@@ -208,21 +208,40 @@ TEMPLATES = (*K.TEMPLATES, S.stable_discs, neighbours, features, stage_of, evalu
              now_us, search)
 
 
+def _bindings() -> dict:
+    """The search's constants."""
+    return {"VALID": K.valid_mask(8), "CORNERS": K.corner_mask(8),
+            "CLASS_MASKS": CLASS_MASKS, "X_SQUARES": X_SQUARES, "X_CORNERS": X_CORNERS,
+            "ONE_I": np.int64(1), "ZERO_I": np.int64(0), "NODES": NODES, "BEST": BEST,
+            "DEADLINE": DEADLINE, "NODE_LIMIT": NODE_LIMIT, "STOP": STOP,
+            "CLOCK_EVERY": CLOCK_EVERY}
+
+
 @functools.cache
 def compiled():
     """The engine compiled for 8x8 (cached on disk)."""
     from gamesearch.kernels.specialize import source_tag, specialize
 
-    bindings = {"VALID": K.valid_mask(8), "CORNERS": K.corner_mask(8),
-                "CLASS_MASKS": CLASS_MASKS, "X_SQUARES": X_SQUARES, "X_CORNERS": X_CORNERS,
-                "ONE_I": np.int64(1), "ZERO_I": np.int64(0), "NODES": NODES, "BEST": BEST,
-                "DEADLINE": DEADLINE, "NODE_LIMIT": NODE_LIMIT, "STOP": STOP,
-                "CLOCK_EVERY": CLOCK_EVERY}
+    bindings = _bindings()
     # the search releases the GIL: a stop (a Timer, the web worker's watcher) is a Python
     # thread, which could otherwise run only between depths when no deadline makes the
     # search read the clock (the tag names it: a cache compiled with the GIL is not reused)
     return specialize(TEMPLATES, bindings, f"othello_engine_ng_{source_tag(*TEMPLATES)}",
                       nogil=("search",))
+
+
+@functools.cache
+def compiled_patterns():
+    """The engine with the pattern evaluation (engines/othello/patterns.py) in place of the
+    16 features: the same search, its ``evaluate_with`` the pattern tables' sum."""
+    from gamesearch.engines.othello import patterns as P
+    from gamesearch.kernels.specialize import source_tag, specialize
+
+    templates = tuple(P.evaluate_with if t is evaluate_with else t for t in TEMPLATES) + (
+        P.pattern_value,)
+    bindings = {**_bindings(), **P.bindings()}
+    tag = source_tag(*templates, ("patterns", repr(P.PATTERNS)))
+    return specialize(templates, bindings, f"othello_engine_pat_{tag}", nogil=("search",))
 
 
 def position_features(me: int, opp: int) -> np.ndarray:
@@ -246,15 +265,21 @@ PACE = Pace(growth=6.0)
 class Engine:
     """Iterative deepening PVS from one position: the best move and its value in discs."""
 
-    def __init__(self, weights: np.ndarray, log2_table: int = 18) -> None:
-        self.weights = np.ascontiguousarray(weights, dtype=np.float64)
+    def __init__(self, weights: np.ndarray, log2_table: int = 18,
+                 patterns: bool = False) -> None:
+        # the pattern tables in float32: half the memory traffic of their random reads
+        self.weights = np.ascontiguousarray(weights, dtype=np.float32 if patterns
+                                            else np.float64)
+        self.compiled = compiled_patterns if patterns else compiled
+        """The compiled search: ``weights`` are the pattern tables (patterns.load) where
+        ``patterns``, else the 16 features' stages x weights."""
         n = 1 << log2_table
         self.tkey = np.zeros((n, 2), np.uint64)
         self.tinfo = np.zeros((n, 4), np.float64)
         self.buf = np.zeros((80, 64), np.int64)
         self.keys = np.zeros((80, 64), np.int64)
         self.fbuf = np.zeros((80, 64), np.uint64)
-        self.scratch = np.zeros(N_FEATURES)
+        self.scratch = np.zeros(64)  # the features (16), or the patterns' indices (46)
 
     def search(self, me: int, opp: int, limit: Limit, stop: Stop | None = None,
                on_iteration: Callable[[SearchResult], bool | None] | None = None,
@@ -267,7 +292,7 @@ class Engine:
         ``stop`` reaches it through a flag (from the second depth on: depth 1 always
         completes). ``soft``: no depth starts that :data:`PACE` predicts would end after
         it (by default ``limit.time``: a wall)."""
-        ns = compiled()
+        ns = self.compiled()
         stats = np.zeros(N_STATS, np.int64)
         asked = as_callable(stop)
 
@@ -322,6 +347,11 @@ EARLY_MOST = 30
 """The most empty squares an early solve is tried at (the solver's own limit)."""
 
 
+EVALUATIONS = ("learned", "hand", "patterns")
+"""The agent's evaluations: the 16 features learned or typed in, or the pattern tables
+(engines/othello/patterns.py, issue #41)."""
+
+
 class OthelloAgent(Agent):
     """The Othello engine: ``depth`` plies of PVS with the learned or hand-written
     evaluation, then the exact solver at ``solve`` empties or fewer.
@@ -337,8 +367,9 @@ class OthelloAgent(Agent):
                  time: float | None = None, target: float | None = None) -> None:
         from gamesearch.errors import SpecError
 
-        if evaluation not in ("learned", "hand"):
-            raise SpecError(f"othello agent: evaluation is learned or hand, not {evaluation!r}")
+        if evaluation not in EVALUATIONS:
+            raise SpecError("othello agent: evaluation is learned or hand (the 16 features) "
+                            f"or patterns (the pattern tables), not {evaluation!r}")
         if time is not None and target is not None:
             raise SpecError("othello agent: give time=T (a wall) or target=T (a budget), "
                             "not both")
@@ -352,8 +383,12 @@ class OthelloAgent(Agent):
         self.spec = f"othello:depth={depth},evaluation={evaluation},solve={solve}" + (
             f",time={time:g}" if time is not None else "") + (
             f",target={target:g}" if target is not None else "")
-        weights = load_weights() if evaluation == "learned" else HAND_WEIGHTS
-        self.engine = Engine(weights)
+        if evaluation == "patterns":
+            from gamesearch.engines.othello import patterns
+
+            self.engine = Engine(patterns.load(), patterns=True)
+        else:
+            self.engine = Engine(load_weights() if evaluation == "learned" else HAND_WEIGHTS)
         self.unsolved_at: int | None = None
         """The empties of the last early solve that did not end in time (none is tried
         again at as many empties or more in the same game)."""
@@ -368,7 +403,7 @@ class OthelloAgent(Agent):
 
     def prepare(self, game: Any) -> None:
         """Load the compiled search (its first call took 0.2 s) before any clock runs."""
-        compiled()
+        self.engine.compiled()
         self.engine.best(0x810000000, 0x1008000000, 1)
 
     def __call__(self, game: Any, state: Any) -> SearchResult:
