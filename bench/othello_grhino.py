@@ -279,9 +279,10 @@ def main() -> None:
     parser.add_argument("--cmd", default="gtp-rhino", help="GRhino's GTP program")
     parser.add_argument("--records", type=Path, default=RECORDS)
     parser.add_argument("--no-play", action="store_true", help="only read the records")
-    parser.add_argument("--evaluation", default="learned",
-                        help="our evaluation (othello:evaluation=...; other than learned, "
-                             "the mode's file name ends _EVALUATION)")
+    parser.add_argument("--evaluation", default="patterns",
+                        help="our evaluation (othello:evaluation=..., default the engine's: "
+                             "patterns; other than learned, the mode's file name ends "
+                             "_EVALUATION)")
     args = parser.parse_args()
     try:
         levels = [int(x) for x in args.levels.split(",")]

@@ -56,7 +56,7 @@ def fit(args: argparse.Namespace) -> None:
     weights = F.fit(me[~held], opp[~held], label[~held], ridge=args.ridge,
                     spread=args.spread, iterations=args.iterations)
     print(f"fitted in {time.process_time() - began:.0f} s of processor time", flush=True)
-    scale = np.abs(weights).max() / 32000
+    scale = max(P.QUANTUM, np.abs(weights).max() / 32000)
     quantized = np.round(weights / scale).astype(np.int16)
     out = P.WEIGHTS_FILE if args.ship else args.out
     if out is not None:  # written first: the comparison below is only a report

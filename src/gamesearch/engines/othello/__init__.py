@@ -40,7 +40,7 @@ def _solver(game: Any, state: Any, options: dict) -> dict:
     return solve_entry(game, state, options)
 
 
-def _othello_agent(depth: int | None = None, evaluation: str = "learned", solve: int = 14,
+def _othello_agent(depth: int | None = None, evaluation: str = "patterns", solve: int = 14,
                    time: float | None = None, target: float | None = None) -> Agent:
     from gamesearch.engines.othello.engine import OthelloAgent
 
@@ -99,10 +99,17 @@ def _warmups(game: Any) -> list[WarmupStep]:
 
         Engine(HAND_WEIGHTS, 10).best(0x810000000, 0x1008000000, 1)
 
+    def pattern_engine() -> None:
+        from gamesearch.engines.othello import patterns
+        from gamesearch.engines.othello.engine import Engine
+
+        Engine(patterns.load(), 10, patterns=True).best(0x810000000, 0x1008000000, 1)
+
     steps = kernel_steps(game.kernel, game.initial_state())
     steps.append((f"othello {game.size}x{game.size} perft and exact solver", solver))
     if game.size == 8:
-        steps.append(("othello engine (learned evaluation)", engine))
+        steps.append(("othello engine (16-feature evaluation)", engine))
+        steps.append(("othello engine (pattern tables, the default)", pattern_engine))
     return steps
 
 

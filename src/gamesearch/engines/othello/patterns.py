@@ -69,6 +69,10 @@ SCRATCH = 64
 """Stages of :data:`STAGE_WIDTH` empty squares: stage 0 is 57-60 empties, 14 is 0-3."""
 WEIGHTS_FILE = shipped("othello", "patterns.npz")
 KIND = "othello-patterns"
+QUANTUM = 0.02
+"""The shipped tables' step in discs (int16 multiples of it; a weight is off by at most
+0.01 disc): small steps only add entropy, 996 KiB compressed here against 1,324 KiB at the
+finest step the int16 range allowed."""
 
 
 def stage_of(empties: int) -> int:
