@@ -98,8 +98,8 @@ def main() -> None:
     solve_position(*[int(x) for x in encode_state(game.state_from_string(
         read_positions()[0][1]), 8)[:2]], table=SolverTable(10), alpha=-1, beta=1)  # compile
     table = Table(title="FFO endgame positions: exact solve")
-    for column in ("#", "empties", "want", "ours", "move", "s", "cpu s", "nodes/s", "Edax",
-                   "Edax s", "Edax cpu s", "Edax nodes/s"):
+    for column in ("#", "empties", "want", "ours", "move", "s", "cpu s", "nodes", "nodes/s",
+                   "Edax", "Edax s", "Edax cpu s", "Edax nodes", "Edax nodes/s"):
         table.add_column(column, justify="right")
     total_ours = total_edax = cpu_ours = cpu_edax = 0.0
     nodes_ours = nodes_edax = 0
@@ -116,24 +116,24 @@ def main() -> None:
         name = game.action_to_string(state, (move // 8) * 8 + move % 8)
         wrong += score != best or name not in moves.split("/")
         cells = [str(number), str(state[0].count("-")), f"{best:+d}", f"{score:+d}", name,
-                 f"{seconds:.2f}", f"{cpu:.2f}", f"{nodes / seconds:,.0f}"]
+                 f"{seconds:.2f}", f"{cpu:.2f}", f"{nodes:,}", f"{nodes / seconds:,.0f}"]
         if args.edax:
             try:
                 e_score, e_nodes, e_seconds, e_cpu = edax_solve(args.edax, board,
                                                                 args.edax_timeout)
             except subprocess.TimeoutExpired:
                 skipped.append(number)
-                table.add_row(*cells, "", f"> {args.edax_timeout:.0f}", "", "")
+                table.add_row(*cells, "", f"> {args.edax_timeout:.0f}", "", "", "")
                 Console().print(" ".join(cells), f"Edax: no answer in {args.edax_timeout:.0f} s")
                 continue
             total_edax += e_seconds
             cpu_edax += e_cpu
             nodes_edax += e_nodes
             wrong += e_score != best
-            cells += [f"{e_score:+d}", f"{e_seconds:.2f}", f"{e_cpu:.2f}",
+            cells += [f"{e_score:+d}", f"{e_seconds:.2f}", f"{e_cpu:.2f}", f"{e_nodes:,}",
                       f"{e_nodes / max(e_seconds, 1e-3):,.0f}"]
         else:
-            cells += ["", "", "", ""]
+            cells += ["", "", "", "", ""]
         total_ours += seconds
         cpu_ours += cpu
         nodes_ours += nodes

@@ -176,3 +176,83 @@ def test_a_solve_with_a_deadline_is_abandoned_or_equals_the_plain_solve() -> Non
     child = game.result(after, decode_action(wld[1], 8))
     cme, copp, _ = encode_state(child, 8)
     assert -solve_position(int(cme), int(copp), table=Table(18))[0] > 0
+
+
+def line_full(cells: int, size: int, sq: int, dr: int, dc: int) -> bool:
+    """Whether the whole line through ``sq`` in direction ``(dr, dc)`` holds discs."""
+    r, c = divmod(sq, 8)
+    while 0 <= r - dr < size and 0 <= c - dc < size:
+        r, c = r - dr, c - dc
+    while 0 <= r < size and 0 <= c < size:
+        if not (cells >> (r * 8 + c)) & 1:
+            return False
+        r, c = r + dr, c + dc
+    return True
+
+
+@pytest.mark.parametrize("size", [8, 6])
+def test_full_lines_and_the_stability_bound(size: int) -> None:
+    """``full_lines`` against a walk along each line; ``stable_bound`` holds the discs of
+    ``stable_discs`` (the evaluation's) and never a disc that a random continuation of the
+    game flips (its discs bound the solver's score)."""
+    from gamesearch.engines.othello.solver import compiled
+    from gamesearch.games.othello import kernel as K
+
+    game, prims, ns = load_game(f"othello:size={size}"), K.primitives(size), compiled(size)
+    rng = random.Random(41 + size)
+    grew = 0
+    for _ in range(60):
+        state = random_position(game, rng.randrange(0, 16), rng)
+        me, opp, _ = encode_state(state, size)
+        disc = int(me | opp)
+        lines = [int(x) for x in ns.full_lines(me | opp)]
+        for sq in range(64):
+            if (disc >> sq) & 1:
+                for k, (dr, dc) in enumerate(((0, 1), (1, 0), (1, 1), (1, -1))):
+                    assert bool((lines[k] >> sq) & 1) == line_full(disc, size, sq, dr, dc)
+        for a, b in ((me, opp), (opp, me)):
+            stable, old = int(ns.stable_bound(a, b)), int(ns.stable_discs(a, b))
+            assert stable & old == old and stable & ~int(a) == 0
+            grew += stable != old
+            for _ in range(5):  # random continuations: a stable disc keeps its colour
+                x, y, a_moves = a, b, True  # x: the side to move
+                while True:
+                    moves = int(prims.moves_of(x, y))
+                    if not moves:
+                        if not int(prims.moves_of(y, x)):
+                            break
+                        x, y, a_moves = y, x, not a_moves
+                        continue
+                    sq = rng.choice([s for s in range(64) if (moves >> s) & 1])
+                    f = prims.flips_of(x, y, sq)
+                    x, y, a_moves = y ^ f, x | f | np.uint64(1 << sq), not a_moves
+                    assert int(x if a_moves else y) & stable == stable
+    assert grew > 0  # the full lines add discs somewhere
+
+
+@pytest.mark.parametrize("score", [-64, -38, -12, -1, 0, 2, 6, 38, 64])
+def test_the_probe_driver_finds_the_score_from_null_windows(score: int) -> None:
+    """``probe_driver`` over a fake fail-soft search (each answer a random bound on the
+    right side of its null window, or the score itself): the score inside the window, a
+    bound on the right side outside it, and the move of a probe that reached its bound."""
+    from gamesearch.engines.othello.solver import probe_driver
+
+    rng = random.Random(score)
+
+    def search(a: int, b: int) -> tuple[int, int, int]:
+        if score >= b:
+            return rng.randint(b, score), 1, 1
+        return rng.randint(score, a), 2, 1
+
+    for alpha, beta in ((-64, 64), (-65, 65), (-10, 10), (score - 1, score + 1)):
+        got = probe_driver(search, alpha, beta)
+        assert got is not None
+        value, move, nodes = got
+        if alpha < score < beta:
+            assert value == score and nodes >= 1
+            assert move == 1  # from a probe that reached its bound
+        elif score <= alpha:
+            assert value <= alpha and value >= score
+        else:
+            assert value >= beta and value <= score
+    assert probe_driver(lambda a, b: None, -64, 64) is None  # a deadline passed: no value

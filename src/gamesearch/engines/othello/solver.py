@@ -72,11 +72,70 @@ def stable_discs(me, opp):
         stable = grown
 
 
+def full_lines(disc):
+    """``(h, v, d, a)``: the squares whose line in each of the four directions (sideways,
+    up-down, the two diagonals) is full: no move can ever be played on that line again, so
+    no disc on it can be flipped along it. A run is grown from the board's edge inwards in
+    each of the eight directions; a line is full where both of its runs meet."""
+    out_e = VALID & ~shift(VALID, 1)  # noqa: F821  (no neighbour on that side)
+    out_w = VALID & ~shift(VALID, 0)  # noqa: F821
+    out_n = VALID & ~shift(VALID, 3)  # noqa: F821
+    out_s = VALID & ~shift(VALID, 2)  # noqa: F821
+    out_ne = VALID & ~shift(VALID, 7)  # noqa: F821
+    out_sw = VALID & ~shift(VALID, 4)  # noqa: F821
+    out_nw = VALID & ~shift(VALID, 6)  # noqa: F821
+    out_se = VALID & ~shift(VALID, 5)  # noqa: F821
+    e, w, n, s = disc & out_e, disc & out_w, disc & out_n, disc & out_s
+    ne, sw, nw, se = disc & out_ne, disc & out_sw, disc & out_nw, disc & out_se
+    for _ in range(7):
+        e = disc & (out_e | shift(e, 1))  # noqa: F821
+        w = disc & (out_w | shift(w, 0))  # noqa: F821
+        n = disc & (out_n | shift(n, 3))  # noqa: F821
+        s = disc & (out_s | shift(s, 2))  # noqa: F821
+        ne = disc & (out_ne | shift(ne, 7))  # noqa: F821
+        sw = disc & (out_sw | shift(sw, 4))  # noqa: F821
+        nw = disc & (out_nw | shift(nw, 6))  # noqa: F821
+        se = disc & (out_se | shift(se, 5))  # noqa: F821
+    return e & w, n & s, ne & sw, nw & se
+
+
+def stable_bound(me, opp):
+    """Discs of ``me`` that can never be flipped, a superset of :func:`stable_discs`' (which
+    the evaluation keeps): along each of the four lines through the disc, the line is full,
+    or a neighbour on it is the board's edge or a stable disc of the same colour."""
+    fh, fv, fd, fa = full_lines(me | opp)
+    edge_e = VALID & ~shift(VALID, 0)  # noqa: F821  (bound by specialize)
+    edge_w = VALID & ~shift(VALID, 1)  # noqa: F821
+    edge_n = VALID & ~shift(VALID, 2)  # noqa: F821
+    edge_s = VALID & ~shift(VALID, 3)  # noqa: F821
+    edge_ne = VALID & ~shift(VALID, 4)  # noqa: F821
+    edge_nw = VALID & ~shift(VALID, 5)  # noqa: F821
+    edge_se = VALID & ~shift(VALID, 6)  # noqa: F821
+    edge_sw = VALID & ~shift(VALID, 7)  # noqa: F821
+    fh |= edge_e | edge_w
+    fv |= edge_n | edge_s
+    fd |= edge_ne | edge_sw
+    fa |= edge_nw | edge_se
+    stable = me & fh & fv & fd & fa
+    while True:
+        h = fh | shift(stable, 0) | shift(stable, 1)  # noqa: F821
+        v = fv | shift(stable, 2) | shift(stable, 3)  # noqa: F821
+        d = fd | shift(stable, 4) | shift(stable, 7)  # noqa: F821
+        a = fa | shift(stable, 5) | shift(stable, 6)  # noqa: F821
+        grown = me & h & v & d & a
+        if grown == stable:
+            return stable
+        stable = grown
+
+
 def flips(me, opp, sq):
     """The discs turned over when ``me`` plays on ``sq``: along each of the eight rays from
     ``sq`` (``RAYS``), the opponent's run up to the nearest square that is not the
     opponent's, when that square is ours. Rays up the bit order find that square as their
-    lowest bit, rays down as their highest (a leading-zero count): no loop along the line."""
+    lowest bit, rays down as their highest (a leading-zero count): no loop along the line.
+    None where no neighbour of ``sq`` is the opponent's (most squares near the end)."""
+    if not NEIGHBOURS[sq] & opp:  # noqa: F821  (bound at compile time)
+        return ZERO
     f = ZERO
     for d in range(4):
         ray = RAYS[d, sq]  # noqa: F821  (bound at compile time)
@@ -463,7 +522,7 @@ def solve(me, opp, alpha, beta, passed, ply, table, work):
         return v
     # stability cut-off, tried only where the opponent has discs enough to reach it
     if 2 * POPCNT(opp) >= CELLS - alpha:  # noqa: F821
-        upper = CELLS - 2 * POPCNT(stable_discs(opp, me))  # noqa: F821
+        upper = CELLS - 2 * POPCNT(stable_bound(opp, me))  # noqa: F821
         if upper <= alpha and ply > 0:
             return upper
         if upper < beta:
@@ -566,8 +625,9 @@ def solve(me, opp, alpha, beta, passed, ply, table, work):
     return best
 
 
-TEMPLATES = (*K.TEMPLATES, now_us, stable_discs, flips, mobility, around, final_margin, last1,
-             solve2, solve3, solve4, odd_regions, take, parity_order4, solve5, solve6, solve)
+TEMPLATES = (*K.TEMPLATES, now_us, stable_discs, full_lines, stable_bound, flips, mobility, around,
+             final_margin, last1, solve2, solve3, solve4, odd_regions, take, parity_order4, solve5,
+             solve6, solve)
 CLOCK_EVERY = 4096
 """Nodes between two readings of the clock where a solve has a deadline (a reading costs
 about 2 us; a node here well under 0.1 us)."""
@@ -624,8 +684,15 @@ def constants(size: int) -> dict:
         for c in range(size):
             quadrants[(r >= half) * 2 + (c >= half)] |= np.uint64(1 << (r * 8 + c))
     popcnt, clz = bit_intrinsics()
+    neighbours = np.zeros(64, np.uint64)
+    for sq in range(64):
+        r, c = divmod(sq, 8)
+        for dr, dc in DIRECTIONS:
+            if 0 <= r + dr < size and 0 <= c + dc < size:
+                neighbours[sq] |= np.uint64(1 << ((r + dr) * 8 + c + dc))
     return {"VALID": K.valid_mask(size), "CELLS": size * size, "CORNERS": K.corner_mask(size),
-            "QUADRANTS": quadrants, "RAYS": rays(size), "POPCNT": popcnt, "CLZ": clz,
+            "QUADRANTS": quadrants, "NEIGHBOURS": neighbours, "RAYS": rays(size),
+            "POPCNT": popcnt, "CLZ": clz,
             "CLOCK_EVERY_U": np.uint64(CLOCK_EVERY)}
 
 
@@ -663,9 +730,55 @@ def solve_by(me: int, opp: int, deadline: float | None, size: int = 8,
     """``(score, best kernel move, nodes)`` as :func:`solve_position`, or None where the
     solve was still running at ``deadline`` (``time.perf_counter()`` seconds; None: no
     deadline). With ``(alpha, beta) = (-1, 1)`` it is a win/loss/draw solve: the score's
-    sign is exact and a winning (or drawing) best move is one that wins (draws)."""
-    ns = compiled(size)
+    sign is exact and a winning (or drawing) best move is one that wins (draws).
+
+    A window wider than that is solved by null-window probes (:func:`probe_driver`), the
+    table kept between them: a full-window search costs about 1.5x a search whose window
+    holds the score just (FFO #40-#44), and the probes find the score for less."""
     table = table or Table()
+    if beta - alpha <= 2:
+        return search_once(me, opp, deadline, size, table, alpha, beta)
+    return probe_driver(lambda a, b: search_once(me, opp, deadline, size, table, a, b),
+                        alpha, beta)
+
+
+def probe_driver(search: Any, alpha: int, beta: int) -> tuple[int, int, int] | None:
+    """The score within ``(alpha, beta)`` (fail-soft outside it) from null-window searches
+    ``search(b - 1, b)`` (each ``(value, move, nodes)`` or None, fail-soft), as MTD(f):
+    each tells whether the score is at least ``b``, and its value bounds the score
+    further; the next probe is just past the bound found. The first is at 0 (most endgames
+    are close). Steps that grew while the probes failed the same way cost more than they
+    saved (FFO #40-#44: 420 M nodes against 403 M). The move is that of the last probe
+    that reached its bound (one that achieves the lower bound)."""
+    lower, upper = -INF, INF
+    nodes = 0
+    move = -1
+    b = min(max(0, alpha + 1), beta - 1)
+    while lower < upper:
+        got = search(b - 1, b)
+        if got is None:
+            return None
+        value, found, n = got
+        nodes += n
+        if move == -1:
+            move = found
+        if value >= b:
+            lower, move = value, found
+            if lower >= beta:
+                return lower, move, nodes
+            b = lower + 1
+        else:
+            upper = value
+            if upper <= alpha:
+                return upper, move, nodes
+            b = upper
+    return lower, move, nodes
+
+
+def search_once(me: int, opp: int, deadline: float | None, size: int, table: Table,
+                alpha: int, beta: int) -> tuple[int, int, int] | None:
+    """One compiled search of the window ``(alpha, beta)``: as :func:`solve_by`."""
+    ns = compiled(size)
     work = np.zeros((66, 128), np.uint64)
     work[65, 1] = np.uint64(255)
     if deadline is not None:
