@@ -370,3 +370,17 @@ def test_tables_show_bracketed_words_as_written() -> None:
     listed = subprocess.run([sys.executable, "-m", "gamesearch", "games"], capture_output=True,
                             text=True, timeout=120)
     assert listed.returncode == 0 and "[openspiel]" in listed.stdout, listed.stdout[-2000:]
+
+
+def test_piped_agents_table_wraps_long_summaries(capsys):
+    # a piped table keeps its lines whole: the Othello agent's one-line summary made the
+    # table 440 columns wide, and the games column of every agent 320
+    from gamesearch.cli.agents import SUMMARY_WIDTH
+
+    for args in (["agents", "othello"], ["agents"]):
+        code, out, _ = run(capsys, *args)
+        widths = [len(line) for line in out.splitlines()]
+        assert code == 0 and max(widths) <= SUMMARY_WIDTH + 110, (args, max(widths))
+        if args == ["agents", "othello"]:  # wrapped, not cut: the summary's end is there
+            cells = " ".join(r[0] for r in _matrix_rows(out) if r)
+            assert "for matches with a time allowance" in " ".join(cells.split())

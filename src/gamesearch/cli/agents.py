@@ -4,6 +4,7 @@ games they fit, from the catalog (the one place that knows which agent fits whic
 from __future__ import annotations
 
 import inspect
+import textwrap
 import typing
 from typing import Any
 
@@ -13,6 +14,10 @@ from rich.table import Table
 
 from gamesearch.cli.common import console, print_json
 from gamesearch.cli.main import app
+
+SUMMARY_WIDTH = 100
+"""An agent's summary wraps at this many columns in the table (a piped table keeps its
+lines whole, so one long summary made it 440 columns wide)."""
 
 
 def agent_parameters(factory: Any) -> list[dict[str, Any]]:
@@ -81,9 +86,11 @@ def agents_command(
         table.add_column("games")
     for row in rows:
         params = escape("\n".join(_parameter_text(p) for p in row["parameters"]) or "none")
-        cells = [f"[bold]{escape(row['agent'])}[/]\n{escape(row['summary'])}", params]
+        summary = textwrap.fill(row["summary"], SUMMARY_WIDTH)  # piped tables keep lines
+        cells = [f"[bold]{escape(row['agent'])}[/]\n{escape(summary)}", params]  # whole
         if not game_name:
-            cells.append(", ".join(row["games"]) or "none of the built-in games")
+            cells.append(textwrap.fill(", ".join(row["games"]), SUMMARY_WIDTH // 2)
+                         or "none of the built-in games")
         table.add_row(*cells)
     console.print(table)
 

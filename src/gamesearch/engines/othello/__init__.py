@@ -132,10 +132,10 @@ ENTRY = GameEntry(
                                     Range(10, 28))},
     agents=(
         AgentDecl("othello", _othello_agent, "Othello: PVS to depth=N (default 4) or as deep "
-                  "as time=T seconds allow, with the learned pattern evaluation "
-                  "(evaluation=hand: disc count + mobility + corners; evaluation=patterns: "
-                  "Logistello's pattern tables, bench/othello_patterns.py), exact solve at "
-                  "solve=14 empties; target=T: about T a move (at most 2.5 T), solving "
+                  "as time=T seconds allow, with Logistello's pattern tables "
+                  "(evaluation=patterns, the default; learned: 16 features fitted on "
+                  "self-play; hand: disc count + mobility + corners), exact solve at "
+                  "solve=14 empties; target=T: about T a move (at most 3 T), solving "
                   "earlier where the time allows, for matches with a time allowance"),
         AgentDecl("edax", _edax, "othello: Edax (built by you; github.com/abulmo/edax-reversi) "
                   "or any GTP Othello program, level=N (Edax's search depth), cmd=PATH",
