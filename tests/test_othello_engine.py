@@ -91,15 +91,18 @@ def test_a_time_budget_deepens_as_far_as_it_allows_and_is_kept() -> None:
     state = game.initial_state()
     for move in ("f5", "d6", "c3", "d3", "c4"):
         state = game.result(state, game.string_to_action(state, move))
-    depths = []
-    for budget in (0.05, 0.6):
-        agent = make_agent(f"othello:time={budget}")
-        agent.prepare(game)
-        clock = Clock()
-        result = agent(game, state)
-        assert result.action in game.actions(state)
-        clock.kept(budget, 0.5)
-        depths.append(result.stats.depth)
+    for _ in range(3):  # a pair whose longer search was starved (a loaded machine gave it
+        depths = []  # no more processor time than the short one: both depth 8) is played again
+        for budget in (0.05, 0.6):
+            agent = make_agent(f"othello:time={budget}")
+            agent.prepare(game)
+            clock = Clock()
+            result = agent(game, state)
+            assert result.action in game.actions(state)
+            clock.kept(budget, 0.5)
+            depths.append(result.stats.depth)
+        if 1 <= depths[0] < depths[1]:
+            break
     assert 1 <= depths[0] < depths[1], depths
     assert make_agent("othello").depth == 4 and make_agent("othello:depth=3").depth == 3
 
