@@ -10,7 +10,10 @@ setting and a fixed-node match can set one against the same build's defaults
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the module stays light: `gamesearch games` imports it, not numpy
+    import numpy as np
 
 RFP_MARGIN, FUTILITY_BASE, FUTILITY_STEP, NULL_BASE, NULL_DIVISOR, LMP_BASE, LMR_BASE, \
     LMR_DIVISOR = range(8, 16)
