@@ -365,11 +365,17 @@ def bench_match(games: int, clock: Clock, seed: int, elo: int | None = None,
         # both engines are quit however the match ends (an error used to leave their
         # threads holding the process)
         judge = Judge(tables)
+        # (600 s: a cold cache compiles the search first, and two engines of a fresh build
+        # compiling at a load of 10 outlasted 120 s)
         with chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "gamesearch", "uci"],
-                                                 timeout=120) as ours, \
-                chess.engine.SimpleEngine.popen_uci(command, timeout=120) as fish:
-            ours.ping()
-            fish.ping()
+                                                 timeout=600) as ours, \
+                chess.engine.SimpleEngine.popen_uci(command, timeout=600) as fish:
+            try:
+                ours.ping()
+                fish.ping()
+            except TimeoutError:
+                print("error: an engine did not answer isready within 600 s", flush=True)
+                return
             if ours_options:
                 ours.configure(ours_options)
             if options:
