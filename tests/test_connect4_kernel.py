@@ -158,9 +158,13 @@ def test_deepening_yields_every_depth_and_a_stop_ends_it_inside_one():
             asked.set()
         return asked.is_set()
 
-    start = time.perf_counter()
-    clock = Clock()
-    seen = list(kernel_deepening(GAME, s, time=30, stop=stop))
+    for _ in range(3):  # a depth that ended just as the watcher moved the deadline (CI, once)
+        asked.clear()  # stops between depths with nothing abandoned: ask again
+        start = time.perf_counter()
+        clock = Clock()
+        seen = list(kernel_deepening(GAME, s, time=30, stop=stop))
+        if seen[-1].stats.extra["abandoned"]:
+            break
     assert seen[-1].stopped_by == "stop" and seen[-1].stats.extra["abandoned"]
     clock.kept(0.3, 0.25)  # stopped inside a depth, not at the 30 s budget
     assert [r.stats.depth for r in seen[:-1]] == list(range(1, len(seen)))
