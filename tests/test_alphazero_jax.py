@@ -10,6 +10,7 @@ import json
 import random
 import subprocess
 import sys
+from dataclasses import asdict
 
 import numpy as np
 import pytest
@@ -128,6 +129,24 @@ def test_a_resumed_run_repeats_an_unbroken_one_and_exports_playable_weights(tmp_
         JaxAlphaZeroTraining(CONNECT4, tmp_path / "b", SMALL)
 
 
+def test_more_epochs_reuse_the_same_positions_and_log_the_first_pass(tmp_path) -> None:
+    """--epochs N: the same self-play (positions counted once), N passes of Adam over it:
+    the weights move further, and the logged losses are those of the first pass."""
+    runs = {}
+    for epochs in (1, 3):
+        settings = JaxSettings(**{**asdict(SMALL), "epochs": epochs})
+        run = JaxAlphaZeroTraining(CONNECT4, tmp_path / f"e{epochs}", settings)
+        start = {k: np.asarray(v) for k, v in run.params.items()}
+        run.run(iterations=1)
+        run.close()
+        moved = sum(float(np.abs(np.asarray(run.params[k]) - start[k]).sum()) for k in start)
+        runs[epochs] = (run.curve[-1], moved)
+    (one, moved_one), (three, moved_three) = runs[1], runs[3]
+    assert one["positions"] == three["positions"] == 16 * 42
+    assert (one["policy"], one["value"]) == (three["policy"], three["value"])
+    assert moved_three > 1.5 * moved_one
+
+
 def test_training_learns_to_win_against_random_play(tmp_path) -> None:
     """A few seconds of batched self-play make a policy that beats uniform random play."""
     settings = JaxSettings(batch=64, simulations=8, hidden=64, minibatch=512, seed=1)
@@ -174,7 +193,8 @@ def test_labelled_positions_load_and_bad_files_are_one_line(tmp_path) -> None:
 
 def test_settings_out_of_range_are_one_line() -> None:
     for bad in (JaxSettings(batch=0), JaxSettings(batch=10**6),
-                JaxSettings(batch=2, minibatch=4096), JaxSettings(lr=0.0)):
+                JaxSettings(batch=2, minibatch=4096), JaxSettings(lr=0.0),
+                JaxSettings(considered=0), JaxSettings(epochs=0), JaxSettings(epochs=65)):
         with pytest.raises(GameSearchError):
             bad.checked(CONNECT4)
 

@@ -78,6 +78,10 @@ def train_alphazero_jax(
     minibatch: int | None = typer.Option(None, "--minibatch", help="positions per Adam step "
                                          "(4096)"),
     lr: float | None = typer.Option(None, "--lr", help="Adam's learning rate (0.001)"),
+    considered: int | None = typer.Option(None, "--considered", help="root actions the "
+                                          "Gumbel search considers (16; at most the game's)"),
+    epochs: int | None = typer.Option(None, "--epochs", help="passes of Adam over each "
+                                      "iteration's positions (1)"),
     anneal: int = typer.Option(0, "--anneal", help="iterations over which the rate falls "
                                "to a tenth (0: constant)"),
     seed: int = typer.Option(0, "--seed", help="seed (a new run)"),
@@ -115,7 +119,7 @@ def train_alphazero_jax(
     folder = check_run_folder(Path(out or f"az-jax-{entry.name}"), resume)
     given = {"batch": batch, "simulations": simulations, "hidden": hidden, "blocks": blocks,
              "channels": channels, "unroll": unroll, "random_plies": random_plies,
-             "minibatch": minibatch, "lr": lr}
+             "minibatch": minibatch, "lr": lr, "considered": considered, "epochs": epochs}
     chosen = {**trainer.settings.get("defaults", {}),
               **{k: v for k, v in given.items() if v is not None}}
     settings = JaxSettings(**chosen, anneal=anneal, seed=seed)

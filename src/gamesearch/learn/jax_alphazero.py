@@ -101,10 +101,16 @@ class JaxSettings:
     """Residual blocks, for a game whose input is a board of planes (``JaxGame.shape``)."""
     channels: int = 64
     """Filters per convolution of those blocks."""
+    considered: int = 16
+    """Actions Gumbel's search considers at the root (its sequential halving), at most the
+    game's; with 32 simulations, 16 of Go's 82 moves are each visited twice or more."""
+    epochs: int = 1
+    """Passes of Adam over each iteration's positions (several reuse scarce self-play)."""
 
     def checked(self, game: JaxGame) -> JaxSettings:
         """These settings with ``unroll`` filled in; one line for a bad value."""
-        for key in ("batch", "simulations", "hidden", "minibatch", "blocks", "channels"):
+        for key in ("batch", "simulations", "hidden", "minibatch", "blocks", "channels",
+                    "considered", "epochs"):
             if getattr(self, key) < 1:
                 raise GameSearchError(f"{key} must be at least 1, got {getattr(self, key)}")
         if self.unroll < 0 or self.random_plies < 0 or self.anneal < 0:
@@ -112,10 +118,10 @@ class JaxSettings:
         if not (self.lr > 0 and self.l2 >= 0):
             raise GameSearchError("lr must be > 0 and l2 >= 0")
         if self.batch > 65536 or self.simulations > 4096 or self.hidden > 8192 or \
-                self.blocks > 40 or self.channels > 512:
+                self.blocks > 40 or self.channels > 512 or self.epochs > 64:
             raise GameSearchError("batch is at most 65,536, simulations 4,096, hidden "
-                                  "8,192, blocks 40 and channels 512 (the search tree of "
-                                  "every game is held at once)")
+                                  "8,192, blocks 40, channels 512 and epochs 64 (the search "
+                                  "tree of every game is held at once)")
         unroll = self.unroll or game.max_moves
         samples = self.batch * unroll
         if samples < self.minibatch:
@@ -262,7 +268,8 @@ def self_play(game: JaxGame, settings: JaxSettings, params: dict, state: Any,
         out = mctx.gumbel_muzero_policy(params, k_search, root, recurrent,
                                         num_simulations=settings.simulations,
                                         invalid_actions=~ok,
-                                        max_num_considered_actions=game.actions)
+                                        max_num_considered_actions=min(settings.considered,
+                                                                       game.actions))
         random = jax.random.categorical(k_random, jnp.where(ok, 0.0, -1e9))
         opening = state.moves < plies
         action = jnp.where(opening, random, out.action)
@@ -364,7 +371,7 @@ class JaxAlphaZeroTraining:
         root = jax.random.PRNGKey(s.seed)
         self.net = network_for(g, s)
         self.params = self.net.init(jax.random.fold_in(root, 1))
-        steps = s.batch * s.unroll // s.minibatch
+        steps = s.batch * s.unroll // s.minibatch * s.epochs
         rate = (optax.cosine_decay_schedule(s.lr, s.anneal * steps, alpha=0.1) if s.anneal
                 else s.lr)
         self.optimizer = optax.adam(rate)
@@ -409,9 +416,13 @@ class JaxAlphaZeroTraining:
         k_play, k_train = jax.random.split(key)
         self.state, self.plies, samples, finished = self_play(
             self.game, s, self.params, self.state, self.plies, k_play)
-        self.params, self.opt_state, parts = train_pass(
-            self.optimizer, s, self.net, self.params, self.opt_state, samples, k_train)
-        parts = np.asarray(parts)
+        first = None
+        for epoch in range(s.epochs):  # the losses logged are the first pass's (new data)
+            self.params, self.opt_state, parts = train_pass(
+                self.optimizer, s, self.net, self.params, self.opt_state, samples,
+                jax.random.fold_in(k_train, epoch) if epoch else k_train)
+            first = parts if first is None else first
+        parts = np.asarray(first)
         self.iterations += 1
         self.positions += s.batch * s.unroll
         self.games += int(finished)
