@@ -161,9 +161,12 @@ def test_a_solve_with_a_deadline_is_abandoned_or_equals_the_plain_solve() -> Non
     game = load_game("othello")
     board, best, moves = ffo_positions()[0]  # 20 empties, +38
     me, opp, _ = encode_state(game.state_from_string(board), 8)
-    began = time.perf_counter()
-    assert solve_by(int(me), int(opp), began - 1.0, table=Table(16)) is None
-    assert time.perf_counter() - began < 0.5
+    assert solve_by(int(me), int(opp), time.perf_counter() - 1.0, table=Table(16)) is None
+    # timed again once compiled (or loaded from numba's cache), in this process's processor
+    # time: a busy machine's wall clock measured a neighbour's work too (0.53 s once)
+    began = time.process_time()
+    assert solve_by(int(me), int(opp), time.perf_counter() - 1.0, table=Table(16)) is None
+    assert time.process_time() - began < 0.5
     state = game.state_from_string(board)
     after = game.result(state, game.string_to_action(state, "a2"))
     after = game.result(after, game.string_to_action(after, "b1"))  # 18 empties, +38

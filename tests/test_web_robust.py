@@ -94,7 +94,7 @@ def test_a_16x16_matrix_answers_at_once_without_mixed_equilibria_and_moves_go_on
     t0 = time.monotonic()
     r = move(client, "tictactoe", ["5"], "alphabeta:time=0.5")
     assert r.status_code == 200 and r.json()["source"] in ("search", "cache")
-    assert time.monotonic() - t0 < 1.5
+    assert time.monotonic() - t0 < 0.5 + load_factor()  # a 0.5 s search, not the analysis's
     thread.join(timeout=60)
     assert got["r"].status_code == 200 and got["s"] < 20
     notes = got["r"].json()["mixed"]["notes"]
