@@ -4,7 +4,8 @@
 # The device machine has JAX (CUDA), optax, numpy, typer and rich, but no network: mctx,
 # pgx and their needs travel as wheels in .whl/ (bench/go_net_wheels.sh fetches them
 # here), and the run to continue travels in .gonet-run/ (checkpoint.npz from the last
-# session; absent: a new run). Both are git-ignored and named in the call's `carry`.
+# session; absent: a new run, begun from .gonet-run/init.npz's network where that is
+# there, a weights.npz of an earlier run with the same blocks and channels). Both are git-ignored and named in the call's `carry`.
 # The run is written straight under $OUT/run, so what the last finished iteration saved
 # comes back even if the call is cut off.
 #
@@ -37,6 +38,8 @@ if [ -f .gonet-run/checkpoint.npz ]; then
   cp .gonet-run/checkpoint.npz .gonet-run/log.jsonl "$OUT/run/" 2>/dev/null
   [ -f .gonet-run/weights.npz ] && cp .gonet-run/weights.npz "$OUT/run/"
   HOW="--resume"
+elif [ -f .gonet-run/init.npz ]; then
+  HOW="$NEW --init-from .gonet-run/init.npz"   # a new run from an earlier run's network
 else
   HOW="$NEW"
 fi

@@ -59,11 +59,11 @@ def test_a_time_limit_and_a_stop_end_the_search() -> None:
     assert sum(s2.search(game.initial_state(), stop=lambda: True).values()) == 0
 
 
-def _tiny_net(seed: int = 0, blocks: int = 2, channels: int = 8):
+def _tiny_net(seed: int = 0, blocks: int = 2, channels: int = 8, value_relu: bool = False):
     jax = pytest.importorskip("jax")
     from gamesearch.learn.jax_resnet import ResNet
 
-    net = ResNet((9, 9, 4), 82, blocks, channels)
+    net = ResNet((9, 9, 4), 82, blocks, channels, value_relu)
     params = net.init(jax.random.PRNGKey(seed))
     # the zero-initialised second convolutions made non-zero, so every weight is tested
     keys = jax.random.split(jax.random.PRNGKey(seed + 1), len(params))
@@ -72,14 +72,16 @@ def _tiny_net(seed: int = 0, blocks: int = 2, channels: int = 8):
     return net, params
 
 
-def test_the_numpy_forward_pass_is_the_jax_one() -> None:
+@pytest.mark.parametrize("value_relu", [False, True])
+def test_the_numpy_forward_pass_is_the_jax_one(value_relu: bool) -> None:
     from gamesearch.learn.resnet import ResidualNetwork
 
-    net, params = _tiny_net()
+    net, params = _tiny_net(value_relu=value_relu)
     x = np.random.default_rng(0).integers(0, 2, (5, 9 * 9 * 4)).astype(np.float32)
     logits, value = net.apply(params, x)
     numpy_net = ResidualNetwork.from_arrays({f"best_{k}": np.asarray(v)
-                                             for k, v in params.items()})
+                                             for k, v in params.items()},
+                                            value_relu=value_relu)
     assert numpy_net.shape == (9, 9, 4) and numpy_net.blocks == 2
     n_logits, n_value = numpy_net.forward(x)
     assert np.allclose(n_logits, np.asarray(logits), atol=1e-4)
@@ -87,6 +89,70 @@ def test_the_numpy_forward_pass_is_the_jax_one() -> None:
     assert np.std(n_value) > 0 and np.std(n_logits) > 0
     with pytest.raises(GameSearchError):
         ResidualNetwork.from_arrays({"best_w1": np.zeros(3)})
+
+
+def test_the_value_head_stays_alive_where_its_plane_is_negative_everywhere() -> None:
+    """The first device run's value plane went negative on every point: behind a ReLU the
+    value is one constant whatever the board (the run's loss stayed at 0.99) and no
+    gradient reaches the plane again; the linear head's gradient still flows, and one step
+    down it tells boards apart again."""
+    jax = pytest.importorskip("jax")
+    x = np.random.default_rng(1).integers(0, 2, (6, 9 * 9 * 4)).astype(np.float32)
+    for value_relu, alive in ((True, False), (False, True)):
+        net, params = _tiny_net(value_relu=value_relu)
+        params = {**params, "vc_w": 0 * params["vc_w"], "vc_b": params["vc_b"] - 1.0}
+        _, value = net.apply(params, x)
+        assert float(np.ptp(np.asarray(value))) == 0  # one value for every board
+        grad = jax.grad(lambda p, n=net: (n.apply(p, x)[1] * np.arange(6)).sum())(params)
+        assert (float(np.abs(np.asarray(grad["vc_w"])).sum()) > 0) == alive
+        stepped = {k: v - 1e-3 * grad[k] for k, v in params.items()}
+        _, value = net.apply(stepped, x)
+        assert (float(np.ptp(np.asarray(value))) > 0) == alive
+
+
+def test_weights_from_before_the_linear_value_head_keep_theirs(tmp_path) -> None:
+    """A weights file whose settings do not say ``value_relu`` (the shipped network's, the
+    first runs') is read with the old head; a new run's says False."""
+    from gamesearch.engines.go.net_agent import load_network, shipped_weights
+    from gamesearch.learn.checkpoint import load_checkpoint, save_checkpoint
+
+    _, meta = load_checkpoint(shipped_weights(), "alphazero checkpoint")
+    assert "value_relu" not in meta["settings"] and load_network().value_relu
+    net, params = _tiny_net()
+    arrays = {f"best_{k}": np.asarray(v) for k, v in params.items()}
+    for flag in (False, True):
+        path = tmp_path / f"w{flag}.npz"
+        save_checkpoint(path, "alphazero checkpoint", arrays,
+                        {"settings": {"blocks": 2, "value_relu": flag}})
+        assert load_network(path).value_relu is flag
+
+
+def test_a_run_from_an_old_head_network_keeps_its_trunk_and_starts_a_fresh_value(
+        tmp_path) -> None:
+    """``--init-from`` a network of the old value head (the dead H200 one): the trunk and
+    the policy are taken, the value head is the new run's own initialisation; from a
+    network of the same head everything is taken."""
+    pytest.importorskip("pgx")
+    from gamesearch.engines.go import TRAINERS
+    from gamesearch.learn.checkpoint import save_checkpoint
+    from gamesearch.learn.jax_alphazero import JaxAlphaZeroTraining, JaxSettings
+
+    settings = JaxSettings(batch=4, simulations=2, blocks=2, channels=8, unroll=6,
+                           minibatch=16, seed=5)
+    _, params = _tiny_net(9)
+    arrays = {f"best_{k}": np.asarray(v) for k, v in params.items()}
+    game = TRAINERS["alphazero-jax"].make()
+    for name, saved in (("old", {"blocks": 2}), ("same", {"blocks": 2, "value_relu": False})):
+        path = tmp_path / f"{name}.npz"
+        save_checkpoint(path, "alphazero checkpoint", arrays, {"settings": saved})
+        run = JaxAlphaZeroTraining(game, tmp_path / f"run-{name}", settings, init_from=path)
+        run.close()
+        plain = JaxAlphaZeroTraining(game, tmp_path / f"plain-{name}", settings)
+        plain.close()
+        for k, v in run.params.items():
+            took = name == "same" or k[:3] not in ("vc_", "vd_", "vo_")
+            want = params[k] if took else plain.params[k]
+            assert np.array_equal(np.asarray(v), np.asarray(want)), (name, k)
 
 
 def test_the_go_net_agent_keeps_the_contract_and_plays_legal_games() -> None:
@@ -122,6 +188,10 @@ def test_the_shipped_network_loads_and_the_agent_is_registered() -> None:
     agent = make_agent("go-net:simulations=16")
     game = Go()
     assert agent(game, game.initial_state()).action in game.actions(game.initial_state())
+    alone = make_agent("go-net:simulations=0")  # the policy alone: one evaluation a move
+    assert alone(game, game.initial_state()).stats.nodes <= 1
+    with pytest.raises(GameSearchError):
+        make_agent("go-net:simulations=-1")
     with pytest.raises(GameSearchError):
         make_agent("go-net:weights=/nonexistent/file.npz")
 
@@ -146,6 +216,7 @@ def test_a_tiny_go_run_resumes_and_exports_playable_weights(tmp_path) -> None:
     again = JaxAlphaZeroTraining(game, tmp_path / "run", resume=True)
     again.close()
     assert again.iterations == 1 and again.positions == 4 * 6 and again.settings == settings
+    assert not again.settings.value_relu and again.curve[0]["value_spread"] > 0
     for k in run.params:
         assert np.array_equal(np.asarray(run.params[k]), np.asarray(again.params[k])), k
     assert [r["iteration"] for r in again.curve] == [1]

@@ -106,6 +106,9 @@ class JaxSettings:
     game's; with 32 simulations, 16 of Go's 82 moves are each visited twice or more."""
     epochs: int = 1
     """Passes of Adam over each iteration's positions (several reuse scarce self-play)."""
+    value_relu: bool = False
+    """The residual network's old value head (:class:`~gamesearch.learn.jax_resnet.ResNet`);
+    a run begun before the linear one resumes with it."""
 
     def checked(self, game: JaxGame) -> JaxSettings:
         """These settings with ``unroll`` filled in; one line for a bad value."""
@@ -196,7 +199,8 @@ def network_for(game: JaxGame, settings: JaxSettings) -> Any:
     if game.shape is not None:
         from gamesearch.learn.jax_resnet import ResNet
 
-        return ResNet(game.shape, game.actions, settings.blocks, settings.channels)
+        return ResNet(game.shape, game.actions, settings.blocks, settings.channels,
+                      settings.value_relu)
     return Mlp(game.inputs, game.actions, settings.hidden)
 
 
@@ -252,7 +256,8 @@ def value_targets(reward: jax.Array, done: jax.Array) -> tuple[jax.Array, jax.Ar
 def self_play(game: JaxGame, settings: JaxSettings, params: dict, state: Any,
               plies: jax.Array, key: jax.Array):
     """``unroll`` moves of every game; returns the games in progress and the samples
-    ``(x, pi, z, z_known)``, flattened, plus the number of games finished."""
+    ``(x, pi, z, z_known)``, flattened, the number of games finished, and the mean over
+    moves of the network's root values' standard deviation across the games."""
     step, legal, observe = _batched(game)
     net = network_for(game, settings)
     recurrent = _recurrent_fn(game, net)
@@ -274,7 +279,7 @@ def self_play(game: JaxGame, settings: JaxSettings, params: dict, state: Any,
         opening = state.moves < plies
         action = jnp.where(opening, random, out.action)
         after, reward = step(state, action)
-        sample = (observe(state), out.action_weights, reward, after.done, opening)
+        sample = (observe(state), out.action_weights, reward, after.done, opening, value)
         new_plies = jax.random.randint(k_plies, plies.shape, 0, settings.random_plies + 1)
         restart = after.done
         after = jax.tree_util.tree_map(
@@ -283,13 +288,15 @@ def self_play(game: JaxGame, settings: JaxSettings, params: dict, state: Any,
         return (after, jnp.where(restart, new_plies, plies)), sample
 
     keys = jax.random.split(key, settings.unroll)
-    (state, plies), (x, pi, reward, done, opening) = jax.lax.scan(move, (state, plies), keys)
+    (state, plies), (x, pi, reward, done, opening, value) = jax.lax.scan(
+        move, (state, plies), keys)
 
     z, known = value_targets(reward, done)
     z_known = (known & ~opening).astype(jnp.float32)
     flat = (x.reshape(-1, game.inputs), pi.reshape(-1, game.actions), z.reshape(-1),
             z_known.reshape(-1))
-    return state, plies, flat, done.sum()
+    # how far the network's values spread over a move's games (0: a value head gone dead)
+    return state, plies, flat, done.sum(), value.std(axis=1).mean()
 
 
 @partial(jax.jit, static_argnums=(0, 1, 2))
@@ -348,7 +355,7 @@ class JaxAlphaZeroTraining:
             if meta.get("game") != game.name:
                 raise GameSearchError(f"{str(self.checkpoint)!r} is a run of "
                                       f"{meta.get('game')!r}, not {game.name!r}")
-            self.settings = JaxSettings(**meta["settings"])
+            self.settings = JaxSettings(**{"value_relu": True, **meta["settings"]})
             self._start()
             self._restore(arrays)
             for key in ("iterations", "positions", "games", "seconds", "curve"):
@@ -379,14 +386,24 @@ class JaxAlphaZeroTraining:
         self.state, self.plies = fresh_games(g, s, jax.random.fold_in(root, 2))
 
     def _start_from(self, path: str | Path) -> None:
-        """Begin a new run from another run's ``weights.npz`` (fine-tuning: fresh Adam)."""
-        arrays, _ = load_checkpoint(path, WEIGHTS_KIND)
+        """Begin a new run from another run's ``weights.npz`` (fine-tuning: fresh Adam).
+
+        A residual network saved with the other value head (``value_relu``; files from
+        before the flag had the ReLU) gives its trunk and policy, and the value head starts
+        fresh: the first device run's had died, and Adam with L2 had taken its weights to
+        zero and its biases below it, so the head would stay dead behind either one."""
+        arrays, meta = load_checkpoint(path, WEIGHTS_KIND)
+        saved = meta.get("settings") if isinstance(meta, dict) else None
+        saved_relu = not isinstance(saved, dict) or saved.get("value_relu", True)
+        fresh = ({k for k in self.params if k[:3] in ("vc_", "vd_", "vo_")}
+                 if self.game.shape is not None and bool(saved_relu) != self.settings.value_relu
+                 else set())
         for k, v in self.params.items():
             w = arrays.get(f"best_{k}")
-            if w is None or w.shape != v.shape:
+            if k not in fresh and (w is None or w.shape != v.shape):
                 raise GameSearchError(f"{str(path)!r} is not a network of this shape "
                                       f"({k}: {None if w is None else w.shape} for {v.shape})")
-        self.params = {k: jnp.asarray(arrays[f"best_{k}"], dtype=v.dtype)
+        self.params = {k: v if k in fresh else jnp.asarray(arrays[f"best_{k}"], dtype=v.dtype)
                        for k, v in self.params.items()}
         self.opt_state = self.optimizer.init(self.params)
         self.init_from = str(path)
@@ -414,7 +431,7 @@ class JaxAlphaZeroTraining:
         began = time.monotonic()
         key = jax.random.fold_in(jax.random.PRNGKey(s.seed), 1000 + self.iterations)
         k_play, k_train = jax.random.split(key)
-        self.state, self.plies, samples, finished = self_play(
+        self.state, self.plies, samples, finished, spread = self_play(
             self.game, s, self.params, self.state, self.plies, k_play)
         first = None
         for epoch in range(s.epochs):  # the losses logged are the first pass's (new data)
@@ -428,7 +445,8 @@ class JaxAlphaZeroTraining:
         self.games += int(finished)
         record = {"iteration": self.iterations, "positions": self.positions,
                   "games": self.games, "policy": round(float(parts[0]), 5),
-                  "value": round(float(parts[1]), 5)}
+                  "value": round(float(parts[1]), 5),
+                  "value_spread": round(float(spread), 5)}
         if self.labelled is not None:
             record["accuracy"] = round(float(policy_accuracy(self.params, *self.labelled)), 5)
         self.seconds += time.monotonic() - began

@@ -5,7 +5,13 @@ whose input is a board of planes (``JaxGame.shape``).
     x (rows, cols, planes) -> conv3x3 -> ReLU
       -> blocks x [ h + conv3x3(ReLU(conv3x3(h))) -> ReLU ]
       -> policy: conv1x1 to 2 planes -> ReLU -> dense to the actions' logits
-      -> value:  conv1x1 to 1 plane  -> ReLU -> dense to 64 -> ReLU -> dense -> tanh
+      -> value:  conv1x1 to 1 plane  -> dense to 64 -> ReLU -> dense -> tanh
+
+The value's 1x1 convolution is linear: with a ReLU after it (AlphaGo Zero has one, after
+a batch normalisation that keeps it alive) its single plane died in the first device run
+(#43): negative on every point of every board from some iteration on, so the value was one
+constant (-0.005) and its loss stayed at 0.99 over 8 million positions. ``value_relu``
+keeps that old head for the networks trained with it.
 
 No batch normalisation (its running statistics would be a second state to carry through
 self-play and export): each block's second convolution starts at zero, so every block
@@ -41,6 +47,8 @@ class ResNet:
     actions: int
     blocks: int = 6
     channels: int = 64
+    value_relu: bool = False
+    """A ReLU after the value's 1x1 convolution (the first networks' head, above)."""
 
     def init(self, key: jax.Array) -> dict:
         """He-initialised weights; each block's second convolution zero (identity blocks)."""
@@ -79,7 +87,8 @@ class ResNet:
         n = h.shape[0]
         p = jax.nn.relu(_conv(h, params["pc_w"], params["pc_b"])).reshape(n, -1)
         logits = p @ params["pd_w"] + params["pd_b"]
-        v = jax.nn.relu(_conv(h, params["vc_w"], params["vc_b"])).reshape(n, -1)
+        v = _conv(h, params["vc_w"], params["vc_b"])
+        v = (jax.nn.relu(v) if self.value_relu else v).reshape(n, -1)
         v = jax.nn.relu(v @ params["vd_w"] + params["vd_b"])
         return logits, jnp.tanh(v @ params["vo_w"] + params["vo_b"])
 

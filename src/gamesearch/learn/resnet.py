@@ -30,16 +30,19 @@ class ResidualNetwork:
     """Policy probabilities and values of a trained :class:`~gamesearch.learn.jax_resnet.
     ResNet`, in numpy (float32)."""
 
-    def __init__(self, params: dict[str, np.ndarray], shape: tuple[int, int, int]) -> None:
+    def __init__(self, params: dict[str, np.ndarray], shape: tuple[int, int, int],
+                 value_relu: bool = False) -> None:
         self.params = {k: np.asarray(v, dtype=np.float32) for k, v in params.items()}
         self.shape = shape
+        self.value_relu = value_relu
         self.blocks = sum(1 for k in params if k.endswith("_w1") and k.startswith("r"))
         self.actions = int(self.params["pd_b"].shape[0])
 
     @classmethod
-    def from_arrays(cls, arrays: dict[str, np.ndarray], prefix: str = "best_"
-                    ) -> ResidualNetwork:
-        """The network of a weights file's arrays; the board's shape is read from them."""
+    def from_arrays(cls, arrays: dict[str, np.ndarray], prefix: str = "best_",
+                    value_relu: bool = False) -> ResidualNetwork:
+        """The network of a weights file's arrays; the board's shape is read from them
+        (``value_relu``: the old value head, :class:`~gamesearch.learn.jax_resnet.ResNet`)."""
         try:
             params = {k[len(prefix):]: v for k, v in arrays.items() if k.startswith(prefix)}
             planes = params["stem_w"].shape[2]
@@ -49,15 +52,18 @@ class ResidualNetwork:
         side = int(round(area ** 0.5))
         if side * side != area:
             raise GameSearchError("a residual network's board must be square")
-        return cls(params, (side, side, planes))
+        return cls(params, (side, side, planes), value_relu)
 
     @classmethod
     def load(cls, path: str | Path, kind: str) -> ResidualNetwork:
         """The network in a weights file of ``kind`` (``learn.checkpoint``'s format)."""
         from gamesearch.learn.checkpoint import load_checkpoint
 
-        arrays, _ = load_checkpoint(path, kind)
-        return cls.from_arrays(arrays)
+        arrays, meta = load_checkpoint(path, kind)
+        settings = meta.get("settings") if isinstance(meta, dict) else None
+        # files from before the linear value head have no value_relu: theirs had the ReLU
+        old = not isinstance(settings, dict) or settings.get("value_relu", True)
+        return cls.from_arrays(arrays, value_relu=bool(old))
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Policy logits (n, actions) and values (n,) for flat inputs (n, inputs)."""
@@ -70,7 +76,8 @@ class ResidualNetwork:
         n = h.shape[0]
         pol = np.maximum(h @ p["pc_w"][0, 0] + p["pc_b"], 0.0).reshape(n, -1)
         logits = pol @ p["pd_w"] + p["pd_b"]
-        val = np.maximum(h @ p["vc_w"][0, 0] + p["vc_b"], 0.0).reshape(n, -1)
+        val = h @ p["vc_w"][0, 0] + p["vc_b"]
+        val = (np.maximum(val, 0.0) if self.value_relu else val).reshape(n, -1)
         val = np.maximum(val @ p["vd_w"] + p["vd_b"], 0.0)
         return logits, np.tanh(val @ p["vo_w"] + p["vo_b"])
 

@@ -169,7 +169,7 @@ class ChessEngine:
                  network: str | os.PathLike[str] | None = None, singular: bool = False) -> None:
         self.info = np.zeros(INFO_SIZE, np.int64)
         self.tuning: dict[str, int] = {}
-        """Search settings away from their defaults (``chess_search.TUNING``: pruning margins,
+        """Search settings away from their defaults (``tuning.TUNING``: pruning margins,
         reductions; UCI options and ``chess-engine:`` keys, ``set_tuning``)."""
         self.singular = singular
         """Singular extensions on or off (the default: at 20,000 nodes a move they showed
@@ -270,7 +270,7 @@ class ChessEngine:
         self.hist = new_history()
 
     def set_tuning(self, name: str, value: int) -> None:
-        """Set one search setting (``chess_search.TUNING``'s names: ``rfp_margin``,
+        """Set one search setting (``tuning.TUNING``'s names: ``rfp_margin``,
         ``lmr_divisor``...); ValueError with one line for an unknown name or a value out of
         its range. Takes effect at the next iteration."""
         check_tuning(name, value)

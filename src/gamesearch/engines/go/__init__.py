@@ -43,6 +43,9 @@ def _go_net(time: float | None = None, simulations: int | None = None,
                         batch=batch, reuse=reuse)
 
 
+_go_net.ranges = {"simulations": Range(0, 10**9)}  # 0: the policy alone, as documented
+
+
 def _gtp(cmd: str | None = None, time: float | None = None) -> Agent:
     from gamesearch.engines.go.gtp_player import DEFAULT_CMD, GtpPlayer
 
