@@ -271,10 +271,22 @@ def think_for_cpu(engine: chess.engine.SimpleEngine, board: chess.Board, seconds
         return analysis.wait().move
 
 
+def opponent_name(command: str) -> str:
+    """The name an ``--opponent`` command is recorded under (PGN headers, the summary): the
+    command without its ``env VAR=...`` prefix, paths cut to their last part, so that no
+    record names this machine's folders."""
+    words = shlex.split(command)
+    if words and words[0] == "env":
+        words = words[1:]
+    while words and "=" in words[0] and not words[0].startswith("-"):
+        words = words[1:]
+    return " ".join(os.path.basename(w) if os.sep in w else w for w in words) or command
+
+
 def _engines(elo: int | None, opponent: str | None) -> tuple[list[str], str, dict]:
     """The opponent's command, name and UCI options."""
     if opponent is not None:
-        return shlex.split(opponent), opponent, {}
+        return shlex.split(opponent), opponent_name(opponent), {}
     if elo is None:
         return [sys.executable, "-m", "sunfish"], "sunfish", {}
     return ([STOCKFISH], f"Stockfish UCI_Elo {elo}",

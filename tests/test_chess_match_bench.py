@@ -15,10 +15,18 @@ from bench.chess_perft import (
     Clock,
     _record,
     cpu_seconds,
+    opponent_name,
     parse_options,
     recorded_games,
     think_for_cpu,
 )
+
+
+def test_an_opponent_is_recorded_without_this_machines_folders():
+    assert opponent_name("env PYTHONPATH=/tmp/cand/src /srv/venv/bin/python -m gamesearch "
+                         "uci") == "python -m gamesearch uci"
+    assert opponent_name("/usr/games/stockfish") == "stockfish"
+    assert opponent_name("stockfish --flag") == "stockfish --flag"
 
 
 def test_resume_reads_back_each_game_and_our_points(tmp_path):
