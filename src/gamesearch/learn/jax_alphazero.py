@@ -56,6 +56,7 @@ from gamesearch.errors import GameSearchError
 from gamesearch.learn.alphazero import CHECKPOINT_KIND as WEIGHTS_KIND
 from gamesearch.learn.checkpoint import load_checkpoint, open_log, save_checkpoint, sync_log
 from gamesearch.learn.policy_value import NAMES, PolicyValueNetwork
+from gamesearch.learn.resnet import saved_value_relu
 
 CHECKPOINT_KIND = "alphazero-jax checkpoint"
 
@@ -355,7 +356,8 @@ class JaxAlphaZeroTraining:
             if meta.get("game") != game.name:
                 raise GameSearchError(f"{str(self.checkpoint)!r} is a run of "
                                       f"{meta.get('game')!r}, not {game.name!r}")
-            self.settings = JaxSettings(**{"value_relu": True, **meta["settings"]})
+            self.settings = JaxSettings(**{**meta["settings"],
+                                           "value_relu": saved_value_relu(meta)})
             self._start()
             self._restore(arrays)
             for key in ("iterations", "positions", "games", "seconds", "curve"):
@@ -393,11 +395,9 @@ class JaxAlphaZeroTraining:
         fresh: the first device run's had died, and Adam with L2 had taken its weights to
         zero and its biases below it, so the head would stay dead behind either one."""
         arrays, meta = load_checkpoint(path, WEIGHTS_KIND)
-        saved = meta.get("settings") if isinstance(meta, dict) else None
-        saved_relu = not isinstance(saved, dict) or saved.get("value_relu", True)
+        other_head = saved_value_relu(meta) != self.settings.value_relu
         fresh = ({k for k in self.params if k[:3] in ("vc_", "vd_", "vo_")}
-                 if self.game.shape is not None and bool(saved_relu) != self.settings.value_relu
-                 else set())
+                 if self.game.shape is not None and other_head else set())
         for k, v in self.params.items():
             w = arrays.get(f"best_{k}")
             if k not in fresh and (w is None or w.shape != v.shape):
@@ -433,13 +433,13 @@ class JaxAlphaZeroTraining:
         k_play, k_train = jax.random.split(key)
         self.state, self.plies, samples, finished, spread = self_play(
             self.game, s, self.params, self.state, self.plies, k_play)
-        first = None
-        for epoch in range(s.epochs):  # the losses logged are the first pass's (new data)
+        losses = []
+        for epoch in range(s.epochs):  # the first pass keeps k_train: runs before --epochs
             self.params, self.opt_state, parts = train_pass(
                 self.optimizer, s, self.net, self.params, self.opt_state, samples,
                 jax.random.fold_in(k_train, epoch) if epoch else k_train)
-            first = parts if first is None else first
-        parts = np.asarray(first)
+            losses.append(parts)
+        parts = np.asarray(losses[0])  # logged: the first pass's, on data not yet seen
         self.iterations += 1
         self.positions += s.batch * s.unroll
         self.games += int(finished)

@@ -26,6 +26,13 @@ def _conv3(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     return patches @ w.reshape(9 * planes, -1) + b
 
 
+def saved_value_relu(meta: object) -> bool:
+    """Whether a saved network (a weights file's or checkpoint's meta) has the old value
+    head: files from before the linear one do not say, and theirs had the ReLU."""
+    settings = meta.get("settings") if isinstance(meta, dict) else None
+    return not isinstance(settings, dict) or bool(settings.get("value_relu", True))
+
+
 class ResidualNetwork:
     """Policy probabilities and values of a trained :class:`~gamesearch.learn.jax_resnet.
     ResNet`, in numpy (float32)."""
@@ -60,10 +67,7 @@ class ResidualNetwork:
         from gamesearch.learn.checkpoint import load_checkpoint
 
         arrays, meta = load_checkpoint(path, kind)
-        settings = meta.get("settings") if isinstance(meta, dict) else None
-        # files from before the linear value head have no value_relu: theirs had the ReLU
-        old = not isinstance(settings, dict) or settings.get("value_relu", True)
-        return cls.from_arrays(arrays, value_relu=bool(old))
+        return cls.from_arrays(arrays, value_relu=saved_value_relu(meta))
 
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Policy logits (n, actions) and values (n,) for flat inputs (n, inputs)."""
