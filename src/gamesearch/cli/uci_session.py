@@ -31,7 +31,7 @@ import chess
 
 from gamesearch.engines.chess.engine import ChessEngine, clock_budget
 from gamesearch.engines.chess.scale import MAX_HASH_MB, MAX_THREADS
-from gamesearch.engines.chess.tuning import TUNING, UCI_NAMES, uci_name
+from gamesearch.engines.chess.tuning import TUNING, UCI_NAMES, check_tuning, uci_name
 from gamesearch.errors import GameSearchError
 from gamesearch.result import Limit, SearchResult
 
@@ -184,9 +184,10 @@ class UciSession:
                 from None
         if name in UCI_NAMES:
             setting = UCI_NAMES[name]
-            _, _, low, high = TUNING[setting]
-            if not low <= number <= high:
-                raise UciError(f"{uci_name(setting)} must be {low}..{high}, got {number}")
+            try:
+                check_tuning(setting, number, uci_name(setting))
+            except ValueError as err:
+                raise UciError(str(err)) from None
             self.engine.set_tuning(setting, number)
         elif name == "hash":
             if not 1 <= number <= MAX_HASH_MB:

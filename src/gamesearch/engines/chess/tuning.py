@@ -45,14 +45,15 @@ def default_tuning() -> dict[str, int]:
     return {name: spec[1] for name, spec in TUNING.items()}
 
 
-def check_tuning(name: str, value: int) -> None:
+def check_tuning(name: str, value: int, label: str | None = None) -> None:
     """Raise ValueError with one line where ``name`` is no setting or ``value`` is out of its
-    range (``TUNING``)."""
+    range (``TUNING``); ``label`` names the setting in that line (UCI: ``LmrDivisor``)."""
     if name not in TUNING:
         raise ValueError(f"unknown search setting {name!r} (known: {', '.join(TUNING)})")
     _, _, low, high = TUNING[name]
     if not low <= value <= high:
-        raise ValueError(f"search setting {name} must be {low}..{high}, got {value}")
+        raise ValueError(f"{label or 'search setting ' + name} must be {low}..{high}, "
+                         f"got {value}")
 
 
 def write_tuning(info: np.ndarray, tuning: dict[str, int]) -> None:
