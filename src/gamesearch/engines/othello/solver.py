@@ -44,6 +44,10 @@ recursion (``solve6`` down to ``last1``)."""
 TABLE_MIN = 8
 """The table is probed and stored at this many empties or more (at 7 it cost more than it
 saved on FFO #40-#41)."""
+ETC_MIN = 12
+"""At this many empties or more, before any move is searched, each child's table entry is
+looked at (enhanced transposition cut-off): a child whose stored upper bound already makes
+the move reach beta ends the node."""
 INF = 127
 ZERO_I, ONE_I = np.int64(0), np.int64(1)  # typed, not literal: numba issue #6713
 
@@ -555,6 +559,16 @@ def solve(me, opp, alpha, beta, passed, ply, table, work):
         rest ^= low
         sq = POPCNT(low - ONE)  # noqa: F821
         f = flips(me, opp, sq)
+        if ply > 0 and n_empty >= ETC_MIN:
+            c_me, c_opp = opp ^ f, me | f | low
+            ch = c_me * np.uint64(0x9E3779B97F4A7C15) ^ c_opp * np.uint64(0xC2B2AE3D27D4EB4F)
+            cs = np.int64((ch ^ (ch >> np.uint64(29))) & np.uint64(len(table) - 2))
+            if not (table[cs, 0] == c_me and table[cs, 1] == c_opp):
+                cs += 1
+            if table[cs, 0] == c_me and table[cs, 1] == c_opp:
+                c_hi = np.int64((table[cs, 2] >> np.uint64(8)) & np.uint64(255)) - 128
+                if -c_hi >= beta:
+                    return -c_hi
         reply = mobility(opp ^ f, me | f | low)
         k = (POPCNT(reply) + POPCNT(reply & CORNERS)) * 16  # noqa: F821
         k += 4 * POPCNT(around(me | f | low) & empty & ~low)  # noqa: F821
@@ -702,7 +716,7 @@ def compiled(size: int = 8):
     from gamesearch.kernels.specialize import source_tag, specialize
 
     # the module's constants are compiled in too: their values are part of the name
-    tag = (f"othello_solve{size}_{SHALLOW}_{TABLE_MIN}_{CLOCK_EVERY}_"
+    tag = (f"othello_solve{size}_{SHALLOW}_{TABLE_MIN}_{ETC_MIN}_{CLOCK_EVERY}_"
            f"{source_tag(*TEMPLATES)}")
     return specialize(TEMPLATES, constants(size), tag)
 
