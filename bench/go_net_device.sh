@@ -9,7 +9,14 @@
 # The run is written straight under $OUT/run, so what the last finished iteration saved
 # comes back even if the call is cut off.
 #
-#   run(command="bash bench/go_net_device.sh", carry=[".whl", ".gonet-run"], timeout_s=600)
+#   run(command="bash bench/go_net_device.sh", carry=[".whl", ".gonet-run", ".devbin"],
+#       timeout_s=600)
+#
+# Beside the training, the machine's other cores generate #42's chess NNUE data
+# (bench/chess_nnue_device.sh: NNUE_JOBS generators, default the cores less two, for the
+# training's seconds; its games come back in one file, $OUT/nnue.tar.xz). NNUE_JOBS=0
+# leaves those cores idle; without a Stockfish that runs there (.devbin/stockfish.xz) it
+# generates nothing.
 #
 # Environment: GONET_SECONDS (training seconds, default 430; the first iteration compiles;
 # the last iteration may run past it, then Ctrl-C at +90 s and a kill at +120 s keep the
@@ -43,11 +50,21 @@ elif [ -f .gonet-run/init.npz ]; then
 else
   HOW="$NEW"
 fi
+nnue_pid=
+if [ "${NNUE_JOBS:-auto}" != 0 ] && [ -f bench/chess_nnue_device.sh ]; then
+  NNUE_SECONDS=${NNUE_SECONDS:-$SECONDS_BUDGET} OUT="$OUT" PYTHON="$PYTHON" \
+    bash bench/chess_nnue_device.sh > "$OUT/nnue.txt" 2>&1 &
+  nnue_pid=$!
+fi
 echo "training for $SECONDS_BUDGET s: $HOW"
 # a last guard: Ctrl-C (SIGINT) makes the trainer stop after saving what it has
 # shellcheck disable=SC2086
 timeout -s INT -k 30 $((SECONDS_BUDGET + 90)) "$PYTHON" -m gamesearch train alphazero-jax go --out "$OUT/run" $HOW \
   --seconds "$SECONDS_BUDGET" --json 2>&1 | tee "$OUT/train.txt" | tail -40
 status=${PIPESTATUS[0]}
+if [ -n "$nnue_pid" ]; then
+  wait "$nnue_pid"
+  tail -3 "$OUT/nnue.txt"
+fi
 ls -l "$OUT/run"
 exit "$status"

@@ -394,9 +394,11 @@ class JaxAlphaZeroTraining:
         before the flag had the ReLU) gives its trunk and policy, and the value head starts
         fresh: the first device run's had died, and Adam with L2 had taken its weights to
         zero and its biases below it, so the head would stay dead behind either one."""
+        from gamesearch.learn.jax_resnet import VALUE_HEAD
+
         arrays, meta = load_checkpoint(path, WEIGHTS_KIND)
         other_head = saved_value_relu(meta) != self.settings.value_relu
-        fresh = ({k for k in self.params if k[:3] in ("vc_", "vd_", "vo_")}
+        fresh = (set(VALUE_HEAD) & set(self.params)
                  if self.game.shape is not None and other_head else set())
         for k, v in self.params.items():
             w = arrays.get(f"best_{k}")

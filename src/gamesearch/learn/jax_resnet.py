@@ -29,6 +29,9 @@ import jax
 import jax.numpy as jnp
 
 VALUE_HIDDEN = 64
+VALUE_HEAD = ("vc_w", "vc_b", "vd_w", "vd_b", "vo_w", "vo_b")
+"""The value head's parameters (``ResNet.init``'s names): a new run from a network with the
+other value head takes everything else and starts these afresh."""
 
 
 def _conv(x: jax.Array, w: jax.Array, b: jax.Array) -> jax.Array:

@@ -10,6 +10,9 @@ techniques of the strong solvers (Edax, Zebra; M. Buro's and G. Andersson's note
   odd number of empties first, since the last move into a region is worth most;
 * a **transposition table** of bounds (both boards stored: no false hits), two slots per
   bucket: the first keeps the entry with more empties, the second the newest;
+* **enhanced transposition cut-off** (``ETC_MIN`` empties or more): each child's entry is
+  looked at before any move is searched, and one whose upper bound already lifts its move
+  to beta ends the node (FFO #40-#44: 9% fewer nodes);
 * **stability cut-off**: the opponent's stable discs (never flippable) bound our final
   score from above; when that bound is below alpha the node is cut at once;
 * **the last six empties** without recursion and without move generation: one function
