@@ -472,6 +472,16 @@ def solve6(me, opp, alpha, beta, empty, work):
     return final_margin(me, opp)
 
 
+def table_slot(table, me, opp):
+    """The slot of this position's table entry: the bucket's first slot where it holds the
+    position, else the second (which may hold it, or not: the caller compares)."""
+    h = me * np.uint64(0x9E3779B97F4A7C15) ^ opp * np.uint64(0xC2B2AE3D27D4EB4F)
+    slot = np.int64((h ^ (h >> np.uint64(29))) & np.uint64(len(table) - 2))
+    if not (table[slot, 0] == me and table[slot, 1] == opp):
+        slot += 1
+    return slot
+
+
 def solve(me, opp, alpha, beta, passed, ply, table, work):
     """The exact score for ``me`` to move, fail-soft within (alpha, beta).
 
@@ -534,12 +544,9 @@ def solve(me, opp, alpha, beta, passed, ply, table, work):
             return upper
         if upper < beta:
             beta = upper
-    h = me * np.uint64(0x9E3779B97F4A7C15) ^ opp * np.uint64(0xC2B2AE3D27D4EB4F)
     if n_empty >= TABLE_MIN:  # noqa: F821
         # two slots per bucket: the first kept for the deeper entry, the second newest
-        slot = np.int64((h ^ (h >> np.uint64(29))) & np.uint64(len(table) - 2))
-        if not (table[slot, 0] == me and table[slot, 1] == opp):
-            slot += 1
+        slot = table_slot(table, me, opp)
     if slot >= 0 and table[slot, 0] == me and table[slot, 1] == opp:
         info = table[slot, 2]
         lo = np.int64(info & np.uint64(255)) - 128
@@ -564,10 +571,7 @@ def solve(me, opp, alpha, beta, passed, ply, table, work):
         f = flips(me, opp, sq)
         if ply > 0 and n_empty >= ETC_MIN:
             c_me, c_opp = opp ^ f, me | f | low
-            ch = c_me * np.uint64(0x9E3779B97F4A7C15) ^ c_opp * np.uint64(0xC2B2AE3D27D4EB4F)
-            cs = np.int64((ch ^ (ch >> np.uint64(29))) & np.uint64(len(table) - 2))
-            if not (table[cs, 0] == c_me and table[cs, 1] == c_opp):
-                cs += 1
+            cs = table_slot(table, c_me, c_opp)
             if table[cs, 0] == c_me and table[cs, 1] == c_opp:
                 c_hi = np.int64((table[cs, 2] >> np.uint64(8)) & np.uint64(255)) - 128
                 if -c_hi >= beta:
@@ -644,7 +648,7 @@ def solve(me, opp, alpha, beta, passed, ply, table, work):
 
 TEMPLATES = (*K.TEMPLATES, now_us, stable_discs, full_lines, stable_bound, flips, mobility, around,
              final_margin, last1, solve2, solve3, solve4, odd_regions, take, parity_order4, solve5,
-             solve6, solve)
+             solve6, table_slot, solve)
 CLOCK_EVERY = 4096
 """Nodes between two readings of the clock where a solve has a deadline (a reading costs
 about 2 us; a node here well under 0.1 us)."""
