@@ -32,6 +32,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from gamesearch.engines.othello.engine import first_guess
 from gamesearch.engines.othello.solver import Table as SolverTable
 from gamesearch.engines.othello.solver import solve_position
 from gamesearch.games import load_game
@@ -93,12 +94,17 @@ def main() -> None:
     parser.add_argument("--table", type=int, default=22, help="log2 of our table's slots")
     parser.add_argument("--edax-timeout", type=float, default=3600.0,
                         help="seconds Edax is given a position before it is stopped")
+    parser.add_argument("--guess", choices=("patterns", "zero"), default="patterns",
+                        help="our first null-window probe: the pattern search's value "
+                             "(timed with the solve), or 0 (before 2026-11-28)")
     args = parser.parse_args()
     game = load_game("othello")
-    solve_position(*[int(x) for x in encode_state(game.state_from_string(
-        read_positions()[0][1]), 8)[:2]], table=SolverTable(10), alpha=-1, beta=1)  # compile
+    first = [int(x) for x in encode_state(game.state_from_string(read_positions()[0][1]), 8)[:2]]
+    solve_position(*first, table=SolverTable(10), alpha=-1, beta=1)  # compile
+    first_guess(*first)  # compile the pattern search, load its tables
     table = Table(title="FFO endgame positions: exact solve")
-    for column in ("#", "empties", "want", "ours", "move", "s", "cpu s", "nodes", "nodes/s",
+    for column in ("#", "empties", "want", "guess", "ours", "move", "s", "cpu s", "nodes",
+                   "nodes/s",
                    "Edax", "Edax s", "Edax cpu s", "Edax nodes", "Edax nodes/s"):
         table.add_column(column, justify="right")
     total_ours = total_edax = cpu_ours = cpu_edax = 0.0
@@ -111,11 +117,14 @@ def main() -> None:
         state = game.state_from_string(board)
         me, opp, _ = encode_state(state, 8)
         began, began_cpu = time.perf_counter(), time.process_time()
-        score, move, nodes = solve_position(int(me), int(opp), table=SolverTable(args.table))
+        guess = first_guess(int(me), int(opp)) if args.guess == "patterns" else 0
+        score, move, nodes = solve_position(int(me), int(opp), table=SolverTable(args.table),
+                                            guess=guess)
         seconds, cpu = time.perf_counter() - began, time.process_time() - began_cpu
         name = game.action_to_string(state, (move // 8) * 8 + move % 8)
         wrong += score != best or name not in moves.split("/")
-        cells = [str(number), str(state[0].count("-")), f"{best:+d}", f"{score:+d}", name,
+        cells = [str(number), str(state[0].count("-")), f"{best:+d}", f"{guess:+d}",
+                 f"{score:+d}", name,
                  f"{seconds:.2f}", f"{cpu:.2f}", f"{nodes:,}", f"{nodes / seconds:,.0f}"]
         if args.edax:
             try:

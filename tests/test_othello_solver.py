@@ -3,6 +3,7 @@ against the published FFO scores (tests/data/othello_ffo_40_59.txt, from Edax's 
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 
@@ -48,6 +49,8 @@ def test_solver_equals_minimax_over_the_rules(size: int, empties: int, seed: int
         if alpha < beta:
             score = solve_position(int(me), int(opp), size, Table(12), alpha, beta)[0]
             assert (score <= want) if beta <= want else (score >= want)
+    for guess in (-64, want - 6, want + 2, 64):  # any first probe finds the same score
+        assert solve_position(int(me), int(opp), size, Table(12), guess=guess)[0] == want
 
 
 def ffo_positions() -> list[tuple[str, int, list[str]]]:
@@ -87,6 +90,21 @@ def test_ffo_40_exact() -> None:
     board, best, moves = ffo_positions()[0]
     got = solve_entry(game, game.state_from_string(board), {"table": 22})
     assert got["value"] == best and got["best_move"] in moves
+
+
+def test_the_first_guess_is_a_shallow_search_near_the_score() -> None:
+    """The exact solve's first probe (engine.first_guess): the pattern search's value,
+    even, near FFO #40's +38 (33.6-34.6 at depths 6-10); 0 below 14 empties."""
+    from gamesearch.engines.othello.engine import first_guess
+
+    game = load_game("othello")
+    board, best, _ = ffo_positions()[0]
+    me, opp, _ = encode_state(game.state_from_string(board), 8)
+    guess = first_guess(int(me), int(opp))
+    assert guess % 2 == 0 and abs(guess - best) <= 8
+    state = random_position(game, 12, random.Random(1))
+    me, opp, _ = encode_state(state, 8)
+    assert first_guess(int(me), int(opp)) == 0
 
 
 def test_solve_refuses_an_opening_position_and_is_registered() -> None:
@@ -247,8 +265,9 @@ def test_the_probe_driver_finds_the_score_from_null_windows(score: int) -> None:
             return rng.randint(b, score), 1, 1
         return rng.randint(score, a), 2, 1
 
-    for alpha, beta in ((-64, 64), (-65, 65), (-10, 10), (score - 1, score + 1)):
-        got = probe_driver(search, alpha, beta)
+    windows = ((-64, 64), (-65, 65), (-10, 10), (score - 1, score + 1))
+    for (alpha, beta), guess in itertools.product(windows, (0, -64, -20, 20, 64, 100)):
+        got = probe_driver(search, alpha, beta, guess)
         assert got is not None
         value, move, nodes = got
         if alpha < score < beta:
