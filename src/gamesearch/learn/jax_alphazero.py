@@ -435,13 +435,14 @@ class JaxAlphaZeroTraining:
         k_play, k_train = jax.random.split(key)
         self.state, self.plies, samples, finished, spread = self_play(
             self.game, s, self.params, self.state, self.plies, k_play)
-        losses = []
+        first = None  # logged: the first pass's losses, on data not yet seen
         for epoch in range(s.epochs):  # the first pass keeps k_train: runs before --epochs
             self.params, self.opt_state, parts = train_pass(
                 self.optimizer, s, self.net, self.params, self.opt_state, samples,
                 jax.random.fold_in(k_train, epoch) if epoch else k_train)
-            losses.append(parts)
-        parts = np.asarray(losses[0])  # logged: the first pass's, on data not yet seen
+            if first is None:
+                first = parts
+        parts = np.asarray(first)
         self.iterations += 1
         self.positions += s.batch * s.unroll
         self.games += int(finished)
