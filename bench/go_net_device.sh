@@ -18,7 +18,8 @@
 # leaves those cores idle; without a Stockfish that runs there (.devbin/stockfish.xz) it
 # generates nothing.
 #
-# Environment: GONET_SECONDS (training seconds, default 430; the first iteration compiles;
+# Environment: GONET_SNAPSHOTS (keep the network every N iterations for the learning
+# curve, default 5: ~1.8 MB each at 6 x 64), GONET_SECONDS (training seconds, default 430; the first iteration compiles;
 # the last iteration may run past it, then Ctrl-C at +90 s and a kill at +120 s keep the
 # call inside 600 s), GONET_NEW (options of a new run), PYTHON (default python3), OUT
 # (default ./out-gonet), GONET_CPU_OK (train even where JAX sees no GPU: tests only).
@@ -60,8 +61,13 @@ echo "training for $SECONDS_BUDGET s: $HOW"
 # a last guard: Ctrl-C (SIGINT) makes the trainer stop after saving what it has
 # shellcheck disable=SC2086
 timeout -s INT -k 30 $((SECONDS_BUDGET + 90)) "$PYTHON" -m gamesearch train alphazero-jax go --out "$OUT/run" $HOW \
-  --seconds "$SECONDS_BUDGET" --json 2>&1 | tee "$OUT/train.txt" | tail -40
+  --seconds "$SECONDS_BUDGET" --snapshots "${GONET_SNAPSHOTS:-5}" --json 2>&1 | tee "$OUT/train.txt" | tail -40
 status=${PIPESTATUS[0]}
+# the learning curve's networks (every GONET_SNAPSHOTS iterations) come back as one file:
+# the tool returns at most 8 (bench/go_net_curve.py plays them here)
+if [ -d "$OUT/run/snapshots" ]; then
+  tar -C "$OUT/run" -cJf "$OUT/snapshots.tar.xz" snapshots && rm -rf "$OUT/run/snapshots"
+fi
 if [ -n "$nnue_pid" ]; then
   wait "$nnue_pid"
   tail -3 "$OUT/nnue.txt"

@@ -210,9 +210,16 @@ def test_the_cli_trains_resumes_and_refuses_bad_input(tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["iterations"] == 1
     assert load_checkpoint(out / "weights.npz", "alphazero checkpoint")[0]
-    again = cli("connect4", "--iterations", "2", "--out", str(out), "--resume", "--json")
-    assert again.returncode == 0 and json.loads(again.stdout)["iterations"] == 2
+    assert not (out / "snapshots").exists()  # none asked for
+    again = cli("connect4", "--iterations", "3", "--out", str(out), "--resume", "--json",
+                "--snapshots", "2")
+    assert again.returncode == 0 and json.loads(again.stdout)["iterations"] == 3
+    kept = sorted((out / "snapshots").iterdir())  # iteration 2 only: every 2nd
+    assert [p.name for p in kept] == ["weights-00002.npz"]
+    meta = load_checkpoint(kept[0], "alphazero checkpoint")[1]
+    assert meta["iterations"] == 2 and meta["positions"] < json.loads(again.stdout)["positions"]
     for args in (["chess"], ["connect4", "--batch", "0", "--out", str(tmp_path / "x")],
+                 ["connect4", "--snapshots", "-1", "--out", str(tmp_path / "z")],
                  ["connect4", "--out", str(out)],
                  ["connect4", "--labels", str(tmp_path / "missing"), "--out",
                   str(tmp_path / "y")]):

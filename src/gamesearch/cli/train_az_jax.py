@@ -91,6 +91,9 @@ def train_alphazero_jax(
                                           "another run's weights.npz (same --hidden)"),
     out: str | None = typer.Option(None, "--out", help="folder for the files "
                                    "(az-jax-GAME)"),
+    snapshots: int = typer.Option(0, "--snapshots", help="also keep the network every N "
+                                  "iterations in OUT/snapshots/ (the learning curve's "
+                                  "points: bench/go_net_curve.py); 0: never"),
     resume: bool = typer.Option(False, "--resume", help="continue from --out's checkpoint"),
     force: bool = typer.Option(False, "--force", help="start --out afresh"),
     json_out: bool = typer.Option(False, "--json", help="JSON output"),
@@ -99,6 +102,8 @@ def train_alphazero_jax(
     entry, trainer = trainer_for("alphazero-jax", game_name)
     if iterations is not None and iterations < 1:
         raise GameSearchError(f"--iterations must be at least 1, got {iterations}")
+    if snapshots < 0:
+        raise GameSearchError(f"--snapshots must be 0 or more, got {snapshots}")
     if seconds is not None and not seconds > 0:
         raise GameSearchError(f"--seconds must be positive, got {seconds}")
     try:
@@ -126,7 +131,7 @@ def train_alphazero_jax(
     if init_from is not None and resume:
         raise GameSearchError("--init-from starts a new run; it does not go with --resume")
     run = JaxAlphaZeroTraining(trainer.make(), folder, settings, resume=resume, force=force,
-                               labelled=labelled, init_from=init_from)
+                               labelled=labelled, init_from=init_from, snapshots=snapshots)
     if iterations is None and seconds is None:
         iterations = run.iterations + 10
     interrupted = False

@@ -341,8 +341,11 @@ class JaxAlphaZeroTraining:
     def __init__(self, game: JaxGame, folder: str | Path, settings: JaxSettings | None = None,
                  resume: bool = False, force: bool = False,
                  labelled: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
-                 init_from: str | Path | None = None) -> None:
+                 init_from: str | Path | None = None, snapshots: int = 0) -> None:
         self.game, self.folder = game, Path(folder)
+        self.snapshots = snapshots
+        """Every this many iterations the exported network is also kept as
+        ``snapshots/weights-NNNNN.npz`` (0: never): the learning curve's points."""
         self.checkpoint = self.folder / "checkpoint.npz"
         self.weights = self.folder / "weights.npz"
         self.labelled = None if labelled is None else tuple(jnp.asarray(a) for a in labelled)
@@ -483,11 +486,14 @@ class JaxAlphaZeroTraining:
                 "device": jax.devices()[0].platform, "init_from": self.init_from}
         save_checkpoint(self.checkpoint, CHECKPOINT_KIND, arrays, meta)
         net = {f"best_{k}": np.asarray(v, dtype=np.float32) for k, v in self.params.items()}
-        save_checkpoint(self.weights, WEIGHTS_KIND, net,
-                        {"game": self.game.name, "trainer": "jax", "settings": meta["settings"],
-                         "init_from": self.init_from,
-                         "iterations": self.iterations, "positions": self.positions,
-                         "seconds": self.seconds})
+        about = {"game": self.game.name, "trainer": "jax", "settings": meta["settings"],
+                 "init_from": self.init_from, "iterations": self.iterations,
+                 "positions": self.positions, "seconds": self.seconds}
+        save_checkpoint(self.weights, WEIGHTS_KIND, net, about)
+        if self.snapshots and self.iterations % self.snapshots == 0:
+            kept = output_folder(self.folder / "snapshots", "snapshots folder")
+            save_checkpoint(kept / f"weights-{self.iterations:05d}.npz", WEIGHTS_KIND, net,
+                            about)
         sync_log(self.log, self.curve)
 
     def close(self) -> None:
