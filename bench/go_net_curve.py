@@ -29,11 +29,10 @@ from pathlib import Path
 
 from gamesearch.agents import make_agent
 from gamesearch.arena.match import wilson_interval
-from gamesearch.engines.go.net_agent import WEIGHTS_KIND, GoNetAgent, load_network
+from gamesearch.engines.go.net_agent import WEIGHTS_KIND, load_network
 from gamesearch.errors import GameSearchError
-from gamesearch.games.go.rules import Go
 from gamesearch.learn.checkpoint import load_checkpoint
-from go_net_eval import play  # bench/ is the script's folder
+from go_net_eval import score  # bench/ is the script's folder
 
 
 def networks(sources: list[Path], unpack: Path) -> list[Path]:
@@ -64,21 +63,6 @@ def elo(points: float, games: int) -> tuple[float, float, float]:
 
     low, high = wilson_interval(points / games, games)
     return of(points / games), of(low), of(high)
-
-
-def play_off(weights: Path, opponent: str, games: int, simulations: int,
-             seed: int) -> float:
-    """The network's points against ``opponent`` (an agent spec), colours alternating."""
-    import random
-
-    net, game, total = load_network(weights), Go(), 0.0
-    for g in range(games):
-        ours = GoNetAgent(net, time=None, simulations=simulations,
-                          spec=f"go-net:simulations={simulations}")
-        other = make_agent(f"{opponent}{',' if ':' in opponent else ':'}seed={seed + g}")
-        seats = [ours, other] if g % 2 == 0 else [other, ours]
-        total += (play(game, seats, random.Random(seed + g))[g % 2] + 1) / 2
-    return total
 
 
 def plot(rows: list[dict], path: Path) -> None:
@@ -158,7 +142,8 @@ def run_all(points: list[tuple[int, Path]], opponents: list[str],
         for opponent in opponents:
             key = (path.name, positions, opponent, player, args.games)
             if key not in done:
-                won = play_off(path, opponent, args.games, args.simulations, args.seed)
+                won = score(load_network(path), opponent, args.games, args.seed,
+                            args.simulations)["points"]
                 e, low, high = elo(won, args.games)
                 done[key] = {"network": path.name, "positions": positions,
                              "opponent": opponent, "player": player, "games": args.games,

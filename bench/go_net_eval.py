@@ -58,25 +58,29 @@ def play(game: Go, seats: list, rng: random.Random) -> tuple[float, float]:
     return game.utilities(state)
 
 
-def policy(net: ResidualNetwork) -> GoNetAgent:
-    """The network's policy alone: its favourite move, one evaluation, no search."""
-    return GoNetAgent(net, time=None, simulations=0, spec="go-net:simulations=0")
+def policy(net: ResidualNetwork, simulations: int = 0) -> GoNetAgent:
+    """The network's policy alone (its favourite move, one evaluation, no search), or
+    ``go-net`` with ``simulations`` a move."""
+    return GoNetAgent(net, time=None, simulations=simulations,
+                      spec=f"go-net:simulations={simulations}")
 
 
 def score(net: ResidualNetwork, opponent: str | ResidualNetwork, games: int,
-          seed: int) -> dict:
-    """The policy's points (1 a win, 0.5 a draw) over ``games`` games, colours alternating,
-    against an agent spec or another network's policy."""
+          seed: int, simulations: int = 0) -> dict:
+    """The network's points (1 a win, 0.5 a draw) over ``games`` games, colours
+    alternating, against an agent spec or another network's policy; ``simulations`` as
+    :func:`policy`."""
     game, total, began = Go(), 0.0, time.monotonic()
     for g in range(games):
         other = policy(opponent) if isinstance(opponent, ResidualNetwork) else make_agent(
             f"{opponent}{',' if ':' in opponent else ':'}seed={seed + g}")
-        seats = [policy(net), other] if g % 2 == 0 else [other, policy(net)]
+        ours = policy(net, simulations)
+        seats = [ours, other] if g % 2 == 0 else [other, ours]
         total += (play(game, seats, random.Random(seed + g))[g % 2] + 1) / 2
     low, high = wilson_interval(total / games, games)
     name = opponent if isinstance(opponent, str) else "the policy before training"
-    return {"opponent": name, "games": games, "score": round(total / games, 3),
-            "interval95": [round(low, 3), round(high, 3)],
+    return {"opponent": name, "games": games, "points": total,
+            "score": round(total / games, 3), "interval95": [round(low, 3), round(high, 3)],
             "seconds": round(time.monotonic() - began, 1)}
 
 
