@@ -282,9 +282,10 @@ def test_the_probe_driver_finds_the_score_from_null_windows(score: int) -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_the_evaluation_order_changes_nodes_not_scores(seed: int) -> None:
-    """At ``ORDER_MIN`` empties or more the moves are ordered by the pattern evaluation:
-    the score, and the move's worth, are those of the solve ordered by mobility alone, and
-    the ordering is really used (the node count differs somewhere)."""
+    """At ``ORDER_MIN`` empties or more the moves are ordered by the pattern evaluation
+    (a one-ply search's at ``ORDER_DEEP``): the score, and the move's worth, are those of
+    the solve ordered by mobility alone, and the ordering is really used (the node count
+    differs somewhere)."""
     from gamesearch.engines.othello import solver as S
 
     if S.ordering_tables(8) is S.NO_TABLES:
@@ -292,7 +293,7 @@ def test_the_evaluation_order_changes_nodes_not_scores(seed: int) -> None:
     game = load_game("othello")
     rng = random.Random(100 + seed)
     differ = False
-    for empties in (S.ORDER_MIN, S.ORDER_MIN + 1):
+    for empties in (S.ORDER_MIN, S.ORDER_DEEP):  # the evaluation, the one-ply search
         state = random_position(game, empties, rng)
         if game.is_terminal(state):
             continue
