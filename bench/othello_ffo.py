@@ -97,6 +97,10 @@ def main() -> None:
     parser.add_argument("--guess", choices=("patterns", "zero"), default="patterns",
                         help="our first null-window probe: the pattern search's value "
                              "(timed with the solve), or 0 (before 2026-11-28)")
+    parser.add_argument("--order", choices=("patterns", "off"), default="patterns",
+                        help="the solver's move order at many empties: the pattern "
+                             "evaluation's (solver.ORDER_MIN), or fastest first alone "
+                             "(before 2026-11-28)")
     args = parser.parse_args()
     game = load_game("othello")
     first = [int(x) for x in encode_state(game.state_from_string(read_positions()[0][1]), 8)[:2]]
@@ -119,7 +123,7 @@ def main() -> None:
         began, began_cpu = time.perf_counter(), time.process_time()
         guess = first_guess(int(me), int(opp)) if args.guess == "patterns" else 0
         score, move, nodes = solve_position(int(me), int(opp), table=SolverTable(args.table),
-                                            guess=guess)
+                                            guess=guess, ordering=args.order == "patterns")
         seconds, cpu = time.perf_counter() - began, time.process_time() - began_cpu
         name = game.action_to_string(state, (move // 8) * 8 + move % 8)
         wrong += score != best or name not in moves.split("/")

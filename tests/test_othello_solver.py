@@ -278,3 +278,42 @@ def test_the_probe_driver_finds_the_score_from_null_windows(score: int) -> None:
         else:
             assert value >= beta and value <= score
     assert probe_driver(lambda a, b: None, -64, 64) is None  # a deadline passed: no value
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_evaluation_order_changes_nodes_not_scores(seed: int) -> None:
+    """At ``ORDER_MIN`` empties or more the moves are ordered by the pattern evaluation
+    (a one-ply search's at ``ORDER_DEEP``): the score, and the move's worth, are those of
+    the solve ordered by mobility alone, and the ordering is really used (the node count
+    differs somewhere)."""
+    from gamesearch.engines.othello import solver as S
+
+    if S.ordering_tables(8) is S.NO_TABLES:
+        pytest.skip("no pattern weights shipped")
+    game = load_game("othello")
+    rng = random.Random(100 + seed)
+    differ = False
+    for empties in (S.ORDER_MIN, S.ORDER_DEEP):  # the evaluation, the one-ply search
+        state = random_position(game, empties, rng)
+        if game.is_terminal(state):
+            continue
+        me, opp, _ = encode_state(state, 8)
+        plain = solve_position(int(me), int(opp), table=Table(18), ordering=False)
+        ordered = solve_position(int(me), int(opp), table=Table(18))
+        assert ordered[0] == plain[0]
+        differ |= ordered[2] != plain[2]
+        child = game.result(state, decode_action(ordered[1], 8))
+        cme, copp, _ = encode_state(child, 8)
+        assert -solve_position(int(cme), int(copp), table=Table(18), ordering=False)[0] == plain[0]
+    assert differ
+
+
+def test_a_6x6_solve_has_no_evaluation_order() -> None:
+    """The pattern tables are 8x8's: a 6x6 solve gets the 1x1 stand-in and still solves."""
+    from gamesearch.engines.othello import solver as S
+
+    assert S.ordering_tables(6) is S.NO_TABLES
+    game = load_game("othello:size=6")
+    state = random_position(game, 9, random.Random(5))
+    me, opp, _ = encode_state(state, 6)
+    assert solve_position(int(me), int(opp), 6, Table(12))[0] == exact(game, state)
