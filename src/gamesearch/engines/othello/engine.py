@@ -489,27 +489,16 @@ empties: ``empties - 10``), 0.1-0.6 s on FFO #40-#59, its value 0-12 discs off t
 (mostly below it, where a guess costs least)."""
 
 
-@functools.lru_cache(maxsize=1)
-def _pattern_tables() -> np.ndarray:
-    from gamesearch.engines.othello import patterns
-
-    return patterns.load()
-
-
 def first_guess(me: int, opp: int) -> int:
     """Where an exact solve's null-window probes start (:func:`solver.probe_driver`): the
     pattern search's value, rounded to an even margin (every exact score is even). On FFO
     #40-#44 it took the solve from 374 M nodes (probes from 0) to 306 M, the search
     included; 298 M from the true score. 0 where the tables are missing."""
-    from gamesearch.errors import GameSearchError
-
     empties = 64 - (me | opp).bit_count()
-    if empties < 14:
+    tables = S.ordering_tables(8)  # the solver's own copy, float32 as the engine's
+    if empties < 14 or tables is S.NO_TABLES:
         return 0  # a solve of a few milliseconds: no search pays for itself
-    try:
-        engine = Engine(_pattern_tables(), log2_table=16, patterns=True)
-    except GameSearchError:
-        return 0
+    engine = Engine(tables, log2_table=16, patterns=True)
     _, value, _, _ = engine.best(me, opp, min(GUESS_DEPTH, empties - 10))
     if abs(value) >= FINISHED:
         value /= FINISHED  # the search saw the game's end: a proven margin

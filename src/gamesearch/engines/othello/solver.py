@@ -822,7 +822,7 @@ def solve_by(me: int, opp: int, deadline: float | None, size: int = 8,
 
 
 def probe_driver(search: Any, alpha: int, beta: int,
-                 guess: int = 0, ordering: bool = True) -> tuple[int, int, int] | None:
+                 guess: int = 0) -> tuple[int, int, int] | None:
     """The score within ``(alpha, beta)`` (fail-soft outside it) from null-window searches
     ``search(b - 1, b)`` (each ``(value, move, nodes)`` or None, fail-soft), as MTD(f):
     each tells whether the score is at least ``b``, and its value bounds the score
