@@ -862,16 +862,21 @@ NO_TABLES = np.zeros((1, 1), np.float32)
 ordering turned off): a 1x1 array, which turns the evaluation ordering off."""
 
 
-@functools.cache
 def ordering_tables(size: int) -> np.ndarray:
     """The pattern tables (float32, as the midgame engine's) that order the moves at
-    ``ORDER_MIN`` empties or more; :data:`NO_TABLES` off the 8x8 board or without weights."""
+    ``ORDER_MIN`` empties or more; :data:`NO_TABLES` off the 8x8 board or without weights.
+    Loaded once per weights file (``patterns.WEIGHTS_FILE`` as it is now)."""
     from gamesearch.engines.othello import patterns
 
-    if size != 8:
-        return NO_TABLES
+    return NO_TABLES if size != 8 else _tables_from(patterns.WEIGHTS_FILE)
+
+
+@functools.cache
+def _tables_from(path: Any) -> np.ndarray:
+    from gamesearch.engines.othello import patterns
+
     try:
-        return np.ascontiguousarray(patterns.load(), dtype=np.float32)
+        return np.ascontiguousarray(patterns.load(path), dtype=np.float32)
     except GameSearchError:
         return NO_TABLES
 
