@@ -35,9 +35,10 @@ def _perft(game: Any, state: Any, depth: int) -> int:
 
 
 def _solver(game: Any, state: Any, options: dict) -> dict:
+    from gamesearch.engines.othello.engine import first_guess
     from gamesearch.engines.othello.solver import solve_entry
 
-    return solve_entry(game, state, options)
+    return solve_entry(game, state, options, guess=first_guess)
 
 
 def _othello_agent(depth: int | None = None, evaluation: str = "patterns", solve: int = 14,

@@ -212,7 +212,7 @@ def evaluate_with(me, opp, weights, scratch):
 
 def bindings() -> dict:
     """The constants the compiled evaluation is specialised with."""
-    from gamesearch.engines.othello.solver import bit_intrinsics
+    from gamesearch.kernels.bits import bit_intrinsics
 
     squares, lengths, offsets, _, size = layout()
     count = np.zeros(64, np.int64)

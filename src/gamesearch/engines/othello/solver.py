@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -43,6 +44,7 @@ from gamesearch.engines.othello.patterns import SCRATCH, pattern_value
 from gamesearch.errors import GameSearchError
 from gamesearch.games.othello import kernel as K
 from gamesearch.games.othello.kernel import CORNERS, ONE, PASS_ACTION, S1, S7, S8, S9, ZERO, shift
+from gamesearch.kernels.bits import bit_intrinsics
 from gamesearch.kernels.negamax import now_us
 
 SHALLOW = 6
@@ -722,29 +724,6 @@ def rays(size: int) -> np.ndarray:
     return out
 
 
-@functools.cache
-def bit_intrinsics() -> tuple:
-    """``(POPCNT, CLZ)``: the processor's population count and leading-zero count on a
-    uint64 (LLVM's ctpop and ctlz), for the compiled solver."""
-    from llvmlite import ir
-    from numba.core import types as nt
-    from numba.extending import intrinsic
-
-    @intrinsic
-    def popcnt(typingctx, x):
-        def codegen(context, builder, signature, args):
-            return builder.ctpop(args[0])
-        return nt.int64(nt.uint64), codegen
-
-    @intrinsic
-    def clz(typingctx, x):
-        def codegen(context, builder, signature, args):
-            return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
-        return nt.int64(nt.uint64), codegen
-
-    return popcnt, clz
-
-
 def constants(size: int) -> dict:
     """The compile-time constants of a board size."""
     half = size // 2
@@ -899,8 +878,11 @@ def search_once(me: int, opp: int, deadline: float | None, size: int, table: Tab
     return int(score), -1 if move == 255 else move, int(work[65, 0])
 
 
-def solve_entry(game: Any, state: Any, options: dict) -> dict:
-    """``gamesearch solve othello --position ...``: the exact score and a best move."""
+def solve_entry(game: Any, state: Any, options: dict,
+                guess: Callable[[int, int], int] | None = None) -> dict:
+    """``gamesearch solve othello --position ...``: the exact score and a best move;
+    ``guess(me, opp)`` gives the first probe on 8x8 (the package's entry passes the
+    engine's ``first_guess``; none: 0)."""
     from gamesearch.engines.othello.scale import VALUE_SCALE
 
     mover = game.to_move(state)
@@ -914,13 +896,9 @@ def solve_entry(game: Any, state: Any, options: dict) -> dict:
         raise GameSearchError(f"othello solve: {empties} empty squares is beyond an exact "
                               "solve here (30 at most); play some moves first")
     began = time.perf_counter()
-    guess = 0
-    if game.size == 8:
-        from gamesearch.engines.othello.engine import first_guess
-
-        guess = first_guess(int(me), int(opp))
+    first = guess(int(me), int(opp)) if guess is not None and game.size == 8 else 0
     score, move, nodes = solve_position(int(me), int(opp), game.size,
-                                        Table(int(options.get("table") or 20)), guess=guess)
+                                        Table(int(options.get("table") or 20)), guess=first)
     seconds = time.perf_counter() - began
     best = game.action_to_string(state, K.decode_action(move, game.size))
     side = "black" if game.to_move(state) == 0 else "white"
