@@ -4,8 +4,12 @@
 # The device machine has JAX (CUDA), optax, numpy, typer and rich, but no network: mctx,
 # pgx and their needs travel as wheels in .whl/ (bench/go_net_wheels.sh fetches them
 # here), and the run to continue travels in .gonet-run/ (checkpoint.npz from the last
-# session; absent: a new run, begun from .gonet-run/init.npz's network where that is
-# there, a weights.npz of an earlier run with the same blocks and channels). Both are git-ignored and named in the call's `carry`.
+# call of this session; absent: a new run, begun from .gonet-run/init.npz's network where
+# that is there, a weights.npz of an earlier run with the same blocks and channels). Both
+# are git-ignored and named in the call's `carry`. Ignored files do not outlive a session's
+# checkout, so the network a session's device run ends with is committed as
+# bench/records/go-net/run-weights.npz (tracked, ~1.8 MB at 6 x 64): with no .gonet-run/
+# files the next session's run begins from it (Adam's state fresh).
 # The run is written straight under $OUT/run, so what the last finished iteration saved
 # comes back even if the call is cut off.
 #
@@ -48,6 +52,8 @@ if [ -f .gonet-run/checkpoint.npz ]; then
   HOW="--resume"
 elif [ -f .gonet-run/init.npz ]; then
   HOW="$NEW --init-from .gonet-run/init.npz"   # a new run from an earlier run's network
+elif [ -f bench/records/go-net/run-weights.npz ]; then
+  HOW="$NEW --init-from bench/records/go-net/run-weights.npz"   # an earlier session's network
 else
   HOW="$NEW"
 fi

@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from gamesearch.engines.othello import patterns
 from gamesearch.engines.othello.patterns import SCRATCH, pattern_value
 from gamesearch.errors import GameSearchError
 from gamesearch.games.othello import kernel as K
@@ -732,8 +733,6 @@ def constants(size: int) -> dict:
         for c in range(size):
             quadrants[(r >= half) * 2 + (c >= half)] |= np.uint64(1 << (r * 8 + c))
     popcnt, clz = bit_intrinsics()
-    from gamesearch.engines.othello import patterns
-
     neighbours = np.zeros(64, np.uint64)
     for sq in range(64):
         r, c = divmod(sq, 8)
@@ -845,15 +844,11 @@ def ordering_tables(size: int) -> np.ndarray:
     """The pattern tables (float32, as the midgame engine's) that order the moves at
     ``ORDER_MIN`` empties or more; :data:`NO_TABLES` off the 8x8 board or without weights.
     Loaded once per weights file (``patterns.WEIGHTS_FILE`` as it is now)."""
-    from gamesearch.engines.othello import patterns
-
     return NO_TABLES if size != 8 else _tables_from(patterns.WEIGHTS_FILE)
 
 
 @functools.cache
 def _tables_from(path: Any) -> np.ndarray:
-    from gamesearch.engines.othello import patterns
-
     try:
         return np.ascontiguousarray(patterns.load(path), dtype=np.float32)
     except GameSearchError:
