@@ -29,7 +29,9 @@ counts the games where our total came out above GRhino's.
 
 Each game is one JSON line in ``--records``/othello-grhino/L{level}_{mode}.jsonl (the
 opening, the moves, our seat, the discs, the reason, both processor times); the same
-command resumes where a file ends; ``--no-play`` only reads the files. ``--evaluation
+command plays the games a file lacks (a resume); ``--shard I/N`` plays only the games whose
+index is I modulo N, so N processes, one a core, share a level's file (each line is
+appended under a lock); ``--no-play`` only reads the files. ``--evaluation
 patterns`` plays our pattern tables (issue #41) instead of the learned 16 features, its
 files named ``L{level}_{mode}_patterns.jsonl``. Then the table: per
 level and mode, games, our wins/draws/losses, score with a 95% Wilson interval, Elo, and
@@ -39,8 +41,10 @@ the mean processor time per game of each side.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import math
+import os
 import random
 import time
 from pathlib import Path
@@ -197,15 +201,49 @@ def play_one(game, ours, level: int, cmd: str, start_moves: list, our_seat: int,
 
 
 def run_file(path: Path) -> list[dict]:
+    """The games a records file holds, in game order (shards append out of order)."""
     if not path.exists():
         return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    with path.open() as handle:
+        fcntl.flock(handle, fcntl.LOCK_SH)  # a shard's append is never read half-written
+        lines = handle.read().splitlines()
+    records = [json.loads(line) for line in lines if line.strip()]
+    return sorted(records, key=lambda r: r.get("game", 0))
+
+
+def append_record(path: Path, record: dict) -> None:
+    """One game's line appended under an exclusive lock (shards share the file)."""
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        handle.write(json.dumps(record) + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def games_to_play(done: list[dict], games: int, shard: tuple[int, int]) -> list[int]:
+    """The game indices below ``games`` that the records lack and shard ``(i, n)`` plays:
+    those equal to i modulo n (0/1: all of them)."""
+    have = {r["game"] for r in done}
+    index, count = shard
+    return [g for g in range(games) if g not in have and g % count == index]
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``I/N`` (0 <= I < N) as ``(I, N)``; ValueError with the reason otherwise."""
+    try:
+        index, count = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise ValueError(f"--shard: I/N, two whole numbers, not {text!r}") from None
+    if not 0 <= index < count:
+        raise ValueError(f"--shard: 0 <= I < N, not {text!r}")
+    return index, count
 
 
 def play_level(game, level: int, args, path: Path) -> None:
     """Play the games of one level the file lacks, appending each as it ends."""
     done = run_file(path)
-    if len(done) >= args.games:
+    todo = games_to_play(done, args.games, args.shard)
+    if not todo:
         return
     spread = args.capped and args.time is None
     ours = make_agent(("othello:target=1" if spread else f"othello:time={args.time:g}")
@@ -213,16 +251,15 @@ def play_level(game, level: int, args, path: Path) -> None:
     ours.prepare(game)
     began = time.perf_counter()
     pacer = Pacer()
-    for index in range(len(done), args.games):
+    for index in todo:
         pair, our_seat = divmod(index, 2)
         moves = opening(game, args.seed, pair, args.opening)
         expect = expected_cpu(path.parent, level) if spread else None
         record = play_one(game, ours, level, args.cmd, moves, our_seat, args.capped,
                           args.time, expect, pacer)
         record["game"] = index
-        with path.open("a") as handle:
-            handle.write(json.dumps(record) + "\n")
-        done.append(record)
+        append_record(path, record)
+        done = run_file(path)  # with the other shards' games
         points = sum(r["points"] for r in done)
         print(f"level {level} game {index + 1}/{args.games}: {record['reason']}, ours "
               f"{record['discs'][0]}-{record['discs'][1]}, cpu ours {record['our_cpu']:.2f} s "
@@ -279,6 +316,9 @@ def main() -> None:
     parser.add_argument("--cmd", default="gtp-rhino", help="GRhino's GTP program")
     parser.add_argument("--records", type=Path, default=RECORDS)
     parser.add_argument("--no-play", action="store_true", help="only read the records")
+    parser.add_argument("--shard", default="0/1", metavar="I/N",
+                        help="play only the games whose index is I modulo N, so that N "
+                             "processes (one a core) share a level's file; default all")
     parser.add_argument("--evaluation", default="patterns",
                         help="our evaluation (othello:evaluation=..., default the engine's: "
                              "patterns; other than learned, the mode's file name ends "
@@ -290,6 +330,10 @@ def main() -> None:
         parser.error("--levels: whole numbers 1-5 separated by commas")
     if not all(1 <= x <= 5 for x in levels):
         parser.error("--levels: GRhino's levels are 1-5")
+    try:
+        args.shard = parse_shard(args.shard)
+    except ValueError as error:
+        parser.error(str(error))
     if args.time is None and not args.capped:
         args.time = 1.0
     if args.games < 2 or args.games % 2 or (args.time is not None and not args.time > 0):
