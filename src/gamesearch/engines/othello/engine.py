@@ -204,8 +204,8 @@ def search(me, opp, depth, alpha, beta, passed, ply, weights, tkey, tinfo, buf, 
     return best
 
 
-TEMPLATES = (*K.TEMPLATES, S.stable_discs, neighbours, features, stage_of, evaluate_with,
-             now_us, search)
+TEMPLATES = (*K.TEMPLATES, S.edge_lines, S.grow_stable, S.stable_discs, neighbours, features,
+             stage_of, evaluate_with, now_us, search)
 
 
 def _bindings() -> dict:

@@ -79,28 +79,38 @@ INF = 127
 ZERO_I, ONE_I = np.int64(0), np.int64(1)  # typed, not literal: numba issue #6713
 
 
-def stable_discs(me, opp):
-    """Discs of ``me`` that can never be flipped: along each of the four lines through the
-    disc, a neighbour is the board's edge or a stable disc of the same colour (grown from
-    the corners until nothing changes). A lower bound on the really stable discs."""
-    edge_e = VALID & ~shift(VALID, 0)  # noqa: F821  (bound by specialize)
-    edge_w = VALID & ~shift(VALID, 1)  # noqa: F821
-    edge_n = VALID & ~shift(VALID, 2)  # noqa: F821
-    edge_s = VALID & ~shift(VALID, 3)  # noqa: F821
-    edge_ne = VALID & ~shift(VALID, 4)  # noqa: F821
-    edge_nw = VALID & ~shift(VALID, 5)  # noqa: F821
-    edge_se = VALID & ~shift(VALID, 6)  # noqa: F821
-    edge_sw = VALID & ~shift(VALID, 7)  # noqa: F821
-    stable = ZERO
+def edge_lines():
+    """``(h, v, d, a)``: the squares with no neighbour on one side along each of the four
+    lines (sideways, up-down, the two diagonals): there the board's edge shelters a disc."""
+    h = (VALID & ~shift(VALID, 0)) | (VALID & ~shift(VALID, 1))  # noqa: F821  (bound by specialize)
+    v = (VALID & ~shift(VALID, 2)) | (VALID & ~shift(VALID, 3))  # noqa: F821
+    d = (VALID & ~shift(VALID, 4)) | (VALID & ~shift(VALID, 7))  # noqa: F821
+    a = (VALID & ~shift(VALID, 5)) | (VALID & ~shift(VALID, 6))  # noqa: F821
+    return h, v, d, a
+
+
+def grow_stable(me, h0, v0, d0, a0):
+    """Discs of ``me`` sheltered along all four lines, where a line shelters a disc that is
+    in its mask (``h0`` ... ``a0``) or has a stable disc of ``me`` beside it on that line;
+    grown from those in all four masks until nothing changes."""
+    stable = me & h0 & v0 & d0 & a0
     while True:
-        h = edge_e | edge_w | shift(stable, 0) | shift(stable, 1)  # noqa: F821
-        v = edge_n | edge_s | shift(stable, 2) | shift(stable, 3)  # noqa: F821
-        d = edge_ne | edge_sw | shift(stable, 4) | shift(stable, 7)  # noqa: F821
-        a = edge_nw | edge_se | shift(stable, 5) | shift(stable, 6)  # noqa: F821
+        h = h0 | shift(stable, 0) | shift(stable, 1)  # noqa: F821
+        v = v0 | shift(stable, 2) | shift(stable, 3)  # noqa: F821
+        d = d0 | shift(stable, 4) | shift(stable, 7)  # noqa: F821
+        a = a0 | shift(stable, 5) | shift(stable, 6)  # noqa: F821
         grown = me & h & v & d & a
         if grown == stable:
             return stable
         stable = grown
+
+
+def stable_discs(me, opp):
+    """Discs of ``me`` that can never be flipped: along each of the four lines through the
+    disc, a neighbour is the board's edge or a stable disc of the same colour (grown from
+    the corners until nothing changes). A lower bound on the really stable discs."""
+    h, v, d, a = edge_lines()
+    return grow_stable(me, h, v, d, a)
 
 
 def full_lines(disc):
@@ -135,28 +145,8 @@ def stable_bound(me, opp):
     the evaluation keeps): along each of the four lines through the disc, the line is full,
     or a neighbour on it is the board's edge or a stable disc of the same colour."""
     fh, fv, fd, fa = full_lines(me | opp)
-    edge_e = VALID & ~shift(VALID, 0)  # noqa: F821  (bound by specialize)
-    edge_w = VALID & ~shift(VALID, 1)  # noqa: F821
-    edge_n = VALID & ~shift(VALID, 2)  # noqa: F821
-    edge_s = VALID & ~shift(VALID, 3)  # noqa: F821
-    edge_ne = VALID & ~shift(VALID, 4)  # noqa: F821
-    edge_nw = VALID & ~shift(VALID, 5)  # noqa: F821
-    edge_se = VALID & ~shift(VALID, 6)  # noqa: F821
-    edge_sw = VALID & ~shift(VALID, 7)  # noqa: F821
-    fh |= edge_e | edge_w
-    fv |= edge_n | edge_s
-    fd |= edge_ne | edge_sw
-    fa |= edge_nw | edge_se
-    stable = me & fh & fv & fd & fa
-    while True:
-        h = fh | shift(stable, 0) | shift(stable, 1)  # noqa: F821
-        v = fv | shift(stable, 2) | shift(stable, 3)  # noqa: F821
-        d = fd | shift(stable, 4) | shift(stable, 7)  # noqa: F821
-        a = fa | shift(stable, 5) | shift(stable, 6)  # noqa: F821
-        grown = me & h & v & d & a
-        if grown == stable:
-            return stable
-        stable = grown
+    h, v, d, a = edge_lines()
+    return grow_stable(me, fh | h, fv | v, fd | d, fa | a)
 
 
 def flips(me, opp, sq):
@@ -697,7 +687,8 @@ def solve(me, opp, alpha, beta, passed, ply, table, work, tables, scratch):
     return best
 
 
-TEMPLATES = (*K.TEMPLATES, now_us, stable_discs, full_lines, stable_bound, flips, mobility, around,
+TEMPLATES = (*K.TEMPLATES, now_us, edge_lines, grow_stable, stable_discs, full_lines,
+             stable_bound, flips, mobility, around,
              final_margin, last1, solve2, solve3, solve4, odd_regions, take, parity_order4, solve5,
              solve6, pattern_value, child_score, table_slot, solve)
 CLOCK_EVERY = 4096
