@@ -137,7 +137,8 @@ def main() -> None:
             except subprocess.TimeoutExpired:
                 skipped.append(number)
                 table.add_row(*cells, "", f"> {args.edax_timeout:.0f}", "", "", "")
-                Console().print(" ".join(cells), f"Edax: no answer in {args.edax_timeout:.0f} s")
+                Console(width=170).print(" ".join(cells),
+                                         f"Edax: no answer in {args.edax_timeout:.0f} s")
                 continue
             total_edax += e_seconds
             cpu_edax += e_cpu
@@ -151,8 +152,8 @@ def main() -> None:
         cpu_ours += cpu
         nodes_ours += nodes
         table.add_row(*cells)
-        Console().print(" ".join(cells))
-    Console().print(table)
+        Console(width=170).print(" ".join(cells))
+    Console(width=170).print(table)
     print(f"ours: {total_ours:.1f} s ({cpu_ours:.1f} s cpu), {nodes_ours:,} nodes, "
           f"{nodes_ours / max(total_ours, 1e-9):,.0f} nodes/s")
     if args.edax and total_edax > 0:

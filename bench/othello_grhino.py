@@ -299,7 +299,7 @@ def report(rows: list[tuple[int, str, list[dict]]]) -> None:
                       str(points.count(0.0)), f"{score:.1%}", f"{low:.1%} - {high:.1%}",
                       f"{elo:+.0f}" if math.isfinite(elo) else ("+inf" if elo > 0 else "-inf"),
                       f"{ours:.2f} s", f"{theirs:.2f} s", str(over))
-    Console().print(table)
+    Console(width=170).print(table)
 
 
 def main() -> None:
