@@ -138,3 +138,59 @@ def test_hand_positions_leave_the_validation_games_out(tmp_path: Path, monkeypat
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert any(r["score"] != 0 for r in rows)
     assert all(not chess.Board(r["fen"]).is_check() for r in rows)
+
+
+def _recorded_pgn(path: Path, games: int, seed: int) -> None:
+    """``games`` short random games as PGN, each written twice (as a repeated opening
+    is): the second copy's positions are all seen already."""
+    import random
+
+    import chess.pgn
+
+    rng = random.Random(seed)
+    texts = []
+    for g in range(games):
+        board = chess.Board()
+        for _ in range(24):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        record = chess.pgn.Game.from_board(board)
+        record.headers["Result"] = ("1-0", "0-1", "1/2-1/2", "*")[g % 4]
+        texts += [str(record)] * 2
+    path.write_text("\n\n".join(texts) + "\n")
+
+
+def _from_pgn(out: Path, pgns: list[Path], positions: int) -> int:
+    from bench.chess_nnue_data import data
+
+    return data(argparse.Namespace(out=out, positions=positions, depth=1, sf_depth=1, seed=0,
+                                   stockfish=STOCKFISH, from_pgn=pgns))
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="stockfish is not installed")
+def test_recorded_games_are_scored_once_each_position_and_resume_exactly(tmp_path) -> None:
+    pgn = tmp_path / "games.pgn"
+    _recorded_pgn(pgn, 8, seed=3)
+    whole, parts = tmp_path / "whole.jsonl", tmp_path / "parts.jsonl"
+    got = _from_pgn(whole, [pgn], 10_000)  # fewer there: stops when the games run out
+    rows = [json.loads(line) for line in whole.read_text().splitlines()]
+    assert got == len(rows) > 20
+    keys = [" ".join(r["fen"].split()[:4]) for r in rows]
+    assert len(set(keys)) == len(keys)  # the repeated games added nothing
+    assert {r["game"] % 2 for r in rows} == {0}  # the second copies kept no position
+    assert all(r["game"] // 2 % 4 != 3 for r in rows)  # no result (*): skipped
+    for r in rows:
+        white = {0: 1.0, 1: 0.0, 2: 0.5}[r["game"] // 2 % 4]
+        assert r["result"] == (white if r["fen"].split()[1] == "w" else 1 - white)
+    _from_pgn(parts, [pgn], 15)
+    _from_pgn(parts, [pgn], 10_000)
+    assert parts.read_text() == whole.read_text()
+    other = tmp_path / "other.pgn"
+    _recorded_pgn(other, 2, seed=4)
+    with pytest.raises(SystemExit, match="other settings"):
+        _from_pgn(whole, [pgn, other], 10_000)
+    with pytest.raises(SystemExit, match="cannot read") as err:
+        _from_pgn(tmp_path / "new.jsonl", [tmp_path / "missing.pgn"], 10)
+    assert "\n" not in str(err.value)
