@@ -267,10 +267,13 @@ def gnm(game: NormalFormGame, perturbation: Sequence[Sequence[float]] | None = N
             target = min(t_cell, t_zero)
             t = target if two else target / left
             z = z + t * dz
-            lam = 0.0 if t == t_zero else lam + t * dlam
+            # an equilibrium only where the step reached lambda = 0; a step of length 0 at
+            # lambda = 0 (on a cell's boundary just after one was found) crosses the boundary
+            reached = t == t_zero
+            lam = 0.0 if reached else lam + t * dlam
             if not two:
                 z, _ = path.correct(z, lam, support)
-            if lam == 0.0:
+            if reached:
                 z, size = path.correct(z, 0.0, support, 30)
                 found.append(path.sigma(z, support))
                 skip = -1
