@@ -96,6 +96,17 @@ def check_ours(out: Path, settings: dict[str, Any]) -> None:
         atomic_write(side, json.dumps(settings, indent=1) + "\n")
 
 
+def stockfish_view(sf: chess.engine.SimpleEngine, board: chess.Board, sf_depth: int,
+                   game_id: int) -> tuple[chess.engine.Score, bool]:
+    """Stockfish's score for the side to move at ``sf_depth``, and whether the position is
+    quiet (not in check, its best move neither a capture nor a promotion)."""
+    info = sf.analyse(board, chess.engine.Limit(depth=sf_depth), game=game_id)
+    best = info["pv"][0] if info.get("pv") else None
+    quiet = best is not None and not board.is_check() and not board.is_capture(best) \
+        and best.promotion is None
+    return info["score"].pov(board.turn), quiet
+
+
 def play_game(ours: Any, sf: chess.engine.SimpleEngine, rng: random.Random, depth: int,
               sf_depth: int, game_id: int) -> tuple[list[tuple[str, int]], list[bool], float]:
     """One game: its quiet positions with Stockfish's score for the side to move, the side
@@ -116,15 +127,12 @@ def play_game(ours: Any, sf: chess.engine.SimpleEngine, rng: random.Random, dept
             break
         if board.ply() >= MAX_PLIES:
             break
-        info = sf.analyse(board, chess.engine.Limit(depth=sf_depth), game=game_id)
-        score = info["score"].pov(board.turn)
+        score, quiet = stockfish_view(sf, board, sf_depth, game_id)
         if score.is_mate() or abs(score.score()) > DECIDED:
             ahead = score.is_mate() and score.mate() > 0 or (score.score() or 0) > 0
             white = float(ahead == (board.turn == chess.WHITE))
             break
-        best = info["pv"][0] if info.get("pv") else None
-        if best is not None and not board.is_check() and not board.is_capture(best) \
-                and best.promotion is None:
+        if quiet:
             kept.append((board.fen(), score.score()))
             turns.append(board.turn)
         if rng.random() < RANDOM_MOVE:
@@ -182,13 +190,10 @@ def score_recorded(game: chess.pgn.Game, sf: chess.engine.SimpleEngine, sf_depth
     for move in game.mainline_moves():
         key = board_key(board)
         if key not in seen and not board.is_game_over(claim_draw=True):
-            info = sf.analyse(board, chess.engine.Limit(depth=sf_depth), game=game_id)
-            score = info["score"].pov(board.turn)
+            score, quiet = stockfish_view(sf, board, sf_depth, game_id)
             if score.is_mate() or abs(score.score()) > DECIDED:
                 break
-            best = info["pv"][0] if info.get("pv") else None
-            if best is not None and not board.is_check() and not board.is_capture(best) \
-                    and best.promotion is None:
+            if quiet:
                 kept.append((board.fen(), score.score()))
                 turns.append(board.turn)
                 seen.add(key)
