@@ -10,24 +10,12 @@ import pytest
 from gamesearch.errors import GameSearchError
 from gamesearch.theory import NormalFormGame
 from gamesearch.theory.equilibrium import same_profile
-from gamesearch.theory.gnm import adjugate, gnm
+from gamesearch.theory.gnm import _Path, adjugate, gnm
 from gamesearch.theory.logit_nash import max_regret
 from gamesearch.theory.nash import nash
 from test_theory_nplayer import three_player_matching_pennies
 
 BATTLE = NormalFormGame.bimatrix([[3, 0], [0, 2]], [[2, 0], [0, 3]])
-JORDAN_LOST = pytest.mark.xfail(
-    strict=False,
-    reason="open bug (found 2026-11-28, session 30): on this AMD EPYC development machine, "
-           "with every numpy from 1.26 to 2.4, the path from Jordan's game is lost and its "
-           "only zero fails the check (regret 2); before the fix of that session it looped "
-           "for ever at lambda = 0. The same tests passed on the machines before.")
-
-
-def _cases() -> list:
-    """The catalogue's names, Jordan's game marked by the open bug above."""
-    return [pytest.param(n, marks=JORDAN_LOST) if n == "three-player matching pennies" else n
-            for n in catalogue()]
 
 
 def catalogue() -> dict[str, NormalFormGame]:
@@ -52,7 +40,6 @@ def test_the_adjugate_is_the_determinant_times_the_inverse_and_survives_singular
     assert np.allclose(adj / np.abs(adj).max(), [[1, -0.5], [-0.5, 0.25]])
 
 
-@JORDAN_LOST
 def test_jordans_three_player_matching_pennies_has_one_equilibrium_everyone_mixing():
     """Jordan (1993): the unique equilibrium is everyone mixing 1/2-1/2."""
     found = nash(three_player_matching_pennies(), "gnm")
@@ -69,7 +56,19 @@ def test_battle_of_the_sexes_path_meets_all_three_equilibria():
     assert all(any(same_profile(p, q, 1e-9) for p in found.equilibria) for q in expected)
 
 
-@pytest.mark.parametrize("name", _cases())
+def test_a_strategy_exactly_on_its_boundary_and_rising_enters_now():
+    """A gap of exactly 0 moving into the support is a crossing at t = 0 (Jordan's game puts
+    the path there at lambda*, where every player's switch falls at once; missed, the path
+    ran on to lambda = 0 at a pure profile that is no equilibrium)."""
+    path = _Path(np.zeros((2, 2, 2)), np.array([1.0, 0.0, 1.0, 0.0]))
+    z = np.array([2.0, 1.0, 2.0, 0.5])  # player 1: sigma (1, 0), strategy 1 on its boundary
+    support = np.array([True, False, True, False])
+    assert path.distance(z, np.array([0.0, 1.0, 0.0, 0.0]), support, -1) == (0.0, 1)
+    t, which = path.distance(z, np.array([0.0, -1.0, 0.0, 0.0]), support, -1)
+    assert which != 1  # moving away from the support: no crossing for it
+
+
+@pytest.mark.parametrize("name", list(catalogue()))
 def test_every_equilibrium_reported_is_one(name):
     game = catalogue()[name]
     found = gnm(game)
@@ -78,7 +77,7 @@ def test_every_equilibrium_reported_is_one(name):
     assert all(max_regret(game, p) <= 1e-9 * scale for p in found.equilibria)
 
 
-@pytest.mark.parametrize("name", _cases())
+@pytest.mark.parametrize("name", list(catalogue()))
 def test_the_set_is_gambits(name):
     gbt = pytest.importorskip("pygambit")
     game = catalogue()[name]
@@ -99,7 +98,6 @@ def test_bad_requests_are_clear_errors():
         gnm(BATTLE, end_lambda=1.0)
 
 
-@JORDAN_LOST
 def test_the_nash_command_offers_gnm(tmp_path):
     import json
     import subprocess

@@ -167,10 +167,12 @@ class _Path:
                     continue
                 if (gap > 0) != support[i]:  # overshot a boundary: cross it now
                     return 0.0, i
-                if rate == 0:
+                # toward the boundary: a support strategy's gap falling, another's rising
+                # (a gap of exactly 0 rising is a crossing now, at t = 0)
+                if not (rate < 0 if support[i] else rate > 0):
                     continue
-                t = -gap / rate
-                if 0 < t < best and (gap > 0) == support[i]:
+                t = max(0.0, -gap / rate)
+                if t < best:
                     best, which = t, i
         return best, which
 
