@@ -54,7 +54,15 @@ import chess
 import chess.engine
 import chess.pgn
 
-from bench.chess_tune import DECIDED, MAX_PLIES, RANDOM_MOVE, RANDOM_PLIES, _resume, _stockfish
+from bench.chess_tune import (
+    DECIDED,
+    MAX_PLIES,
+    RANDOM_MOVE,
+    RANDOM_PLIES,
+    _resume,
+    _stockfish,
+    random_opening,
+)
 
 KIND = "gamesearch chess-nnue data"
 ROW_KEYS = {"game", "fen", "score", "result"}
@@ -114,9 +122,7 @@ def play_game(ours: Any, sf: chess.engine.SimpleEngine, rng: random.Random, dept
     from gamesearch.result import Limit
 
     ours.new_game()
-    board = chess.Board()
-    for _ in range(RANDOM_PLIES):
-        board.push(rng.choice(list(board.legal_moves)))
+    board = random_opening(rng)
     kept: list[tuple[str, int]] = []
     turns: list[bool] = []
     white = 0.5

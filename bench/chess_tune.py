@@ -71,15 +71,23 @@ def _resume(out: Path) -> tuple[int, int]:
     return games, len(lines)
 
 
-def play_game(engine: chess.engine.SimpleEngine, rng: random.Random,
-              nodes: int) -> list[tuple[str, int]]:
-    """One game's quiet positions with Stockfish's score for the side to move."""
+def random_opening(rng: random.Random) -> chess.Board:
+    """The board after ``RANDOM_PLIES`` random legal plies from the start, or fewer where
+    the random moves end the game (a fool's mate is four plies): the caller's game loop
+    then sees the game over."""
     board = chess.Board()
     for _ in range(RANDOM_PLIES):
         moves = list(board.legal_moves)
         if not moves:
-            return []
+            break
         board.push(rng.choice(moves))
+    return board
+
+
+def play_game(engine: chess.engine.SimpleEngine, rng: random.Random,
+              nodes: int) -> list[tuple[str, int]]:
+    """One game's quiet positions with Stockfish's score for the side to move."""
+    board = random_opening(rng)
     kept = []
     while not board.is_game_over(claim_draw=True) and board.ply() < MAX_PLIES:
         info = engine.analyse(board, chess.engine.Limit(nodes=nodes))

@@ -29,9 +29,12 @@ counts the games where our total came out above GRhino's.
 
 Each game is one JSON line in ``--records``/othello-grhino/L{level}_{mode}.jsonl (the
 opening, the moves, our seat, the discs, the reason, both processor times); the same
-command plays the games a file lacks (a resume); ``--shard I/N`` plays only the games whose
-index is I modulo N, so N processes, one a core, share a level's file (each line is
-appended under a lock); ``--no-play`` only reads the files. ``--evaluation
+command plays the games a file lacks (a resume). Any number of processes running the same
+command share a level's file, one a core: each claims the next game the file lacks that no
+other holds (:class:`GameClaims`), so they stay busy to the last game however uneven the
+missing games are, and each line is appended under a lock. ``--shard I/N`` (earlier runs'
+fixed split) further limits a process to the games whose index is I modulo N.
+``--no-play`` only reads the files. ``--evaluation
 patterns`` plays our pattern tables (issue #41) instead of the learned 16 features, its
 files named ``L{level}_{mode}_patterns.jsonl``. Then the table: per
 level and mode, games, our wins/draws/losses, score with a 95% Wilson interval, Elo, and
@@ -220,6 +223,57 @@ def append_record(path: Path, record: dict) -> None:
         os.fsync(handle.fileno())
 
 
+class GameClaims:
+    """Which games of one records file the processes playing it hold, so that any number of
+    them share it without playing a game twice.
+
+    A claim on game ``g`` is a POSIX record lock on byte ``g`` of ``PATH.claims`` (an empty
+    file beside the records), taken without waiting. The kernel drops a process's locks
+    when it ends, however it ends, so a killed process never leaves a game claimed and a
+    resume needs no cleaning. The file is opened once per process and never by anything
+    else: closing any descriptor of it would drop all the process's claims (POSIX), which is
+    why the records file's own lock is not used for this. Locks do not exclude within one
+    process: one ``GameClaims`` a process."""
+
+    def __init__(self, records: Path) -> None:
+        path = records.with_name(records.name + ".claims")
+        if path.exists() and not path.is_file():
+            raise GameSearchError(f"{path} exists and is not a regular file")
+        self.path = path
+        self._handle = path.open("ab")
+
+    def claim(self, game: int) -> bool:
+        """Take game ``game`` if no other process holds it: True when taken."""
+        try:
+            fcntl.lockf(self._handle, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, game)
+        except OSError:
+            return False
+        return True
+
+    def release(self, game: int) -> None:
+        """Give game ``game`` back (after its record is appended, or when dropping it)."""
+        fcntl.lockf(self._handle, fcntl.LOCK_UN, 1, game)
+
+    def close(self) -> None:
+        """Drop every claim of this process."""
+        self._handle.close()
+
+
+def next_game(path: Path, games: int, shard: tuple[int, int], claims: GameClaims) -> int | None:
+    """Claim and return the first game below ``games`` (of the shard) that the records file
+    lacks and no other process holds; None when there is none. The file is read again
+    after the claim: a process appends its game before releasing the claim, so a game
+    finished since the first read is seen and passed over."""
+    for index in games_to_play(run_file(path), games, shard):
+        if not claims.claim(index):
+            continue
+        if any(r["game"] == index for r in run_file(path)):
+            claims.release(index)
+            continue
+        return index
+    return None
+
+
 def games_to_play(done: list[dict], games: int, shard: tuple[int, int]) -> list[int]:
     """The game indices below ``games`` that the records lack and shard ``(i, n)`` plays:
     those equal to i modulo n (0/1: all of them)."""
@@ -241,9 +295,7 @@ def parse_shard(text: str) -> tuple[int, int]:
 
 def play_level(game, level: int, args, path: Path) -> None:
     """Play the games of one level the file lacks, appending each as it ends."""
-    done = run_file(path)
-    todo = games_to_play(done, args.games, args.shard)
-    if not todo:
+    if not games_to_play(run_file(path), args.games, args.shard):
         return
     spread = args.capped and args.time is None
     ours = make_agent(("othello:target=1" if spread else f"othello:time={args.time:g}")
@@ -251,20 +303,32 @@ def play_level(game, level: int, args, path: Path) -> None:
     ours.prepare(game)
     began = time.perf_counter()
     pacer = Pacer()
-    for index in todo:
-        pair, our_seat = divmod(index, 2)
-        moves = opening(game, args.seed, pair, args.opening)
-        expect = expected_cpu(path.parent, level) if spread else None
-        record = play_one(game, ours, level, args.cmd, moves, our_seat, args.capped,
-                          args.time, expect, pacer)
-        record["game"] = index
-        append_record(path, record)
-        done = run_file(path)  # with the other shards' games
-        points = sum(r["points"] for r in done)
-        print(f"level {level} game {index + 1}/{args.games}: {record['reason']}, ours "
-              f"{record['discs'][0]}-{record['discs'][1]}, cpu ours {record['our_cpu']:.2f} s "
-              f"GRhino {record['grhino_cpu']:.2f} s; {points:g}/{len(done)} "
-              f"({time.perf_counter() - began:.0f} s)", flush=True)
+    claims = GameClaims(path)
+    try:
+        while (index := next_game(path, args.games, args.shard, claims)) is not None:
+            play_claimed(game, ours, index, level, args, path, pacer, began)
+            claims.release(index)
+    finally:
+        claims.close()
+
+
+def play_claimed(game, ours, index: int, level: int, args, path: Path, pacer: Pacer,
+                 began: float) -> None:
+    """Play game ``index`` (claimed by this process), append it and print the tally."""
+    pair, our_seat = divmod(index, 2)
+    moves = opening(game, args.seed, pair, args.opening)
+    spread = args.capped and args.time is None
+    expect = expected_cpu(path.parent, level) if spread else None
+    record = play_one(game, ours, level, args.cmd, moves, our_seat, args.capped,
+                      args.time, expect, pacer)
+    record["game"] = index
+    append_record(path, record)
+    done = run_file(path)  # with the other processes' games
+    points = sum(r["points"] for r in done)
+    print(f"level {level} game {index + 1}/{args.games}: {record['reason']}, ours "
+          f"{record['discs'][0]}-{record['discs'][1]}, cpu ours {record['our_cpu']:.2f} s "
+          f"GRhino {record['grhino_cpu']:.2f} s; {points:g}/{len(done)} "
+          f"({time.perf_counter() - began:.0f} s)", flush=True)
 
 
 def _texts(game, moves: list) -> list[str]:
@@ -317,8 +381,9 @@ def main() -> None:
     parser.add_argument("--records", type=Path, default=RECORDS)
     parser.add_argument("--no-play", action="store_true", help="only read the records")
     parser.add_argument("--shard", default="0/1", metavar="I/N",
-                        help="play only the games whose index is I modulo N, so that N "
-                             "processes (one a core) share a level's file; default all")
+                        help="play only the games whose index is I modulo N (earlier runs' "
+                             "split; processes running the same command share a file without "
+                             "it); default all")
     parser.add_argument("--evaluation", default="patterns",
                         help="our evaluation (othello:evaluation=..., default the engine's: "
                              "patterns; other than learned, the mode's file name ends "

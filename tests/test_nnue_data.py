@@ -194,3 +194,30 @@ def test_recorded_games_are_scored_once_each_position_and_resume_exactly(tmp_pat
     with pytest.raises(SystemExit, match="cannot read") as err:
         _from_pgn(tmp_path / "new.jsonl", [tmp_path / "missing.pgn"], 10)
     assert "\n" not in str(err.value)
+
+
+def test_a_random_opening_that_ends_the_game_is_a_game_not_a_crash() -> None:
+    """Eight random plies can mate (a fool's mate takes four): the opening stops there and
+    the game is over with its result, without asking Stockfish (a generator died on it)."""
+    import random
+
+    from bench.chess_nnue_data import play_game
+    from bench.chess_tune import RANDOM_PLIES, random_opening
+
+    seed = next(s for s in range(100_000) if random_opening(random.Random(s)).is_game_over())
+    board = random_opening(random.Random(seed))
+    assert board.ply() <= RANDOM_PLIES and not any(board.legal_moves)
+
+    class NoEngine:
+        def new_game(self) -> None:
+            pass
+
+        def __getattr__(self, name: str):
+            raise AssertionError(f"the engine was asked: {name}")
+
+    kept, turns, white = play_game(NoEngine(), NoEngine(), random.Random(seed), 6, 9, 0)
+    outcome = board.outcome()
+    assert kept == [] and turns == []
+    assert white == (0.5 if outcome.winner is None else float(outcome.winner))
+    fresh = random.Random(7)
+    assert random_opening(fresh).ply() == RANDOM_PLIES  # an ordinary opening: all its plies
