@@ -351,6 +351,10 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     return options
 
 
+class MatchError(Exception):
+    """A match that could not go on (an engine would not start or died): one line."""
+
+
 def bench_match(games: int, clock: Clock, seed: int, elo: int | None = None,
                 pgn_path: str | None = None, opponent: str | None = None,
                 jobs: int = 1, tables: str | None = None, resume: bool = False,
@@ -373,7 +377,18 @@ def bench_match(games: int, clock: Clock, seed: int, elo: int | None = None,
         print(f"resumed: {len(done)} games already in {pgn_path}, ours "
               f"{tally['score']}/{tally['played']}", flush=True)
 
+    errors: list[str] = []
+
     def worker(numbers: list[int]) -> None:
+        """Play ``numbers``; an engine that will not start or dies is one line, not a
+        thread's traceback (a wrong ``--opponent`` command, say)."""
+        try:
+            play(numbers)
+        except (chess.engine.EngineError, OSError) as error:
+            with lock:
+                errors.append(f"an engine failed: {type(error).__name__}: {error}")
+
+    def play(numbers: list[int]) -> None:
         # both engines are quit however the match ends (an error used to leave their
         # threads holding the process)
         judge = Judge(tables)
@@ -418,6 +433,9 @@ def bench_match(games: int, clock: Clock, seed: int, elo: int | None = None,
     for t in threads:
         t.join()
     score, played = tally["score"], tally["played"]
+    if errors:
+        raise MatchError(errors[0] + (f" (and {len(errors) - 1} more)" if len(errors) > 1
+                                      else "") + f"; {played} games played")
     if played == 0:
         print("no games played")
         return
@@ -650,9 +668,13 @@ def main() -> None:
             ours_options = parse_options(args.ours_option)
         except ValueError as error:
             parser.error(str(error))
-        bench_match(args.games, clock, args.seed, args.stockfish_elo, args.pgn,
-                    args.opponent, min(args.jobs, args.games), args.tables, args.resume,
-                    ours_options)
+        try:
+            bench_match(args.games, clock, args.seed, args.stockfish_elo, args.pgn,
+                        args.opponent, min(args.jobs, args.games), args.tables, args.resume,
+                        ours_options)
+        except MatchError as error:
+            print(f"chess_perft.py: error: {error}", file=sys.stderr)
+            sys.exit(2)
 
 
 if __name__ == "__main__":

@@ -101,3 +101,18 @@ def test_bad_match_arguments_exit_2(args):
     assert "Traceback" not in out.stderr and last.startswith("chess_perft.py: error:"), \
         out.stderr
     assert args[0].lstrip("-") in last
+
+
+def test_an_opponent_that_will_not_start_is_one_line_and_exit_2(tmp_path):
+    """A wrong --opponent command (here a program that exits at once) used to print each
+    match thread's traceback and end with exit 0."""
+    out = subprocess.run([sys.executable, "bench/chess_perft.py", "match", "--games", "2",
+                          "--nodes", "100", "--jobs", "2", "--opponent",
+                          f"{sys.executable} -c 'raise SystemExit(1)'"],
+                         capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "PYTHONPATH": "src"})
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr + out.stdout
+    last = out.stderr.strip().splitlines()[-1]
+    assert last.startswith("chess_perft.py: error: an engine failed") and \
+        "0 games played" in last, last
