@@ -49,11 +49,13 @@ import json
 import math
 import os
 import random
+import sys
 import time
 from pathlib import Path
 
 from gamesearch.agents import make_agent
 from gamesearch.arena.match import elo_difference, wilson_interval
+from gamesearch.durable import OutputFileError, check_output
 from gamesearch.engines.othello.engine import HARD_SHARE
 from gamesearch.errors import GameSearchError
 from gamesearch.games import load_game
@@ -236,9 +238,10 @@ class GameClaims:
     process: one ``GameClaims`` a process."""
 
     def __init__(self, records: Path) -> None:
-        path = records.with_name(records.name + ".claims")
-        if path.exists() and not path.is_file():
-            raise GameSearchError(f"{path} exists and is not a regular file")
+        # the project's output rules: a regular file (never a device or a pipe), and none
+        # that holds anything (the claims file stays empty: someone else's is refused)
+        path = check_output(records.with_name(records.name + ".claims"), None,
+                            what="claims file", remedy="it is not this benchmark's")
         self.path = path
         self._handle = path.open("ab")
 
@@ -297,14 +300,14 @@ def play_level(game, level: int, args, path: Path) -> None:
     """Play the games of one level the file lacks, appending each as it ends."""
     if not games_to_play(run_file(path), args.games, args.shard):
         return
-    spread = args.capped and args.time is None
-    ours = make_agent(("othello:target=1" if spread else f"othello:time={args.time:g}")
-                      + f",evaluation={args.evaluation}")
-    ours.prepare(game)
-    began = time.perf_counter()
-    pacer = Pacer()
-    claims = GameClaims(path)
+    claims = GameClaims(path)  # before the engine: a bad claims file is refused at once
     try:
+        spread = args.capped and args.time is None
+        ours = make_agent(("othello:target=1" if spread else f"othello:time={args.time:g}")
+                          + f",evaluation={args.evaluation}")
+        ours.prepare(game)
+        began = time.perf_counter()
+        pacer = Pacer()
         while (index := next_game(path, args.games, args.shard, claims)) is not None:
             play_claimed(game, ours, index, level, args, path, pacer, began)
             claims.release(index)
@@ -414,7 +417,11 @@ def main() -> None:
     for level in levels:
         path = folder / f"L{level}_{mode}.jsonl"
         if not args.no_play:
-            play_level(game, level, args, path)
+            try:
+                play_level(game, level, args, path)
+            except OutputFileError as error:  # the claims file is someone else's: one line
+                print(f"othello_grhino.py: error: {error}", file=sys.stderr)
+                sys.exit(2)
         rows.append((level, mode, run_file(path)[:args.games]))
     report(rows)
 

@@ -112,8 +112,11 @@ def test_a_claimed_game_is_passed_over_and_a_killed_holders_claim_lapses(tmp_pat
         holder.join(30)
     fifo = tmp_path / "L4_capped.jsonl.claims"
     os.mkfifo(fifo)
-    with pytest.raises(GameSearchError, match="not a regular file"):
+    with pytest.raises(GameSearchError, match="only regular files"):
         GameClaims(tmp_path / "L4_capped.jsonl")
+    (tmp_path / "L3_capped.jsonl.claims").write_text("a person's notes\n")
+    with pytest.raises(GameSearchError, match="not this benchmark's"):
+        GameClaims(tmp_path / "L3_capped.jsonl")
 
 
 def test_processes_running_the_same_command_share_a_resumed_file_evenly(tmp_path) -> None:
@@ -132,3 +135,19 @@ def test_processes_running_the_same_command_share_a_resumed_file_evenly(tmp_path
     assert [r["game"] for r in records] == list(range(24))
     shares = [sum(r.get("pid") == w.pid for r in records) for w in workers]
     assert sum(shares) == 12 and min(shares) >= 4, shares
+
+
+def test_a_claims_file_that_is_a_pipe_is_one_line_and_exit_2(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    folder = tmp_path / "othello-grhino"
+    folder.mkdir()
+    os.mkfifo(folder / "L1_time0.05_patterns.jsonl.claims")
+    out = subprocess.run([sys.executable, "bench/othello_grhino.py", "--levels", "1",
+                          "--games", "2", "--time", "0.05", "--records", str(tmp_path)],
+                         capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": "src"})
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+    assert out.stderr.strip().splitlines() == [out.stderr.strip()]
+    assert "named pipe" in out.stderr
