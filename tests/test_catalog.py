@@ -127,7 +127,7 @@ def test_declared_capabilities_are_whole() -> None:
         for method, trainer in entry.trainers.items():
             assert callable(trainer.make), (entry.name, method)
             methods.setdefault(method, []).append(entry.name)
-    assert {"td", "alphazero", "samuel", "alphazero-jax", "nnue"} <= set(methods)
+    assert {"td", "alphazero", "samuel", "alphazero-jax", "nnue", "supervised"} <= set(methods)
     for method, names in methods.items():
         if len(names) == 1:
             assert trainer_for(method, None)[0].name == names[0]

@@ -38,6 +38,7 @@ INPUT_LIMITS: dict[str, int] = {
     "openings file": 16 * MIB,     # tournament --openings
     "layout file": 1 * MIB,        # pacman .lay (also bounded by its cell count)
     "match file": 256 * MIB,       # match --out JSON lines, read by pgn/sgf/pdn write
+    "games file": 256 * MIB,       # a teacher's Go games (train supervised go)
     "PGN file": 20_000_000,        # games/chess/pgn.py MAX_TEXT
     "PDN file": 50_000_000,        # games/checkers/pdn.py MAX_TEXT
     "SGF file": 10_000_000,        # games/go/sgf.py MAX_BYTES

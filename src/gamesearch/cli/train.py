@@ -6,3 +6,4 @@ import gamesearch.cli.train_cfr  # noqa: F401  (``train cfr``: hidden informatio
 import gamesearch.cli.train_learn  # noqa: F401  (``train td``, ``train alphazero``)
 import gamesearch.cli.train_nnue  # noqa: F401  (``train nnue``: a learned evaluation)
 import gamesearch.cli.train_samuel  # noqa: F401  (``train samuel``: TD-leaf weights)
+import gamesearch.cli.train_supervised  # noqa: F401  (``train supervised``: from a teacher)

@@ -62,11 +62,20 @@ def _jax_rules() -> Any:
     return go_jax(9, 7.0, TRAIN_MOVES)
 
 
+def _teacher() -> Any:
+    from gamesearch.engines.go import teacher
+
+    return teacher
+
+
 TRAINERS = {"alphazero-jax": Trainer(_jax_rules, {"defaults": {
     "batch": 256, "simulations": 32, "blocks": 6, "channels": 64, "unroll": 0,
-    "minibatch": 512, "random_plies": 4}})}
+    "minibatch": 512, "random_plies": 4}}),
+    "supervised": Trainer(_teacher)}
 """``train alphazero-jax go``: Gumbel AlphaZero on 9x9 (komi 7) with a residual network,
-the shared batched trainer (docs/GO.md has the run and the device script)."""
+the shared batched trainer (docs/GO.md has the run and the device script); ``train
+supervised go``: the same network learned first from GNU Go's games (engines/go/teacher.py),
+AlphaGo's first stage."""
 
 
 def _warmups(game: Any) -> list[WarmupStep]:
@@ -138,7 +147,8 @@ ENTRY = GameEntry(
         AgentDecl("go-net", _go_net, "go 9x9: MCTS guided by a network learned by "
                   "self-play (AlphaZero: PUCT, the policy as prior, the value instead of "
                   "play-outs; numpy on the CPU), time=T seconds a move (1) or simulations=N "
-                  "(0: the policy alone), weights=FILE (a run of train alphazero-jax go; "
+                  "(0: the policy alone), weights=FILE (a run of train alphazero-jax go or "
+                  "train supervised go; "
                   "default: the shipped CPU-trained network), c=C exploration (1.5), "
                   "batch=N leaves per evaluation (8), reuse=false starts each move afresh"),
         AgentDecl("gtp", _gtp, "go: an outside GTP program (default GNU Go level 1, Chinese "
