@@ -196,6 +196,35 @@ def test_the_shipped_network_loads_and_the_agent_is_registered() -> None:
         make_agent("go-net:weights=/nonexistent/file.npz")
 
 
+def test_mix_blends_one_fast_play_out_into_the_networks_value() -> None:
+    from gamesearch.agents import make_agent
+
+    game = Go()
+    # Black's stones everywhere but three empty points: every play-out ends with Black
+    # ahead (White has nowhere to live)
+    cells = list("X" * 81)
+    for p in (0, 1, 9):
+        cells[p] = "."
+    won = ("".join(cells), 1, 0, 60, frozenset())
+    agent = make_agent("go-net:simulations=8,mix=1")
+    assert agent.spec.endswith("mix=1")
+    assert agent.rollout(game, won) == -1.0           # White to move: lost
+    assert agent.rollout(game, (won[0], 0, 0, 60, frozenset())) == 1.0
+    (_, value), = agent.evaluate(game, [won])
+    assert value == -1.0                              # mix=1: the play-out alone
+    half = make_agent("go-net:simulations=8,mix=0.5")
+    plain = make_agent("go-net:simulations=8")
+    (_, v_half), = half.evaluate(game, [won])
+    (_, v_net), = plain.evaluate(game, [won])
+    assert v_half == pytest.approx(0.5 * v_net - 0.5)
+    start = game.initial_state()
+    assert half(game, start).action in game.actions(start) and half.rollouts >= 8
+    assert plain.rollouts == 0
+    for bad in ("go-net:mix=1.5", "go-net:mix=-1"):
+        with pytest.raises(GameSearchError, match="mix"):
+            make_agent(bad)
+
+
 @pytest.mark.slow
 def test_a_tiny_go_run_resumes_and_exports_playable_weights(tmp_path) -> None:
     """One iteration of ``train alphazero-jax go``'s trainer, then the resumed run holds

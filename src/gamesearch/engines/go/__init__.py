@@ -36,14 +36,15 @@ def _go_mcts(time: float = 1.0, playouts: int | None = None, rave: float = 1000.
 
 def _go_net(time: float | None = None, simulations: int | None = None,
             weights: str | None = None, c: float = 1.5, batch: int = 8,
-            reuse: bool = True) -> Agent:
+            reuse: bool = True, mix: float = 0.0) -> Agent:
     from gamesearch.engines.go.net_agent import go_net_agent
 
     return go_net_agent(time=time, simulations=simulations, weights=weights, c=c,
-                        batch=batch, reuse=reuse)
+                        batch=batch, reuse=reuse, mix=mix)
 
 
-_go_net.ranges = {"simulations": Range(0, 10**9)}  # 0: the policy alone, as documented
+_go_net.ranges = {"simulations": Range(0, 10**9),  # 0: the policy alone, as documented
+                  "mix": Range(0.0, 1.0)}
 
 
 def _gtp(cmd: str | None = None, time: float | None = None) -> Agent:
@@ -150,7 +151,9 @@ ENTRY = GameEntry(
                   "(0: the policy alone), weights=FILE (a run of train alphazero-jax go or "
                   "train supervised go; "
                   "default: the shipped CPU-trained network), c=C exploration (1.5), "
-                  "batch=N leaves per evaluation (8), reuse=false starts each move afresh"),
+                  "batch=N leaves per evaluation (8), reuse=false starts each move afresh, "
+                  "mix=L: AlphaGo's leaf value, (1 - L) the network's plus L one fast "
+                  "play-out's (0: the network alone)"),
         AgentDecl("gtp", _gtp, "go: an outside GTP program (default GNU Go level 1, Chinese "
                   "rules, dead stones played out; cmd='gnugo --mode gtp --level 10'), time=T "
                   "seconds a move", outside=True),

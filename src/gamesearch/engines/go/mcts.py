@@ -111,6 +111,37 @@ def _select(node, tree, stats, rave, c_uct, fpu):
     return best
 
 
+def _play_out(B, seq_p, seq_c, length, max_moves, avoid_self_atari, patterns):
+    """Play on from board ``B`` by the play-out policy (answer the last move, then a 3x3
+    pattern next to it, then at random; no own-eye filling) until two passes or
+    ``max_moves``; each move is appended to ``seq_p``/``seq_c`` from ``length`` while they
+    have room. Returns the new length."""
+    while B[9][K.PASSES] < 2 and B[9][K.MOVES] < max_moves:
+        colour = B[9][K.TO_MOVE]
+        p = K.reply_move(B, colour, avoid_self_atari)
+        if p < 0 and patterns:
+            p = K.pattern_move(B, colour, avoid_self_atari)
+        if p < 0:
+            p = K.random_move(B, colour, avoid_self_atari)
+        K.play(B, p, colour)
+        if length < seq_p.shape[0]:
+            seq_p[length], seq_c[length] = p, colour
+            length += 1
+    return length
+
+
+def rollout(root, komi, max_moves, seed, avoid_self_atari, patterns):
+    """One play-out from (a copy of) board ``root`` by :func:`_play_out`'s policy: Black's
+    result, 1 won, 0.5 drawn, 0 lost (AlphaGo's fast roll-out, for ``go-net:mix``)."""
+    np.random.seed(seed)
+    B = (root[0].copy(), root[1].copy(), root[2].copy(), root[3].copy(), root[4].copy(),
+         root[5].copy(), root[6].copy(), root[7].copy(), root[8].copy(), root[9].copy())
+    none = np.zeros(0, np.int64)
+    _play_out(B, none, none, 0, max_moves, avoid_self_atari, patterns)
+    margin = K.area(B) - komi
+    return 1.0 if margin > 0 else (0.5 if margin == 0 else 0.0)
+
+
 def simulate(root, tree, stats, n_nodes, sims, komi, max_moves, rave, c_uct, seed,
              avoid_self_atari, patterns, fpu, prior):
     """Run ``sims`` simulations from board ``root``; returns the node count."""
@@ -143,17 +174,7 @@ def simulate(root, tree, stats, n_nodes, sims, komi, max_moves, rave, c_uct, see
             depth += 1
             path[depth] = child
             node = child
-        while B[9][K.PASSES] < 2 and B[9][K.MOVES] < max_moves:  # the play-out
-            colour = B[9][K.TO_MOVE]
-            p = K.reply_move(B, colour, avoid_self_atari)
-            if p < 0 and patterns:
-                p = K.pattern_move(B, colour, avoid_self_atari)
-            if p < 0:
-                p = K.random_move(B, colour, avoid_self_atari)
-            K.play(B, p, colour)
-            if length < seq_p.shape[0]:
-                seq_p[length], seq_c[length] = p, colour
-                length += 1
+        length = _play_out(B, seq_p, seq_c, length, max_moves, avoid_self_atari, patterns)
         margin = K.area(B) - komi
         black = 1.0 if margin > 0 else (0.5 if margin == 0 else 0.0)
         marks[:] = 0
@@ -206,7 +227,7 @@ def subtree(tree, stats, top, new_tree, new_stats):
     return count
 
 
-TEMPLATES = (_expand, _select, simulate, subtree)
+TEMPLATES = (_expand, _select, _play_out, rollout, simulate, subtree)
 """Compiled by ``kernels.specialize`` (each template's compiled function replaces it by name)
 under a tag that also covers the Go kernel they call and the pattern table compiled into it:
 numba keys a cached function on its own file only, so an edit to the kernel alone gives the

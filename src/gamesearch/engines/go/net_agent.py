@@ -70,13 +70,19 @@ class GoNetAgent(Agent):
 
     def __init__(self, net: ResidualNetwork, time: float | None = 1.0,
                  simulations: int | None = None, c: float = 1.5, batch: int = 8,
-                 reuse: bool = True, spec: str = "go-net") -> None:
+                 reuse: bool = True, spec: str = "go-net", mix: float = 0.0) -> None:
         if simulations is not None and simulations < 0:
             raise GameSearchError(f"go-net: simulations must be >= 0, got {simulations}")
         if simulations is None and not (time is not None and time > 0):
             raise GameSearchError("go-net: give time=T seconds (> 0) or simulations=N")
         if not 1 <= batch <= 256 or not c > 0:
             raise GameSearchError("go-net: batch is 1-256 and c > 0")
+        if not 0.0 <= mix <= 1.0:
+            raise GameSearchError(f"go-net: mix is 0-1, got {mix}")
+        self.mix = mix
+        """AlphaGo's leaf value: ``(1 - mix)`` the network's value plus ``mix`` one fast
+        play-out's result (go-mcts's play-out policy, compiled); 0: the network alone."""
+        self.rollouts = 0
         self.net, self.time, self.simulations = net, time, simulations
         self.c, self.batch, self.reuse = c, batch, reuse
         self.limit = (Limit(time=time) if simulations is None else
@@ -88,6 +94,25 @@ class GoNetAgent(Agent):
         """A new game: forget the kept tree."""
         self.search = None
 
+    def prepare(self, game: Any) -> None:
+        """Compile (or load) the play-out before any clock runs, when it is used."""
+        if self.mix > 0:
+            from gamesearch.games.go.rules import Go
+
+            warm = Go(size=5)
+            self.rollout(warm, warm.initial_state())
+
+    def rollout(self, game: Any, state: Any) -> float:
+        """One fast play-out from ``state``: its result for the player to move (+1, 0, -1)."""
+        from gamesearch.engines.go.mcts import rollout
+        from gamesearch.games.go import kernel as K
+
+        board = K.from_state(state, game.size)
+        cap = max(game.max_moves, int(state[3]) + 3 * game.size ** 2)
+        self.rollouts += 1
+        black = rollout(board, game.komi, cap, self.rollouts, True, True)
+        return (2.0 * black - 1.0) * (1.0 if state[1] == 0 else -1.0)
+
     def evaluate(self, game: Any, states: list) -> list[tuple[dict[int, float], float]]:
         """Priors over the legal moves and the value for the player to move, per state."""
         if game.size * game.size * PLANES != int(np.prod(self.net.shape)):
@@ -97,11 +122,14 @@ class GoNetAgent(Agent):
         x = np.stack([planes(s[0], s[1], m) for s, m in zip(states, legal)])
         logits, values = self.net.forward(x)
         out = []
-        for row, moves, v in zip(logits, legal, values):
+        for state, row, moves, v in zip(states, logits, legal, values):
             z = row[moves] - row[moves].max()
             p = np.exp(z)
             p /= p.sum()
-            out.append((dict(zip(moves, p.tolist())), float(v)))
+            value = float(v)
+            if self.mix > 0:
+                value = (1 - self.mix) * value + self.mix * self.rollout(game, state)
+            out.append((dict(zip(moves, p.tolist())), value))
         return out
 
     def __call__(self, game: Any, state: Any) -> SearchResult:
@@ -168,12 +196,12 @@ def _best(weights: dict[int, float], pass_action: int) -> int:
 
 def go_net_agent(time: float | None = None, simulations: int | None = None,
                  weights: str | None = None, c: float = 1.5, batch: int = 8,
-                 reuse: bool = True) -> Agent:
+                 reuse: bool = True, mix: float = 0.0) -> Agent:
     """The ``go-net`` player (shipped network, or ``weights=FILE``); time=1 s a move unless
     ``simulations`` is given."""
     if time is None and simulations is None:
         time = 1.0
     bound = f"simulations={simulations}" if simulations is not None else f"time={time:g}"
     spec = f"go-net:{bound}" + (f",weights={weights}" if weights else "") \
-        + ("" if reuse else ",reuse=false")
-    return GoNetAgent(load_network(weights), time, simulations, c, batch, reuse, spec)
+        + ("" if reuse else ",reuse=false") + (f",mix={mix:g}" if mix else "")
+    return GoNetAgent(load_network(weights), time, simulations, c, batch, reuse, spec, mix)
