@@ -9,7 +9,9 @@
 # are git-ignored and named in the call's `carry`. Ignored files do not outlive a session's
 # checkout, so the network a session's device run ends with is committed as
 # bench/records/go-net/run-weights.npz (tracked, ~1.8 MB at 6 x 64): with no .gonet-run/
-# files the next session's run begins from it (Adam's state fresh).
+# files the next session's run begins from it (Adam's state fresh), and before any device
+# run has ended so, from the shipped network (src/gamesearch/data/go/go-net.npz, learned
+# from GNU Go's games by train supervised go, the same 6 x 64).
 # The run is written straight under $OUT/run, so what the last finished iteration saved
 # comes back even if the call is cut off.
 #
@@ -54,6 +56,11 @@ elif [ -f .gonet-run/init.npz ]; then
   HOW="$NEW --init-from .gonet-run/init.npz"   # a new run from an earlier run's network
 elif [ -f bench/records/go-net/run-weights.npz ]; then
   HOW="$NEW --init-from bench/records/go-net/run-weights.npz"   # an earlier session's network
+elif [ -z "${GONET_NEW:-}" ] && [ -f src/gamesearch/data/go/go-net.npz ]; then
+  # none yet: self-play begins from the shipped network, learned from GNU Go's games
+  # (train supervised go; 6 x 64 as the default GONET_NEW): AlphaGo's order, the teacher
+  # first, then itself
+  HOW="$NEW --init-from src/gamesearch/data/go/go-net.npz"
 else
   HOW="$NEW"
 fi

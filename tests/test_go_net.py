@@ -111,15 +111,19 @@ def test_the_value_head_stays_alive_where_its_plane_is_negative_everywhere() -> 
 
 
 def test_weights_from_before_the_linear_value_head_keep_theirs(tmp_path) -> None:
-    """A weights file whose settings do not say ``value_relu`` (the shipped network's, the
-    first runs') is read with the old head; a new run's says False."""
+    """A weights file whose settings do not say ``value_relu`` (the first runs', and the
+    network shipped until session 34) is read with the old head; a new run's says False,
+    as the shipped network (learned from GNU Go's games) does."""
     from gamesearch.engines.go.net_agent import load_network, shipped_weights
     from gamesearch.learn.checkpoint import load_checkpoint, save_checkpoint
 
     _, meta = load_checkpoint(shipped_weights(), "alphazero checkpoint")
-    assert "value_relu" not in meta["settings"] and load_network().value_relu
+    assert meta["settings"]["value_relu"] is False and not load_network().value_relu
     net, params = _tiny_net()
     arrays = {f"best_{k}": np.asarray(v) for k, v in params.items()}
+    old = tmp_path / "old.npz"
+    save_checkpoint(old, "alphazero checkpoint", arrays, {"settings": {"blocks": 2}})
+    assert load_network(old).value_relu
     for flag in (False, True):
         path = tmp_path / f"w{flag}.npz"
         save_checkpoint(path, "alphazero checkpoint", arrays,
@@ -208,12 +212,14 @@ def test_mix_blends_one_fast_play_out_into_the_networks_value() -> None:
     won = ("".join(cells), 1, 0, 60, frozenset())
     agent = make_agent("go-net:simulations=8,mix=1")
     assert agent.spec.endswith("mix=1")
+    assert make_agent("go-net:simulations=8").mix == 0.5      # AlphaGo's, by default
+    assert "mix" not in make_agent("go-net:simulations=8").spec
     assert agent.rollout(game, won) == -1.0           # White to move: lost
     assert agent.rollout(game, (won[0], 0, 0, 60, frozenset())) == 1.0
     (_, value), = agent.evaluate(game, [won])
     assert value == -1.0                              # mix=1: the play-out alone
     half = make_agent("go-net:simulations=8,mix=0.5")
-    plain = make_agent("go-net:simulations=8")
+    plain = make_agent("go-net:simulations=8,mix=0")
     (_, v_half), = half.evaluate(game, [won])
     (_, v_net), = plain.evaluate(game, [won])
     assert v_half == pytest.approx(0.5 * v_net - 0.5)

@@ -55,6 +55,7 @@ from gamesearch.durable import output_folder
 from gamesearch.errors import GameSearchError
 from gamesearch.learn.alphazero import CHECKPOINT_KIND as WEIGHTS_KIND
 from gamesearch.learn.checkpoint import load_checkpoint, open_log, save_checkpoint, sync_log
+from gamesearch.learn.jax_tree import restore_tree, tree_arrays
 from gamesearch.learn.policy_value import NAMES, PolicyValueNetwork
 from gamesearch.learn.resnet import saved_value_relu
 
@@ -418,15 +419,7 @@ class JaxAlphaZeroTraining:
                 "plies": self.plies}
 
     def _restore(self, arrays: dict[str, np.ndarray]) -> None:
-        parts = self._parts()
-        leaves, tree = jax.tree_util.tree_flatten(parts)
-        try:
-            loaded = [jnp.asarray(arrays[f"leaf_{k}"], dtype=leaf.dtype).reshape(leaf.shape)
-                      for k, leaf in enumerate(leaves)]
-        except (KeyError, ValueError, TypeError) as err:
-            raise GameSearchError(f"{str(self.checkpoint)!r}: damaged checkpoint "
-                                  f"({err})") from None
-        restored = jax.tree_util.tree_unflatten(tree, loaded)
+        restored = restore_tree(self._parts(), arrays, self.checkpoint)
         self.params, self.opt_state = restored["params"], restored["opt"]
         self.state, self.plies = restored["state"], restored["plies"]
 
@@ -478,8 +471,7 @@ class JaxAlphaZeroTraining:
 
     def save(self) -> None:
         """The checkpoint and the exported weights, atomically, then the log lines."""
-        leaves = jax.tree_util.tree_leaves(self._parts())
-        arrays = {f"leaf_{k}": np.asarray(leaf) for k, leaf in enumerate(leaves)}
+        arrays = tree_arrays(self._parts())
         meta = {"game": self.game.name, "settings": asdict(self.settings),
                 "iterations": self.iterations, "positions": self.positions,
                 "games": self.games, "seconds": self.seconds, "curve": self.curve,

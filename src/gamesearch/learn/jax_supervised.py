@@ -39,6 +39,7 @@ from gamesearch.errors import GameSearchError
 from gamesearch.learn.alphazero import CHECKPOINT_KIND as WEIGHTS_KIND
 from gamesearch.learn.checkpoint import load_checkpoint, open_log, save_checkpoint, sync_log
 from gamesearch.learn.jax_resnet import ResNet
+from gamesearch.learn.jax_tree import restore_tree, tree_arrays
 from gamesearch.learn.resnet import saved_value_relu
 
 CHECKPOINT_KIND = "supervised checkpoint"
@@ -180,14 +181,8 @@ class SupervisedTraining:
         self.init_from = str(path)
 
     def _restore(self, arrays: dict[str, np.ndarray], meta: dict) -> None:
-        leaves, tree = jax.tree_util.tree_flatten((self.params, self.opt_state))
-        try:
-            loaded = [jnp.asarray(arrays[f"leaf_{k}"], dtype=leaf.dtype).reshape(leaf.shape)
-                      for k, leaf in enumerate(leaves)]
-        except (KeyError, ValueError, TypeError) as err:
-            raise GameSearchError(f"{str(self.checkpoint)!r}: damaged checkpoint "
-                                  f"({err})") from None
-        self.params, self.opt_state = jax.tree_util.tree_unflatten(tree, loaded)
+        self.params, self.opt_state = restore_tree((self.params, self.opt_state), arrays,
+                                                   self.checkpoint)
         for key in ("epoch", "step_in_epoch", "steps", "seconds", "curve", "init_from", "sums"):
             setattr(self, key, meta[key])
 
@@ -254,8 +249,7 @@ class SupervisedTraining:
 
     def save(self) -> None:
         """The checkpoint and the exported weights, atomically, then the log lines."""
-        leaves = jax.tree_util.tree_leaves((self.params, self.opt_state))
-        arrays = {f"leaf_{k}": np.asarray(leaf) for k, leaf in enumerate(leaves)}
+        arrays = tree_arrays((self.params, self.opt_state))
         meta = {"game": self.game, "settings": asdict(self.settings),
                 "examples": len(self.data), "epoch": self.epoch,
                 "step_in_epoch": self.step_in_epoch, "steps": self.steps, "sums": self.sums,

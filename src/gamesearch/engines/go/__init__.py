@@ -36,7 +36,7 @@ def _go_mcts(time: float = 1.0, playouts: int | None = None, rave: float = 1000.
 
 def _go_net(time: float | None = None, simulations: int | None = None,
             weights: str | None = None, c: float = 1.5, batch: int = 8,
-            reuse: bool = True, mix: float = 0.0) -> Agent:
+            reuse: bool = True, mix: float = 0.5) -> Agent:
     from gamesearch.engines.go.net_agent import go_net_agent
 
     return go_net_agent(time=time, simulations=simulations, weights=weights, c=c,
@@ -84,6 +84,9 @@ def _warmups(game: Any) -> list[WarmupStep]:
         from gamesearch.engines.go.mcts import GoMCTSAgent
 
         GoMCTSAgent(playouts=256).prepare(None)  # compiles on a small board, any size then
+        from gamesearch.engines.go.net_agent import GoNetAgent
+
+        GoNetAgent.prepare_rollout()  # go-net's play-outs (its mix), from the same kernel
 
     return [("go board and MCTS play-outs", mcts)]
 
@@ -149,11 +152,11 @@ ENTRY = GameEntry(
                   "self-play (AlphaZero: PUCT, the policy as prior, the value instead of "
                   "play-outs; numpy on the CPU), time=T seconds a move (1) or simulations=N "
                   "(0: the policy alone), weights=FILE (a run of train alphazero-jax go or "
-                  "train supervised go; "
-                  "default: the shipped CPU-trained network), c=C exploration (1.5), "
+                  "train supervised go; default: the shipped network, learned from GNU "
+                  "Go's games), c=C exploration (1.5), "
                   "batch=N leaves per evaluation (8), reuse=false starts each move afresh, "
                   "mix=L: AlphaGo's leaf value, (1 - L) the network's plus L one fast "
-                  "play-out's (0: the network alone)"),
+                  "play-out's (0.5; 0: the network alone)"),
         AgentDecl("gtp", _gtp, "go: an outside GTP program (default GNU Go level 1, Chinese "
                   "rules, dead stones played out; cmd='gnugo --mode gtp --level 10'), time=T "
                   "seconds a move", outside=True),

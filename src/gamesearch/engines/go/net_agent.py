@@ -10,9 +10,10 @@ plays the policy alone (one evaluation, no search). As go-mcts, it passes only w
 opponent has passed and the count is ours, or when every move left fills its own area:
 an untrained policy would otherwise pass the game away.
 
-The shipped weights (``data/go/go-net.npz``) are the network trained on this machine's CPU
-for docs/GO.md's figures, a small one; ``weights=FILE`` plays another run's
-``weights.npz``.
+The shipped weights (``data/go/go-net.npz``) are a 6 x 64 network learned on a CPU from
+GNU Go's games (``train supervised go``, AlphaGo's first stage; docs/GO.md has its figures);
+``weights=FILE`` plays another run's ``weights.npz``. ``mix=L`` blends one fast play-out
+into each leaf's value, as AlphaGo did.
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ from gamesearch.shipped import shipped
 WEIGHTS_KIND = "alphazero checkpoint"
 PLANES = 4
 PV_PLIES = 8
+DEFAULT_MIX = 0.5
+"""``mix``'s default, AlphaGo's: half the network's value, half one play-out's result
+(against GNU Go level 10 at 1 s a move it scored 61% of 40 games where the network's value
+alone scored 35%; docs/GO.md)."""
 
 
 def shipped_weights() -> Path:
@@ -70,7 +75,7 @@ class GoNetAgent(Agent):
 
     def __init__(self, net: ResidualNetwork, time: float | None = 1.0,
                  simulations: int | None = None, c: float = 1.5, batch: int = 8,
-                 reuse: bool = True, spec: str = "go-net", mix: float = 0.0) -> None:
+                 reuse: bool = True, spec: str = "go-net", mix: float = DEFAULT_MIX) -> None:
         if simulations is not None and simulations < 0:
             raise GameSearchError(f"go-net: simulations must be >= 0, got {simulations}")
         if simulations is None and not (time is not None and time > 0):
@@ -97,10 +102,16 @@ class GoNetAgent(Agent):
     def prepare(self, game: Any) -> None:
         """Compile (or load) the play-out before any clock runs, when it is used."""
         if self.mix > 0:
-            from gamesearch.games.go.rules import Go
+            self.prepare_rollout()
 
-            warm = Go(size=5)
-            self.rollout(warm, warm.initial_state())
+    @staticmethod
+    def prepare_rollout() -> None:
+        """Compile (or load from numba's cache) the fast play-out, on a small board."""
+        from gamesearch.engines.go.mcts import rollout
+        from gamesearch.games.go import kernel as K
+        from gamesearch.games.go.rules import Go
+
+        rollout(K.from_state(Go(size=5).initial_state(), 5), 0.0, 10, 1, True, True)
 
     def rollout(self, game: Any, state: Any) -> float:
         """One fast play-out from ``state``: its result for the player to move (+1, 0, -1)."""
@@ -196,12 +207,12 @@ def _best(weights: dict[int, float], pass_action: int) -> int:
 
 def go_net_agent(time: float | None = None, simulations: int | None = None,
                  weights: str | None = None, c: float = 1.5, batch: int = 8,
-                 reuse: bool = True, mix: float = 0.0) -> Agent:
+                 reuse: bool = True, mix: float = DEFAULT_MIX) -> Agent:
     """The ``go-net`` player (shipped network, or ``weights=FILE``); time=1 s a move unless
     ``simulations`` is given."""
     if time is None and simulations is None:
         time = 1.0
     bound = f"simulations={simulations}" if simulations is not None else f"time={time:g}"
     spec = f"go-net:{bound}" + (f",weights={weights}" if weights else "") \
-        + ("" if reuse else ",reuse=false") + (f",mix={mix:g}" if mix else "")
+        + ("" if reuse else ",reuse=false") + (f",mix={mix:g}" if mix != DEFAULT_MIX else "")
     return GoNetAgent(load_network(weights), time, simulations, c, batch, reuse, spec, mix)
