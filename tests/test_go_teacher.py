@@ -207,3 +207,17 @@ def test_sigterm_stops_after_the_game_in_play_and_a_kill_loses_at_most_that_game
     n = len(out.read_text().splitlines()) - 1
     assert _games("--games", str(n), "--out", str(whole), *common).returncode == 0
     assert whole.read_text() == out.read_text()  # what an unbroken run writes
+
+
+def test_the_committed_teacher_games_replay_by_our_rules() -> None:
+    """The shipped network's training games (bench/records/go-net/teacher): GNU Go's moves
+    are legal by our rules and its final boards score as recorded (the first 40 of each
+    file; the whole set, 1,184 games, gives 64,323 positions)."""
+    folder = ROOT / "bench/records/go-net/teacher"
+    files = sorted(folder.glob("gnugo-L10-s*.jsonl"))
+    assert len(files) == 2
+    for path in files:
+        ex = read_teacher_games([path], limit=40)
+        assert set(ex.game.tolist()) == set(range(40))
+        assert len(ex) > 40 * 30 and set(np.unique(ex.z)) <= {-1.0, 0.0, 1.0}
+        assert all(ex.legal[i, a] for i, a in enumerate(ex.action))
