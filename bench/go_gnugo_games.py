@@ -33,9 +33,9 @@ import time
 from pathlib import Path
 
 from gamesearch.durable import LineLog, StopRequest
+from gamesearch.engines.go.teacher import TEACHER_KIND as KIND
 from gamesearch.errors import GameSearchError
 
-KIND = "gamesearch go-gnugo games"
 GNUGO = "gnugo --mode gtp --chinese-rules --capture-all-dead --level {level}"
 
 

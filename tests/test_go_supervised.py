@@ -21,16 +21,16 @@ from gamesearch.engines.go.teacher import (  # noqa: E402
     ACTIONS,
     SHAPE,
     SYMMETRIES,
-    TEACHER_KIND,
     Examples,
+    read_teacher_games,
 )
 from gamesearch.errors import GameSearchError  # noqa: E402
-from gamesearch.games.go.notation import vertex  # noqa: E402
 from gamesearch.games.go.rules import Go  # noqa: E402
 from gamesearch.learn.checkpoint import load_checkpoint  # noqa: E402
 from gamesearch.learn.jax_supervised import SupervisedSettings, SupervisedTraining  # noqa: E402
 
 CENTRE = 40
+TEACHER = Path(__file__).resolve().parents[1] / "bench/records/go-net/teacher"
 TINY = SupervisedSettings(blocks=1, channels=8, batch=32, lr=3e-3, holdout=5)
 
 
@@ -145,26 +145,14 @@ def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 
 def test_the_command_trains_from_a_games_file_and_refuses_bad_input(tmp_path: Path) -> None:
-    game, rng = Go(9, 7.0), random.Random(9)
-    lines = [json.dumps({"kind": TEACHER_KIND, "level": 1, "opening": 0, "seed": 0,
-                         "size": 9, "komi": 7.0})]
-    for i in range(12):
-        state, moves = game.initial_state(), []
-        while not game.is_terminal(state):
-            legal = game.actions(state)
-            stones = [a for a in legal if a != game.pass_action]
-            a = rng.choice(stones) if stones and rng.random() < 0.9 else game.pass_action
-            state = game.result(state, a)
-            moves.append(vertex(a, 9) if a != game.pass_action else "pass")
-        lines.append(json.dumps({"index": i, "opening": 0, "moves": moves,
-                                 "margin": game.score(state)}))
-    data = tmp_path / "games.jsonl"
-    data.write_text("\n".join(lines) + "\n")
-    done = _cli("--data", str(data), "--epochs", "1", "--blocks", "1", "--channels", "4",
-                "--batch", "16", "--out", "run", "--json", cwd=tmp_path)
+    # the first 12 of the GNU Go games the shipped network learned from
+    data = TEACHER / "gnugo-L10-s1.jsonl"
+    done = _cli("--data", str(data), "--games", "12", "--epochs", "1", "--blocks", "1",
+                "--channels", "4", "--batch", "16", "--out", "run", "--json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert summary["epochs"] == 1 and summary["last_epoch"]["agreement"] >= 0
+    assert summary["positions"] == len(read_teacher_games([data], limit=12))
     assert (tmp_path / "run" / "weights.npz").exists()
     assert (tmp_path / "run" / "curve.png").exists()
     for args, words in [

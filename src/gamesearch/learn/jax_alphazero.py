@@ -55,7 +55,7 @@ from gamesearch.durable import output_folder
 from gamesearch.errors import GameSearchError
 from gamesearch.learn.alphazero import CHECKPOINT_KIND as WEIGHTS_KIND
 from gamesearch.learn.checkpoint import load_checkpoint, open_log, save_checkpoint, sync_log
-from gamesearch.learn.jax_tree import restore_tree, tree_arrays
+from gamesearch.learn.jax_tree import params_like, restore_tree, tree_arrays
 from gamesearch.learn.policy_value import NAMES, PolicyValueNetwork
 from gamesearch.learn.resnet import saved_value_relu
 
@@ -404,13 +404,7 @@ class JaxAlphaZeroTraining:
         other_head = saved_value_relu(meta) != self.settings.value_relu
         fresh = (set(VALUE_HEAD) & set(self.params)
                  if self.game.shape is not None and other_head else set())
-        for k, v in self.params.items():
-            w = arrays.get(f"best_{k}")
-            if k not in fresh and (w is None or w.shape != v.shape):
-                raise GameSearchError(f"{str(path)!r} is not a network of this shape "
-                                      f"({k}: {None if w is None else w.shape} for {v.shape})")
-        self.params = {k: v if k in fresh else jnp.asarray(arrays[f"best_{k}"], dtype=v.dtype)
-                       for k, v in self.params.items()}
+        self.params = params_like(self.params, arrays, path, keep=fresh)
         self.opt_state = self.optimizer.init(self.params)
         self.init_from = str(path)
 

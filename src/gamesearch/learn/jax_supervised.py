@@ -39,7 +39,7 @@ from gamesearch.errors import GameSearchError
 from gamesearch.learn.alphazero import CHECKPOINT_KIND as WEIGHTS_KIND
 from gamesearch.learn.checkpoint import load_checkpoint, open_log, save_checkpoint, sync_log
 from gamesearch.learn.jax_resnet import ResNet
-from gamesearch.learn.jax_tree import restore_tree, tree_arrays
+from gamesearch.learn.jax_tree import params_like, restore_tree, tree_arrays
 from gamesearch.learn.resnet import saved_value_relu
 
 CHECKPOINT_KIND = "supervised checkpoint"
@@ -171,13 +171,7 @@ class SupervisedTraining:
         if saved_value_relu(meta):
             raise GameSearchError(f"{str(path)!r} has the old value head (a ReLU after its "
                                   "1x1 convolution); start from a network of the linear one")
-        for k, v in self.params.items():
-            w = arrays.get(f"best_{k}")
-            if w is None or w.shape != v.shape:
-                raise GameSearchError(f"{str(path)!r} is not a network of this shape "
-                                      f"({k}: {None if w is None else w.shape} for {v.shape})")
-        self.params = {k: jnp.asarray(arrays[f"best_{k}"], dtype=v.dtype)
-                       for k, v in self.params.items()}
+        self.params = params_like(self.params, arrays, path)
         self.init_from = str(path)
 
     def _restore(self, arrays: dict[str, np.ndarray], meta: dict) -> None:

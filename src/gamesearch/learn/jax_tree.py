@@ -30,3 +30,17 @@ def restore_tree(template: Any, arrays: dict[str, np.ndarray], path: str | Path)
     except (KeyError, ValueError, TypeError) as err:
         raise GameSearchError(f"{str(path)!r}: damaged checkpoint ({err})") from None
     return jax.tree_util.tree_unflatten(tree, loaded)
+
+
+def params_like(params: dict, arrays: dict[str, np.ndarray], path: str | Path,
+                keep: frozenset[str] | set[str] = frozenset()) -> dict:
+    """``params`` with each array replaced by the saved network's (``best_NAME`` in a
+    weights file's ``arrays``), of the same shape and dtype, except the names in ``keep``,
+    which stay as they are; a missing or misshapen array is one line naming ``path``."""
+    for k, v in params.items():
+        w = arrays.get(f"best_{k}")
+        if k not in keep and (w is None or w.shape != v.shape):
+            raise GameSearchError(f"{str(path)!r} is not a network of this shape "
+                                  f"({k}: {None if w is None else w.shape} for {v.shape})")
+    return {k: v if k in keep else jnp.asarray(arrays[f"best_{k}"], dtype=v.dtype)
+            for k, v in params.items()}

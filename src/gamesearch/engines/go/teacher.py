@@ -73,18 +73,43 @@ def _line_error(path: Path, number: int, why: str) -> GameSearchError:
     return GameSearchError(f"{path}:{number}: {why}")
 
 
+def _replay(game, moves: list, opening: int) -> tuple[list[tuple], float]:
+    """Replay one game's ``moves`` by our rules: (planes, legal mask, move, mover) for each
+    position from move ``opening`` on, and the final score; a move the rules refuse, or a
+    game that does not end, is a GameSearchError saying which."""
+    from gamesearch.engines.go.net_agent import planes
+    from gamesearch.games.go.notation import parse_vertex
+
+    state, kept = game.initial_state(), []
+    for ply, move in enumerate(moves):
+        if game.is_terminal(state):
+            raise GameSearchError(f"move {ply + 1} comes after the game ended")
+        try:
+            action = game.pass_action if move == "pass" else parse_vertex(str(move), SIZE)
+        except GameSearchError as err:
+            raise GameSearchError(f"move {ply + 1}: {err}") from None
+        legal = game.actions(state)
+        if action not in legal:
+            raise GameSearchError(f"move {ply + 1} ({move}) is illegal")
+        if ply >= opening:
+            mask = np.zeros(game.pass_action + 1, dtype=np.uint8)
+            mask[legal] = 1
+            kept.append((planes(state[0], state[1], legal).astype(np.uint8), mask, action,
+                         state[1]))
+        state = game.result(state, action)
+    if not game.is_terminal(state):
+        raise GameSearchError("the game does not end (two passes)")
+    return kept, game.score(state)
+
+
 def read_teacher_games(paths: list[str | Path], limit: int | None = None) -> Examples:
     """The examples of every game in ``paths`` (games numbered across the files in order);
     at most ``limit`` games when given."""
-    from gamesearch.engines.go.net_agent import planes
-    from gamesearch.games.go.notation import parse_vertex
     from gamesearch.games.go.rules import Go
     from gamesearch.textinput import read_text
 
     game = Go(SIZE, KOMI)
-    xs: list[np.ndarray] = []
-    legals: list[np.ndarray] = []
-    actions: list[int] = []
+    rows: list[tuple] = []
     zs: list[float] = []
     games: list[int] = []
     number = 0
@@ -113,38 +138,20 @@ def read_teacher_games(paths: list[str | Path], limit: int | None = None) -> Exa
                     isinstance(margin, int | float) and not isinstance(margin, bool)):
                 raise _line_error(path, at, "a game's moves are a list of at most "
                                   f"{MAX_MOVES_TEXT} vertices, its opening a count of them")
-            state = game.initial_state()
-            results: list[int] = []
-            for ply, move in enumerate(moves):
-                if game.is_terminal(state):
-                    raise _line_error(path, at, f"move {ply + 1} comes after the game ended")
-                try:
-                    action = (game.pass_action if move == "pass"
-                              else parse_vertex(str(move), SIZE))
-                except GameSearchError as err:
-                    raise _line_error(path, at, f"move {ply + 1}: {err}") from None
-                legal = game.actions(state)
-                if action not in legal:
-                    raise _line_error(path, at, f"move {ply + 1} ({move}) is illegal")
-                if ply >= opening:
-                    xs.append(planes(state[0], state[1], legal).astype(np.uint8))
-                    mask = np.zeros(game.pass_action + 1, dtype=np.uint8)
-                    mask[legal] = 1
-                    legals.append(mask)
-                    actions.append(action)
-                    results.append(state[1])
-                state = game.result(state, action)
-            if not game.is_terminal(state):
-                raise _line_error(path, at, "the game does not end (two passes)")
-            final = game.score(state)
+            try:
+                kept, final = _replay(game, moves, opening)
+            except GameSearchError as err:
+                raise _line_error(path, at, str(err)) from None
             if final != margin:
                 raise _line_error(path, at, f"the moves score {final:+g} by our rules, the "
                                   f"line says {margin:+g}")
             black = float(np.sign(final))
-            zs.extend(black if mover == 0 else -black for mover in results)
-            games.extend([number] * len(results))
+            rows.extend(kept)
+            zs.extend(black if row[3] == 0 else -black for row in kept)
+            games.extend([number] * len(kept))
             number += 1
-    if not actions:
+    if not rows:
         raise GameSearchError("no positions in the games files")
+    xs, legals, actions, _ = zip(*rows, strict=True)
     return Examples(np.stack(xs), np.stack(legals), np.asarray(actions, dtype=np.int32),
                     np.asarray(zs, dtype=np.float32), np.asarray(games, dtype=np.int32))
