@@ -64,7 +64,7 @@ def _weights(folder: Path) -> dict[str, np.ndarray]:
 def test_the_network_learns_the_teachers_rule_and_the_result(tmp_path: Path) -> None:
     ex = centre_teacher(60)
     run = SupervisedTraining(ex, SHAPE, ACTIONS, SYMMETRIES, tmp_path / "run", TINY,
-                             game="go")
+                             game="go", snapshots=2)
     before = run.validate()
     run.run(6)
     run.close()
@@ -74,12 +74,22 @@ def test_the_network_learns_the_teachers_rule_and_the_result(tmp_path: Path) -> 
     assert [r["epoch"] for r in run.curve] == list(range(1, 7))
     log = (tmp_path / "run" / "log.jsonl").read_text().splitlines()
     assert [json.loads(line)["epoch"] for line in log[1:]] == list(range(1, 7))
+    # every second epoch's network is kept, placed at the positions it had seen
+    kept = sorted((tmp_path / "run" / "snapshots").iterdir())
+    assert [p.name for p in kept] == ["weights-00002.npz", "weights-00004.npz",
+                                      "weights-00006.npz"]
+    metas = [load_checkpoint(p, "alphazero checkpoint")[1] for p in kept]
+    assert [m["positions"] for m in metas] == [
+        2 * k * run.steps_per_epoch * TINY.batch for k in (1, 2, 3)]
+    last, final = load_checkpoint(kept[-1], "alphazero checkpoint")[0], _weights(
+        tmp_path / "run")
+    assert all(np.array_equal(last[k], final[k]) for k in final)
 
 
 def test_a_stopped_run_resumes_to_the_unbroken_runs_weights(tmp_path: Path) -> None:
     ex = centre_teacher(30, seed=3)
     whole = SupervisedTraining(ex, SHAPE, ACTIONS, SYMMETRIES, tmp_path / "a", TINY,
-                               game="go")
+                               game="go", snapshots=1)
     whole.run(3)
     whole.close()
     calls = {"n": 0}
@@ -89,12 +99,12 @@ def test_a_stopped_run_resumes_to_the_unbroken_runs_weights(tmp_path: Path) -> N
         return calls["n"] > 7
 
     part = SupervisedTraining(ex, SHAPE, ACTIONS, SYMMETRIES, tmp_path / "b", TINY,
-                              game="go")
+                              game="go", snapshots=1)
     part.run(3, stop=stop_after_seven)
     part.close()
     assert part.epoch < 3
     more = SupervisedTraining(ex, SHAPE, ACTIONS, SYMMETRIES, tmp_path / "b", resume=True,
-                              game="go")
+                              game="go", snapshots=1)
     more.run(3)
     more.close()
     a, b = _weights(tmp_path / "a"), _weights(tmp_path / "b")
@@ -105,6 +115,10 @@ def test_a_stopped_run_resumes_to_the_unbroken_runs_weights(tmp_path: Path) -> N
         return [{k: v for k, v in point.items() if k != "seconds"} for point in curve]
 
     assert timeless(more.curve) == timeless(whole.curve)
+    # the resumed run kept the same epochs' networks
+    names = sorted(p.name for p in (tmp_path / "a" / "snapshots").iterdir())
+    assert names == sorted(p.name for p in (tmp_path / "b" / "snapshots").iterdir())
+    assert names == ["weights-00001.npz", "weights-00002.npz", "weights-00003.npz"]
     # resuming from other data, or starting over a run, is one line
     with pytest.raises(GameSearchError, match="other data"):
         SupervisedTraining(centre_teacher(5), SHAPE, ACTIONS, SYMMETRIES, tmp_path / "b",

@@ -66,6 +66,9 @@ def train_supervised(
     init_from: Path | None = typer.Option(None, "--init-from", help="start a new run from "
                                           "this network (weights.npz of the same shape)"),
     seed: int = typer.Option(0, "--seed", help="seed of the weights, order and symmetries"),
+    snapshots: int = typer.Option(0, "--snapshots", help="also keep the network every N "
+                                  "epochs in OUT/snapshots/ (the learning curve's points; "
+                                  "0: never)"),
     out: str | None = typer.Option(None, "--out", help="folder for the files "
                                    "(supervised-GAME)"),
     resume: bool = typer.Option(False, "--resume", help="continue from --out's checkpoint"),
@@ -76,6 +79,8 @@ def train_supervised(
     entry, trainer = trainer_for("supervised", game_name)
     if not 1 <= epochs <= 100_000:
         raise GameSearchError(f"--epochs must be in 1..100000, got {epochs}")
+    if snapshots < 0:
+        raise GameSearchError(f"--snapshots must be 0 or more, got {snapshots}")
     if games is not None and games < 1:
         raise GameSearchError(f"--games must be positive, got {games}")
     if init_from is not None and resume:
@@ -100,7 +105,7 @@ def train_supervised(
         examples = teach.read_teacher_games(data, games)
     run = SupervisedTraining(examples, teach.SHAPE, teach.ACTIONS, teach.SYMMETRIES, folder,
                              settings, resume=resume, force=force, init_from=init_from,
-                             game=entry.name)
+                             game=entry.name, snapshots=snapshots)
     try:
         total = epochs * run.steps_per_epoch
         with Progress(TextColumn("supervised"), BarColumn(),

@@ -14,8 +14,11 @@ plus L2 on the weights; Adam, with the learning rate annealed along a cosine ove
 The run lives in a folder: ``checkpoint.npz`` (the weights, Adam's state and where in
 which epoch the run is, written atomically every ``every`` seconds, at each epoch's end and
 when stopped), ``weights.npz`` (the network in the format ``go-net`` and ``train
-alphazero-jax --init-from`` read) and ``log.jsonl`` (an epoch a line: train and validation
-losses, the policy's top-1 agreement with the teacher on held-out games). An epoch's order
+alphazero-jax --init-from`` read; its ``positions`` counts the training positions seen,
+steps times batch), ``log.jsonl`` (an epoch a line: train and validation losses, the
+policy's top-1 agreement with the teacher on held-out games) and, with ``snapshots=N``,
+``snapshots/weights-NNNNN.npz`` every N epochs (the learning curve's points, read by
+bench/go_net_curve.py as the self-play trainer's are). An epoch's order
 and symmetries come from (seed, epoch), so a run resumed from any checkpoint ends with the
 weights an unbroken run would have.
 """
@@ -116,8 +119,9 @@ class SupervisedTraining:
                  symmetries: np.ndarray, folder: str | Path,
                  settings: SupervisedSettings | None = None, resume: bool = False,
                  force: bool = False, init_from: str | Path | None = None,
-                 game: str = "", every: float = 60.0) -> None:
+                 game: str = "", every: float = 60.0, snapshots: int = 0) -> None:
         self.folder, self.game, self.every = Path(folder), game, every
+        self.snapshots = snapshots
         self.checkpoint = self.folder / "checkpoint.npz"
         self.weights = self.folder / "weights.npz"
         self.symmetries = np.asarray(symmetries, dtype=np.int32)
@@ -252,10 +256,15 @@ class SupervisedTraining:
         net = {f"best_{k}": np.asarray(v, dtype=np.float32) for k, v in self.params.items()}
         settings = {"blocks": self.settings.blocks, "channels": self.settings.channels,
                     "value_relu": False}
-        save_checkpoint(self.weights, WEIGHTS_KIND, net,
-                        {"game": self.game, "trainer": "supervised", "settings": settings,
-                         "epochs": self.epoch, "steps": self.steps,
-                         "examples": len(self.data), "init_from": self.init_from})
+        about = {"game": self.game, "trainer": "supervised", "settings": settings,
+                 "epochs": self.epoch, "steps": self.steps,
+                 "positions": self.steps * self.settings.batch,
+                 "examples": len(self.data), "init_from": self.init_from}
+        save_checkpoint(self.weights, WEIGHTS_KIND, net, about)
+        if (self.snapshots and self.epoch and self.step_in_epoch == 0
+                and self.epoch % self.snapshots == 0):
+            kept = output_folder(self.folder / "snapshots", "snapshots folder")
+            save_checkpoint(kept / f"weights-{self.epoch:05d}.npz", WEIGHTS_KIND, net, about)
         sync_log(self.log, self.curve)
 
     def close(self) -> None:
