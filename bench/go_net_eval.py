@@ -13,13 +13,14 @@ Prints JSON; ``--out FILE`` also writes it (bench/records/go-net/).
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import random
 import sys
 import time
 from pathlib import Path
 
-from gamesearch.agents import make_agent
+from gamesearch.agents import check_agent_spec, make_agent
 from gamesearch.arena.match import wilson_interval
 from gamesearch.engines.go.net_agent import GoNetAgent, load_network
 from gamesearch.games.go.rules import Go
@@ -71,12 +72,19 @@ def score(net: ResidualNetwork, opponent: str | ResidualNetwork, games: int,
     alternating, against an agent spec or another network's policy; ``simulations`` as
     :func:`policy`."""
     game, total, began = Go(), 0.0, time.monotonic()
+    seeded = isinstance(opponent, str) and "seed" in inspect.signature(
+        check_agent_spec(opponent)).parameters  # an outside program (GTP) takes none
     for g in range(games):
         other = policy(opponent) if isinstance(opponent, ResidualNetwork) else make_agent(
-            f"{opponent}{',' if ':' in opponent else ':'}seed={seed + g}")
+            f"{opponent}{',' if ':' in opponent else ':'}seed={seed + g}" if seeded
+            else opponent)
         ours = policy(net, simulations)
         seats = [ours, other] if g % 2 == 0 else [other, ours]
-        total += (play(game, seats, random.Random(seed + g))[g % 2] + 1) / 2
+        try:
+            total += (play(game, seats, random.Random(seed + g))[g % 2] + 1) / 2
+        finally:
+            if hasattr(other, "close"):
+                other.close()  # a GTP opponent's program ends with its game
     low, high = wilson_interval(total / games, games)
     name = opponent if isinstance(opponent, str) else "the policy before training"
     return {"opponent": name, "games": games, "points": total,
