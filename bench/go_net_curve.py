@@ -65,6 +65,14 @@ def elo(points: float, games: int) -> tuple[float, float, float]:
     return of(points / games), of(low), of(high)
 
 
+def label(opponent: str) -> str:
+    """A short name for the plot's legend: GNU Go by its level, other agents by spec."""
+    words = opponent.split()
+    if opponent.startswith("gtp:cmd=gnugo") and "--level" in words[:-1]:
+        return f"GNU Go level {words[words.index('--level') + 1]}"
+    return opponent
+
+
 def plot(rows: list[dict], path: Path) -> None:
     """Elo against each opponent over training positions, with 95% intervals."""
     from gamesearch.cli.common import pyplot_for, save_png
@@ -78,7 +86,7 @@ def plot(rows: list[dict], path: Path) -> None:
         ax.errorbar(x, [r["elo"] for r in mine],
                     yerr=[[r["elo"] - r["elo_low"] for r in mine],
                           [r["elo_high"] - r["elo"] for r in mine]],
-                    marker="o", capsize=3, label=f"against {opponent}")
+                    marker="o", capsize=3, label=f"against {label(opponent)}")
     ax.axhline(0, color="grey", linewidth=0.8)
     ax.set_xlabel("training positions (millions)")
     ax.set_ylabel("Elo difference (95% interval)")

@@ -1,5 +1,6 @@
-"""bench/go_net_eval.py's games: a seeded opponent replays the same games, and GNU Go (a
-GTP program, which takes no seed) plays too, its process ending with each game."""
+"""bench/go_net_eval.py's games and bench/go_net_curve.py's legend: a seeded opponent
+replays the same games, GNU Go (a GTP program, which takes no seed) plays too, its process
+ending with each game, and the plot names it by its level."""
 
 from __future__ import annotations
 
@@ -44,3 +45,12 @@ def test_gnu_go_plays_without_a_seed_and_its_program_ends_with_each_game() -> No
     assert result["opponent"] == GNUGO and result["games"] == 2
     assert result["points"] in {0.0, 0.5, 1.0, 1.5, 2.0}
     assert _children() <= before
+
+
+def test_the_curves_legend_names_gnu_go_by_its_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "bench"))
+    from go_net_curve import label
+
+    assert label(GNUGO) == "GNU Go level 1"
+    assert label(GNUGO.replace("level 1", "level 10")) == "GNU Go level 10"
+    assert label("go-mcts:playouts=8") == "go-mcts:playouts=8"
