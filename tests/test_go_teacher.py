@@ -212,7 +212,7 @@ def test_sigterm_stops_after_the_game_in_play_and_a_kill_loses_at_most_that_game
 def test_the_committed_teacher_games_replay_by_our_rules() -> None:
     """The shipped network's training games (bench/records/go-net/teacher): GNU Go's moves
     are legal by our rules and its final boards score as recorded (the first 40 of each
-    file; the whole set, 2,184 games, gives 119,486 positions)."""
+    file; the whole set, 2,575 games, gives 141,332 positions)."""
     folder = ROOT / "bench/records/go-net/teacher"
     files = sorted(folder.glob("gnugo-L10-s*.jsonl"))
     assert len(files) == 2
