@@ -13,14 +13,13 @@ Prints JSON; ``--out FILE`` also writes it (bench/records/go-net/).
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import random
 import sys
 import time
 from pathlib import Path
 
-from gamesearch.agents import check_agent_spec, make_agent
+from gamesearch.agents import accepts, make_agent
 from gamesearch.arena.match import wilson_interval
 from gamesearch.engines.go.net_agent import GoNetAgent, load_network
 from gamesearch.games.go.rules import Go
@@ -72,8 +71,7 @@ def score(net: ResidualNetwork, opponent: str | ResidualNetwork, games: int,
     alternating, against an agent spec or another network's policy; ``simulations`` as
     :func:`policy`."""
     game, total, began = Go(), 0.0, time.monotonic()
-    seeded = isinstance(opponent, str) and "seed" in inspect.signature(
-        check_agent_spec(opponent)).parameters  # an outside program (GTP) takes none
+    seeded = isinstance(opponent, str) and accepts(opponent, "seed")  # GTP programs: no
     for g in range(games):
         other = policy(opponent) if isinstance(opponent, ResidualNetwork) else make_agent(
             f"{opponent}{',' if ':' in opponent else ':'}seed={seed + g}" if seeded

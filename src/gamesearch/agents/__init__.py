@@ -136,6 +136,15 @@ def check_agent_spec(spec: str) -> Callable[..., Agent]:
     return factory
 
 
+def accepts(spec: str, parameter: str) -> bool:
+    """Whether the agent kind ``spec`` names takes ``parameter`` (a match's per-game
+    ``seed``, a tournament's move ``time``); an unknown kind takes none."""
+    name, _ = parse_spec(spec)
+    if name not in AGENTS:
+        load_catalog()
+    return name in AGENTS and parameter in inspect.signature(AGENTS[name].factory).parameters
+
+
 def _limit_of(params: dict[str, Any]) -> Limit:
     """The spec's limit parameters as a :class:`Limit` (already checked by the factory)."""
     kinds = {"depth": int, "time": float, "nodes": int, "iterations": int}

@@ -18,7 +18,6 @@ current move and keeps what finished.
 from __future__ import annotations
 
 import contextlib
-import inspect
 import json
 import math
 import random
@@ -28,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gamesearch.agents import AGENTS, Agent, make_agent
+from gamesearch.agents import Agent, accepts, make_agent
 from gamesearch.durable import LineLog
 from gamesearch.errors import FileFormatError, GameSearchError
 from gamesearch.game import CHANCE, Game, Repetitions, State
@@ -264,11 +263,8 @@ def _play_one(game: Game, start: State, index: int, agents: dict[str, Agent], sp
 def _fresh(agent: Agent, spec: str, seed: int | None, stream: int) -> Agent:
     """The agent reset for a new game; with a match seed, agents that take a ``seed`` and
     were given none get one per game, so every game is reproducible (also after resuming)."""
-    name, params = parse_spec(spec)
-    if seed is not None and "seed" not in params and name in AGENTS:
-        factory = AGENTS[name].factory
-        if "seed" in inspect.signature(factory).parameters:
-            return make_agent(spec, seed=seed * 1_000_003 + stream)
+    if seed is not None and "seed" not in parse_spec(spec)[1] and accepts(spec, "seed"):
+        return make_agent(spec, seed=seed * 1_000_003 + stream)
     agent.reset()
     return agent
 

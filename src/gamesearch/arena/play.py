@@ -22,7 +22,6 @@ scored by the rules.
 from __future__ import annotations
 
 import contextlib
-import inspect
 import os
 import random
 import socket
@@ -31,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamesearch.agents import AGENTS, Agent, make_agent
+from gamesearch.agents import Agent, accepts, make_agent
 from gamesearch.arena.schedule import Pairing, play_opening
 from gamesearch.game import CHANCE, Game, State
 from gamesearch.loop import Ply, Verdict, run_game
@@ -226,14 +225,12 @@ def _forfeit(task: GameTask, seat: int, reason: str, moves: list,
 def _agent(spec: str, task: GameTask, stream: int) -> Agent:
     """A fresh agent for one game: seeded per game when the tournament has a seed and the
     kind takes one; given the move time when it accepts one and sets no limit itself."""
-    name, params = parse_spec(spec)
+    params = parse_spec(spec)[1]
     extra: dict[str, Any] = {}
-    factory = AGENTS[name].factory if name in AGENTS else None
-    accepted = inspect.signature(factory).parameters if factory is not None else {}
-    if task.seed is not None and "seed" not in params and "seed" in accepted:
+    if task.seed is not None and "seed" not in params and accepts(spec, "seed"):
         extra["seed"] = task.seed * 1_000_003 + stream
     limit = None
-    if (task.rules.movetime is not None and "time" in accepted
+    if (task.rules.movetime is not None and accepts(spec, "time")
             and not set(params) & {"depth", "time", "nodes", "iterations"}):
         limit = Limit(time=task.rules.movetime)
     return make_agent(spec, limit=limit, **extra)
