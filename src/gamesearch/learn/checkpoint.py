@@ -29,6 +29,16 @@ def save_checkpoint(path: str | Path, kind: str, arrays: dict[str, np.ndarray],
     atomic_write(path, buffer.getvalue())
 
 
+def save_snapshot(folder: str | Path, number: int, kind: str, arrays: dict[str, np.ndarray],
+                  meta: dict) -> Path:
+    """Keep a run's network as ``folder/snapshots/weights-NNNNN.npz`` (``number``: the
+    iteration or epoch), the points a learning curve is played from."""
+    kept = output_folder(Path(folder) / "snapshots", "snapshots folder")
+    path = kept / f"weights-{number:05d}.npz"
+    save_checkpoint(path, kind, arrays, meta)
+    return path
+
+
 def load_checkpoint(path: str | Path, kind: str) -> tuple[dict[str, np.ndarray], dict]:
     """The arrays and meta of a checkpoint written by :func:`save_checkpoint` for ``kind``;
     anything else is refused with one line."""

@@ -54,7 +54,13 @@ import optax
 from gamesearch.durable import output_folder
 from gamesearch.errors import GameSearchError
 from gamesearch.learn.alphazero import CHECKPOINT_KIND as WEIGHTS_KIND
-from gamesearch.learn.checkpoint import load_checkpoint, open_log, save_checkpoint, sync_log
+from gamesearch.learn.checkpoint import (
+    load_checkpoint,
+    open_log,
+    save_checkpoint,
+    save_snapshot,
+    sync_log,
+)
 from gamesearch.learn.jax_tree import params_like, restore_tree, tree_arrays
 from gamesearch.learn.policy_value import NAMES, PolicyValueNetwork
 from gamesearch.learn.resnet import saved_value_relu
@@ -477,9 +483,7 @@ class JaxAlphaZeroTraining:
                  "positions": self.positions, "seconds": self.seconds}
         save_checkpoint(self.weights, WEIGHTS_KIND, net, about)
         if self.snapshots and self.iterations % self.snapshots == 0:
-            kept = output_folder(self.folder / "snapshots", "snapshots folder")
-            save_checkpoint(kept / f"weights-{self.iterations:05d}.npz", WEIGHTS_KIND, net,
-                            about)
+            save_snapshot(self.folder, self.iterations, WEIGHTS_KIND, net, about)
         sync_log(self.log, self.curve)
 
     def close(self) -> None:
