@@ -70,7 +70,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
     try:
-        seen = [int(s) for s in args.seen.split(",")]
+        seen = [int(s) if s.strip().isdigit() else -1 for s in args.seen.split(",")]
         if len(seen) != len(args.data) or min(seen) < 0 or args.holdout < 2:
             raise GameSearchError("--seen needs one count >= 0 per --data file, --holdout >= 2")
         if args.out and args.out.exists():
