@@ -21,9 +21,11 @@ from pathlib import Path
 
 import numpy as np
 
+from gamesearch.durable import atomic_write, check_output
 from gamesearch.engines.go.net_agent import load_network
 from gamesearch.engines.go.teacher import Examples, read_teacher_games
 from gamesearch.errors import GameSearchError
+from gamesearch.learn.split import held_out
 
 
 def unseen_rows(game: np.ndarray, per_file: list[int], seen: list[int],
@@ -34,8 +36,8 @@ def unseen_rows(game: np.ndarray, per_file: list[int], seen: list[int],
     for games, old in zip(per_file, seen):
         local = game - start_new
         inside = (local >= 0) & (local < games)
-        held_new = (game % holdout) == holdout - 1
-        held_old = ((start_old + local) % holdout) == holdout - 1
+        held_new = held_out(game, holdout)
+        held_old = held_out(start_old + local, holdout)
         keep |= inside & held_new & ((local >= old) | held_old)
         start_new, start_old = start_new + games, start_old + old
     return np.flatnonzero(keep)
@@ -73,8 +75,7 @@ def main() -> int:
         seen = [int(s) if s.strip().isdigit() else -1 for s in args.seen.split(",")]
         if len(seen) != len(args.data) or min(seen) < 0 or args.holdout < 2:
             raise GameSearchError("--seen needs one count >= 0 per --data file, --holdout >= 2")
-        if args.out and args.out.exists():
-            raise GameSearchError(f"{str(args.out)!r} exists; give a new --out")
+        out = check_output(args.out, None, remedy="give a new --out") if args.out else None
         per_file = [sum(1 for line in Path(p).read_text().splitlines() if line.strip()) - 1
                     for p in args.data]
         ex = read_teacher_games(args.data)
@@ -87,8 +88,8 @@ def main() -> int:
         return 2
     text = json.dumps(result, indent=1)
     print(text)
-    if args.out:
-        args.out.write_text(text + "\n")
+    if out is not None:
+        atomic_write(out, text + "\n")
     return 0
 
 

@@ -50,6 +50,7 @@ from gamesearch.learn.checkpoint import (
 from gamesearch.learn.jax_resnet import ResNet
 from gamesearch.learn.jax_tree import params_like, restore_tree, tree_arrays
 from gamesearch.learn.resnet import saved_value_relu
+from gamesearch.learn.split import held_out
 
 CHECKPOINT_KIND = "supervised checkpoint"
 EVAL_BATCH = 1024
@@ -154,7 +155,7 @@ class SupervisedTraining:
             output_folder(self.folder, "--out folder")
         s = self.settings
         self.net = ResNet(shape, actions, s.blocks, s.channels)
-        held = (examples.game % s.holdout) == s.holdout - 1
+        held = held_out(examples.game, s.holdout)
         self.train_rows = np.flatnonzero(~held)
         self.val_rows = np.flatnonzero(held)
         if len(self.train_rows) < s.batch:
