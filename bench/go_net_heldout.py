@@ -32,11 +32,11 @@ def unseen_rows(game: np.ndarray, per_file: list[int], seen: list[int],
                 holdout: int) -> np.ndarray:
     """Rows whose game both runs held out or the older run never read (see module doc)."""
     keep = np.zeros(game.shape, dtype=bool)
+    held_new = held_out(game, holdout)
     start_new = start_old = 0
     for games, old in zip(per_file, seen):
         local = game - start_new
         inside = (local >= 0) & (local < games)
-        held_new = held_out(game, holdout)
         held_old = held_out(start_old + local, holdout)
         keep |= inside & held_new & ((local >= old) | held_old)
         start_new, start_old = start_new + games, start_old + old
@@ -76,10 +76,8 @@ def main() -> int:
         if len(seen) != len(args.data) or min(seen) < 0 or args.holdout < 2:
             raise GameSearchError("--seen needs one count >= 0 per --data file, --holdout >= 2")
         out = check_output(args.out, None, remedy="give a new --out") if args.out else None
-        per_file = [sum(1 for line in Path(p).read_text().splitlines() if line.strip()) - 1
-                    for p in args.data]
         ex = read_teacher_games(args.data)
-        rows = unseen_rows(ex.game, per_file, seen, args.holdout)
+        rows = unseen_rows(ex.game, list(ex.per_file), seen, args.holdout)
         result = {"data": [Path(p).name for p in args.data], "seen": seen,
                   "games": int(len(np.unique(ex.game[rows]))), "positions": int(len(rows)),
                   "nets": {n: score(n, ex, rows) for n in args.nets}}

@@ -218,6 +218,7 @@ def test_the_committed_teacher_games_replay_by_our_rules() -> None:
     assert len(files) == 2
     for path in files:
         ex = read_teacher_games([path], limit=40)
+        assert ex.per_file == (40,)
         assert set(ex.game.tolist()) == set(range(40))
         assert len(ex) > 40 * 30 and set(np.unique(ex.z)) <= {-1.0, 0.0, 1.0}
         assert all(ex.legal[i, a] for i, a in enumerate(ex.action))

@@ -37,13 +37,14 @@ class Examples:
     """Positions as arrays, one row each: ``x`` the input planes (uint8), ``legal`` the
     legal actions (uint8), ``action`` the teacher's move, ``z`` the game's result for the
     player to move (+1 won, -1 lost, 0 drawn) and ``game`` a number per game (the
-    held-out games are picked by it)."""
+    held-out games are picked by it); ``per_file`` the games read from each file."""
 
     x: np.ndarray
     legal: np.ndarray
     action: np.ndarray
     z: np.ndarray
     game: np.ndarray
+    per_file: tuple[int, ...] = ()
 
     def __len__(self) -> int:
         return int(self.action.shape[0])
@@ -113,7 +114,9 @@ def read_teacher_games(paths: list[str | Path], limit: int | None = None) -> Exa
     zs: list[float] = []
     games: list[int] = []
     number = 0
+    per_file: list[int] = []
     for path in map(Path, paths):
+        first_number = number
         lines = read_text(path, "games file").splitlines()
         try:
             first = json.loads(lines[0]) if lines else None
@@ -150,8 +153,10 @@ def read_teacher_games(paths: list[str | Path], limit: int | None = None) -> Exa
             zs.extend(black if row[3] == 0 else -black for row in kept)
             games.extend([number] * len(kept))
             number += 1
+        per_file.append(number - first_number)
     if not rows:
         raise GameSearchError("no positions in the games files")
     xs, legals, actions, _ = zip(*rows, strict=True)
     return Examples(np.stack(xs), np.stack(legals), np.asarray(actions, dtype=np.int32),
-                    np.asarray(zs, dtype=np.float32), np.asarray(games, dtype=np.int32))
+                    np.asarray(zs, dtype=np.float32), np.asarray(games, dtype=np.int32),
+                    tuple(per_file))
