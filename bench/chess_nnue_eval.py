@@ -1,8 +1,9 @@
 """The chess network against the hand-written evaluation on the same held-out positions.
 
-``python bench/chess_nnue_eval.py DATA.jsonl [--network FILE] [--positions N]`` takes the
-validation positions of a training run (the games ``train nnue`` holds out: every
-``--holdout``-th game of the first ``--positions`` rows) and measures each evaluation's
+``python bench/chess_nnue_eval.py DATA.jsonl [MORE.jsonl ...] [--network FILE] [--positions
+N]`` takes the validation positions of a training run (the games ``train nnue`` holds out:
+every ``--holdout``-th game of the first ``--positions`` positions of the files, read as
+the trainer reads them) and measures each evaluation's
 loss against Stockfish's scores in two ways:
 
 * ``bench/chess_tune.py``'s loss (the one the hand weights were fitted with): the squared
@@ -18,7 +19,6 @@ pass of ``network.py``. Also given: the mean absolute centipawn error.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -31,20 +31,18 @@ import numpy as np
 from bench.chess_tune import hand_scores, win_chance_loss
 from gamesearch.arena.ratings import expected_score
 from gamesearch.engines.chess.nnue import network as N
-from gamesearch.engines.chess.nnue.dataset import held_out, read_positions
+from gamesearch.engines.chess.nnue.dataset import held_out, read_rows
 
 DEFAULT_NETWORK = Path(N.__file__).resolve().parents[3] / "data" / "chess" / "nnue.npz"
 
 
-def validation_boards(path: Path, positions: int | None, holdout: int
+def validation_boards(paths: list[Path], positions: int | None, holdout: int
                       ) -> tuple[list[chess.Board], np.ndarray]:
-    """The held-out boards of the first ``positions`` rows and Stockfish's scores."""
-    data = read_positions(path, positions)
-    test = held_out(data.game, holdout)
-    with path.open() as fh:
-        fens = [json.loads(next(fh))["fen"] for _ in range(len(data))]
-    boards = [chess.Board(f) for f, t in zip(fens, test) if t]
-    return boards, data.score[test].astype(np.float64)
+    """The held-out boards of the first ``positions`` positions of the files (read as the
+    trainer reads them) and Stockfish's scores."""
+    kept = [(fen, cp) for fen, _, cp, _, game in read_rows(paths, positions)
+            if held_out(np.array([game]), holdout)[0]]
+    return [chess.Board(fen) for fen, _ in kept], np.array([cp for _, cp in kept], np.float64)
 
 
 def compare(boards: list[chess.Board], stockfish: np.ndarray, net: N.Network) -> dict:
@@ -65,7 +63,8 @@ def compare(boards: list[chess.Board], stockfish: np.ndarray, net: N.Network) ->
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("data", type=Path)
+    parser.add_argument("data", type=Path, nargs="+",
+                        help="the data files, in the training run's order")
     parser.add_argument("--network", type=Path, default=DEFAULT_NETWORK)
     parser.add_argument("--positions", type=int, default=None,
                         help="the first N rows, as the training run read them")
@@ -83,7 +82,8 @@ def main() -> None:
     if not boards:
         parser.exit(2, "chess_nnue_eval: no held-out positions\n")
     result = compare(boards, stockfish, net)
-    print(f"{len(boards):,} held-out positions of {args.data.name}")
+    print(f"{len(boards):,} held-out positions of "
+          f"{', '.join(path.name for path in args.data)}")
     print("| evaluation | chess_tune loss (base 10) | trainer loss (sigmoid) "
           "| mean abs. error, cp |")
     print("|---|---:|---:|---:|")

@@ -20,6 +20,7 @@ from gamesearch.engines.chess.nnue.dataset import (
     fen_features,
     held_out,
     read_positions,
+    read_rows,
 )
 from gamesearch.engines.chess.nnue.features import active_features
 
@@ -64,6 +65,52 @@ def test_bad_data_is_one_line(tmp_path: Path, text: str) -> None:
     assert "\n" not in str(err.value)
     with pytest.raises(DataError, match="does not exist"):
         read_positions(tmp_path / "missing.jsonl")
+
+
+def _write(path: Path, rows: list[tuple[int, str, int]]) -> Path:
+    path.write_text("".join(json.dumps({"game": g, "fen": fen, "score": cp, "result": 0.5})
+                            + "\n" for g, fen, cp in rows))
+    return path
+
+
+def test_several_files_read_as_one_set(tmp_path: Path) -> None:
+    fens = [b.fen() for b in _boards(8, seed=6)]
+    first = _write(tmp_path / "a.jsonl", [(0, fens[0], 1), (0, fens[1], 2), (3, fens[2], 3)])
+    # the second file: its own game numbers; fens[1] is first's (kept once, from first), its
+    # move counters differ (the same position); fens[3] twice in one file (both kept, as a
+    # single file's rows are)
+    again = fens[1].rsplit(" ", 2)[0] + " 7 40"
+    second = _write(tmp_path / "b.jsonl", [(0, fens[3], 4), (0, again, 5), (1, fens[3], 6),
+                                           (2, fens[4], 7)])
+    data = read_positions([first, second])
+    assert data.score.tolist() == [1, 2, 3, 4, 6, 7]
+    assert data.game.tolist() == [0, 0, 3, 4, 5, 6]  # the second's numbered after game 3
+    alone = read_positions(first)
+    assert held_out(data.game, 2)[:3].tolist() == held_out(alone.game, 2).tolist()
+    assert read_positions([first, second], limit=4).score.tolist() == [1, 2, 3, 4]
+    assert read_positions(str(first)).score.tolist() == [1, 2, 3]
+    assert [row[0] for row in read_rows([second, first])] == \
+        [fens[3], again, fens[3], fens[4], fens[0], fens[2]]  # the other order: fens[1] skipped
+    with pytest.raises(DataError, match="b.jsonl.*line 1"):
+        read_positions([first, _write(tmp_path / "b.jsonl", [(-1, fens[5], 0)])])
+    with pytest.raises(DataError, match="missing"):
+        read_positions([first, tmp_path / "missing.jsonl"])
+    with pytest.raises(DataError, match="no data file"):
+        read_positions([])
+
+
+def test_the_eval_bench_holds_out_what_the_trainer_holds_out(tmp_path: Path) -> None:
+    from bench.chess_nnue_eval import validation_boards
+
+    boards = _boards(40, seed=7)
+    first = _write(tmp_path / "a.jsonl", [(i // 4, b.fen(), i) for i, b in enumerate(boards[:20])])
+    second = _write(tmp_path / "b.jsonl", [(i // 4, b.fen(), 100 + i)
+                                           for i, b in enumerate(boards[20:])])
+    data = read_positions([first, second], limit=35)
+    test = held_out(data.game, 3)
+    kept, scores = validation_boards([first, second], 35, 3)
+    assert scores.tolist() == data.score[test].tolist() and len(kept) == int(test.sum()) > 0
+    assert [b.fen() for b in kept] == [b.fen() for b, t in zip(boards, test) if t]
 
 
 def test_validation_is_split_by_game() -> None:

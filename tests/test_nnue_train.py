@@ -25,6 +25,7 @@ import jax.numpy as jnp  # noqa: E402
 from gamesearch.engines.chess.nnue import network as N  # noqa: E402
 from gamesearch.engines.chess.nnue import train as T  # noqa: E402
 from gamesearch.engines.chess.nnue.dataset import read_positions  # noqa: E402
+from gamesearch.errors import GameSearchError  # noqa: E402
 from gamesearch.learn.checkpoint import load_checkpoint  # noqa: E402
 
 VALUES = {chess.PAWN: 100, chess.KNIGHT: 300, chess.BISHOP: 320, chess.ROOK: 500,
@@ -112,7 +113,6 @@ def test_a_few_hundred_steps_reduce_the_loss(data_file: Path, tmp_path: Path) ->
 
 
 def test_a_run_can_start_from_a_network(data_file: Path, tmp_path: Path) -> None:
-    from gamesearch.errors import GameSearchError
 
     data = read_positions(data_file, limit=300)
     start = N.random_network(hidden=16, l1=8, l2=8, seed=11)
@@ -148,6 +148,11 @@ def test_kill_and_resume_ends_with_the_unbroken_weights(data_file: Path,
     for name in N.ARRAYS:
         np.testing.assert_array_equal(np.asarray(resumed.params[name]),
                                       np.asarray(whole.params[name]))
+    # the same count of positions in another order (files given in another order): refused
+    shuffled = type(data)(data.us[::-1], data.them[::-1], data.score[::-1],
+                          data.result[::-1], data.game[::-1])
+    with pytest.raises(GameSearchError, match="not the ones the run was trained on"):
+        T.NnueTraining(shuffled, tmp_path / "broken", T.NnueSettings(), resume=True)
     assert resumed.curve == [{**c, "seconds": r["seconds"]}
                              for c, r in zip(whole.curve, resumed.curve)]
 
@@ -165,7 +170,16 @@ def test_the_command_trains_resumes_and_refuses_bad_input(cli, data_file: Path,
     code, stdout, _ = cli("train", "nnue", "--data", str(data_file), "--epochs", "3",
                           "--out", out, "--resume", "--json")
     assert code == 0 and json.loads(stdout)["epochs"] == 3
+    more = tmp_path / "more.jsonl"
+    _write_data(more, 300, seed=1)
+    code, stdout, err = cli("train", "nnue", "--data", str(data_file), "--data", str(more),
+                            "--epochs", "1", "--batch", "64", "--hidden", "16", "--l1", "8",
+                            "--l2", "8", "--out", str(tmp_path / "two"), "--json")
+    assert code == 0, err
+    read = json.loads(stdout)["positions"]  # both files, read as one set
+    assert read == len(read_positions([data_file, more])) > 2000
     for args in (["--data", str(tmp_path / "missing.jsonl")],
+                 ["--data", str(data_file), "--data", str(tmp_path / "missing.jsonl")],
                  ["--data", str(data_file), "--lr", "-1"],
                  ["--data", str(data_file), "--lambda", "2"],
                  ["--data", str(data_file), "--hidden", "0"],

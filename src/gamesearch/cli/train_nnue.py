@@ -25,8 +25,9 @@ from gamesearch.errors import GameSearchError
 @train_app.command("nnue")
 def train_nnue(
     game_name: str | None = GAME,
-    data: Path = typer.Option(..., "--data", help="the positions (JSON lines of the game's "
-                              "data generator in bench/)"),
+    data: list[Path] = typer.Option(..., "--data", help="the positions (JSON lines of the "
+                                    "game's data generator in bench/); repeat it to read "
+                                    "several files as one set, in the order given"),
     epochs: int = typer.Option(10, "--epochs", "-n", help="train until the run holds "
                                "this many epochs"),
     positions: int | None = typer.Option(None, "--positions", help="read only the first "

@@ -225,6 +225,11 @@ class NnueTraining:
                 raise GameSearchError(f"the data holds {len(data):,} positions; the run "
                                       f"was trained on {meta['positions']:,}")
             data = _first(data, meta["positions"])
+        self.data_digest = data.digest()
+        if meta is not None and meta.get("data_digest", self.data_digest) != self.data_digest:
+            raise GameSearchError(f"the data's first {len(data):,} positions are not the "
+                                  "ones the run was trained on (the files, their order, or a "
+                                  "file other than the last changed)")  # older runs: no digest
         self.settings = settings.checked()
         self.data = data
         test = held_out(data.game, settings.holdout)
@@ -373,7 +378,8 @@ class NnueTraining:
         for i, leaf in enumerate(jax.tree_util.tree_leaves(self.opt_state)):
             arrays[f"o/{i}"] = np.asarray(leaf)
         meta = {"settings": asdict(self.settings), "positions": len(self.data),
-                "epoch": self.epoch, "step_in_epoch": self.step_in_epoch,
+                "data_digest": self.data_digest, "epoch": self.epoch,
+                "step_in_epoch": self.step_in_epoch,
                 "steps": self.steps, "sum_loss": self.sum_loss, "curve": self.curve,
                 "seconds": self.seconds}
         save_checkpoint(self.checkpoint, KIND, arrays, meta)
