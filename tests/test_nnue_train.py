@@ -24,7 +24,7 @@ import jax.numpy as jnp  # noqa: E402
 
 from gamesearch.engines.chess.nnue import network as N  # noqa: E402
 from gamesearch.engines.chess.nnue import train as T  # noqa: E402
-from gamesearch.engines.chess.nnue.dataset import read_positions  # noqa: E402
+from gamesearch.engines.chess.nnue.dataset import Positions, read_positions  # noqa: E402
 from gamesearch.errors import GameSearchError  # noqa: E402
 from gamesearch.learn.checkpoint import load_checkpoint  # noqa: E402
 
@@ -113,7 +113,6 @@ def test_a_few_hundred_steps_reduce_the_loss(data_file: Path, tmp_path: Path) ->
 
 
 def test_a_run_can_start_from_a_network(data_file: Path, tmp_path: Path) -> None:
-
     data = read_positions(data_file, limit=300)
     start = N.random_network(hidden=16, l1=8, l2=8, seed=11)
     run = T.NnueTraining(data, tmp_path / "a", T.NnueSettings(hidden=16, l1=8, l2=8,
@@ -149,8 +148,8 @@ def test_kill_and_resume_ends_with_the_unbroken_weights(data_file: Path,
         np.testing.assert_array_equal(np.asarray(resumed.params[name]),
                                       np.asarray(whole.params[name]))
     # the same count of positions in another order (files given in another order): refused
-    shuffled = type(data)(data.us[::-1], data.them[::-1], data.score[::-1],
-                          data.result[::-1], data.game[::-1])
+    shuffled = Positions(data.us[::-1], data.them[::-1], data.score[::-1],
+                         data.result[::-1], data.game[::-1])
     with pytest.raises(GameSearchError, match="not the ones the run was trained on"):
         T.NnueTraining(shuffled, tmp_path / "broken", T.NnueSettings(), resume=True)
     assert resumed.curve == [{**c, "seconds": r["seconds"]}
