@@ -3,8 +3,9 @@
 ``python bench/chess_nnue_eval.py DATA.jsonl [MORE.jsonl ...] [--network FILE] [--positions
 N]`` takes the validation positions of a training run (the games ``train nnue`` holds out:
 every ``--holdout``-th game of the first ``--positions`` positions of the files, read as
-the trainer reads them) and measures each evaluation's
-loss against Stockfish's scores in two ways:
+the trainer reads them; ``--holdout 1`` takes every game, for a file of fresh positions
+that no network has trained on) and measures each evaluation's loss against Stockfish's
+scores in two ways:
 
 * ``bench/chess_tune.py``'s loss (the one the hand weights were fitted with): the squared
   distance of win chances ``1 / (1 + 10^(-cp / 400))``;
@@ -68,10 +69,12 @@ def main() -> None:
     parser.add_argument("--network", type=Path, default=DEFAULT_NETWORK)
     parser.add_argument("--positions", type=int, default=None,
                         help="the first N rows, as the training run read them")
-    parser.add_argument("--holdout", type=int, default=10)
+    parser.add_argument("--holdout", type=int, default=10,
+                        help="every N-th game is held out, as in training (1: every game, "
+                             "for fresh positions no network has seen)")
     args = parser.parse_args()
-    if args.positions is not None and args.positions < 1 or args.holdout < 2:
-        parser.error("--positions must be positive and --holdout 2 or more")
+    if args.positions is not None and args.positions < 1 or args.holdout < 1:
+        parser.error("--positions must be positive and --holdout 1 or more")
     from gamesearch.errors import GameSearchError
 
     try:

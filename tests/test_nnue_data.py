@@ -111,6 +111,9 @@ def test_the_eval_bench_holds_out_what_the_trainer_holds_out(tmp_path: Path) -> 
     kept, scores = validation_boards([first, second], 35, 3)
     assert scores.tolist() == data.score[test].tolist() and len(kept) == int(test.sum()) > 0
     assert [b.fen() for b in kept] == [b.fen() for b, t in zip(boards, test) if t]
+    # --holdout 1: every position read (fresh data that no network trained on)
+    every, every_scores = validation_boards([first, second], None, 1)
+    assert len(every) == len(read_positions([first, second]).score) == len(every_scores)
 
 
 def test_validation_is_split_by_game() -> None:
