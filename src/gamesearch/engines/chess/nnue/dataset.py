@@ -6,8 +6,9 @@ evaluation (bench/) and the tests read data too.
 Each position becomes two rows of ``PIECES`` feature indices (``features.py``), the side
 to move's perspective first, padded with ``PAD`` (= ``FEATURES``, a row of zeros the
 trainer adds under the feature transformer): the first layer is then a gather-sum.
-Validation is split by game (every ``holdout``-th game by number), so positions of one
-game are never on both sides; the split of a game never changes as the file grows.
+Validation is split by game (every ``holdout``-th game by number, the learning package's
+``held_out``), so positions of one game are never on both sides; the split of a game
+never changes as the file grows.
 
 Several files read as one set (the generator's shards, the recorded games' positions):
 each file's games are numbered after the games of the files before it, and a position (its
@@ -30,6 +31,7 @@ import numpy as np
 
 from gamesearch.engines.chess.nnue.features import FEATURES
 from gamesearch.errors import GameSearchError
+from gamesearch.learn.split import held_out
 
 PIECES = 32
 """The most pieces on a board (the width of an index row)."""
@@ -205,14 +207,6 @@ def _named(paths: Paths) -> str:
     if isinstance(paths, (str, os.PathLike)):
         return f"file {str(paths)!r}"
     return "files " + ", ".join(repr(str(p)) for p in paths)
-
-
-def held_out(game: np.ndarray, holdout: int) -> np.ndarray:
-    """Which positions are validation ones: those of every ``holdout``-th game (by its
-    number), none when ``holdout`` is 0."""
-    if holdout <= 0:
-        return np.zeros(game.shape, bool)
-    return game % holdout == holdout - 1
 
 
 __all__ = ["DataError", "PAD", "PIECES", "Paths", "Positions", "fen_features", "held_out",
