@@ -32,7 +32,8 @@ import numpy as np
 from bench.chess_tune import hand_scores, win_chance_loss
 from gamesearch.arena.ratings import expected_score
 from gamesearch.engines.chess.nnue import network as N
-from gamesearch.engines.chess.nnue.dataset import held_out, read_rows
+from gamesearch.engines.chess.nnue.dataset import read_rows
+from gamesearch.learn.split import held_out
 
 DEFAULT_NETWORK = Path(N.__file__).resolve().parents[3] / "data" / "chess" / "nnue.npz"
 

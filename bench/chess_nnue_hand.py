@@ -71,7 +71,8 @@ def main() -> None:
         parser.exit(2, f"chess_nnue_hand: {args.out} exists (--force replaces it)\n")
     import numpy as np
 
-    from gamesearch.engines.chess.nnue.dataset import DataError, held_out, read_positions
+    from gamesearch.engines.chess.nnue.dataset import DataError, read_positions
+    from gamesearch.learn.split import held_out
 
     try:
         count = len(read_positions(args.data, args.positions))  # checks every row

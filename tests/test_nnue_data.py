@@ -18,11 +18,11 @@ from gamesearch.engines.chess.nnue.dataset import (
     PAD,
     DataError,
     fen_features,
-    held_out,
     read_positions,
     read_rows,
 )
 from gamesearch.engines.chess.nnue.features import active_features
+from gamesearch.learn.split import held_out
 
 STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")
 

@@ -31,7 +31,6 @@ import numpy as np
 
 from gamesearch.engines.chess.nnue.features import FEATURES
 from gamesearch.errors import GameSearchError
-from gamesearch.learn.split import held_out
 
 PIECES = 32
 """The most pieces on a board (the width of an index row)."""
@@ -209,5 +208,5 @@ def _named(paths: Paths) -> str:
     return "files " + ", ".join(repr(str(p)) for p in paths)
 
 
-__all__ = ["DataError", "PAD", "PIECES", "Paths", "Positions", "fen_features", "held_out",
-           "Row", "read_positions", "read_rows"]
+__all__ = ["DataError", "PAD", "PIECES", "Paths", "Positions", "fen_features", "Row",
+           "read_positions", "read_rows"]

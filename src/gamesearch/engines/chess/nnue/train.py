@@ -39,10 +39,11 @@ import optax
 
 from gamesearch.durable import atomic_write, output_folder
 from gamesearch.engines.chess.nnue import network as N
-from gamesearch.engines.chess.nnue.dataset import PAD, Positions, held_out
+from gamesearch.engines.chess.nnue.dataset import PAD, Positions
 from gamesearch.engines.chess.nnue.features import FEATURES
 from gamesearch.errors import GameSearchError
 from gamesearch.learn.checkpoint import checkpoint_is_ours, load_checkpoint, save_checkpoint
+from gamesearch.learn.split import held_out
 
 KIND = "chess-nnue checkpoint"
 EVAL_CHUNK = 4096
